@@ -1,0 +1,27 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Trellis",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Trellis", targets: ["Trellis"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "TrellisSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(
+            name: "Trellis",
+            dependencies: ["TrellisSQLite"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "TrellisTests",
+            dependencies: ["Trellis"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

@@ -1,0 +1,200 @@
+/// A sequence of elements that may throw while it is iterated, such as the
+/// rows of a database query.
+///
+/// ```swift
+/// let names = try String.fetchCursor(db, sql: "SELECT name FROM player")
+/// while let name = try names.next() {
+///     print(name)
+/// }
+/// ```
+///
+/// Cursors read the database lazily: iterate them inside the database
+/// access that created them.
+public protocol Cursor<Element>: AnyObject {
+    associatedtype Element
+
+    /// The next element, or nil at the end.
+    func next() throws -> Element?
+}
+
+extension Cursor {
+    /// Calls `body` with each element.
+    @inlinable
+    public func forEach(_ body: (Element) throws -> Void) throws {
+        while let element = try next() {
+            try body(element)
+        }
+    }
+
+    /// A cursor of the transformed elements.
+    public func map<T>(_ transform: @escaping (Element) throws -> T) -> AnyCursor<T> {
+        AnyCursor { try self.next().map(transform) }
+    }
+
+    /// A cursor of the elements that satisfy `isIncluded`.
+    public func filter(_ isIncluded: @escaping (Element) throws -> Bool) -> AnyCursor<Element> {
+        AnyCursor {
+            while let element = try self.next() {
+                if try isIncluded(element) { return element }
+            }
+            return nil
+        }
+    }
+
+    /// A cursor of the non-nil transformed elements.
+    public func compactMap<T>(_ transform: @escaping (Element) throws -> T?) -> AnyCursor<T> {
+        AnyCursor {
+            while let element = try self.next() {
+                if let transformed = try transform(element) { return transformed }
+            }
+            return nil
+        }
+    }
+
+    /// A cursor of the first `maxLength` elements.
+    public func prefix(_ maxLength: Int) -> AnyCursor<Element> {
+        var remaining = maxLength
+        return AnyCursor {
+            guard remaining > 0 else { return nil }
+            remaining -= 1
+            return try self.next()
+        }
+    }
+
+    /// A cursor that skips the first `count` elements.
+    public func dropFirst(_ count: Int = 1) -> AnyCursor<Element> {
+        var toDrop = count
+        return AnyCursor {
+            while toDrop > 0 {
+                toDrop -= 1
+                guard try self.next() != nil else { return nil }
+            }
+            return try self.next()
+        }
+    }
+
+    /// Combines the elements.
+    @inlinable
+    public func reduce<Result>(_ initialResult: Result, _ combine: (Result, Element) throws -> Result) throws -> Result {
+        var result = initialResult
+        while let element = try next() {
+            result = try combine(result, element)
+        }
+        return result
+    }
+
+    /// Combines the elements into a mutable result.
+    @inlinable
+    public func reduce<Result>(into initialResult: Result, _ update: (inout Result, Element) throws -> Void) throws -> Result {
+        var result = initialResult
+        while let element = try next() {
+            try update(&result, element)
+        }
+        return result
+    }
+
+    /// The first element that satisfies `predicate`.
+    public func first(where predicate: (Element) throws -> Bool) throws -> Element? {
+        while let element = try next() {
+            if try predicate(element) { return element }
+        }
+        return nil
+    }
+
+    /// Whether an element satisfies `predicate`.
+    public func contains(where predicate: (Element) throws -> Bool) throws -> Bool {
+        try first(where: predicate) != nil
+    }
+
+    /// Whether every element satisfies `predicate`.
+    public func allSatisfy(_ predicate: (Element) throws -> Bool) throws -> Bool {
+        while let element = try next() {
+            if try !predicate(element) { return false }
+        }
+        return true
+    }
+
+    /// The elements, in an array.
+    public func toArray() throws -> [Element] {
+        try Array(self)
+    }
+}
+
+extension Cursor where Element: Equatable {
+    /// Whether the cursor contains `element`.
+    public func contains(_ element: Element) throws -> Bool {
+        try contains { $0 == element }
+    }
+}
+
+/// A type-erased cursor.
+public final class AnyCursor<Element>: Cursor {
+    private let nextElement: () throws -> Element?
+
+    /// A cursor whose elements come from `next`.
+    public init(_ next: @escaping () throws -> Element?) {
+        self.nextElement = next
+    }
+
+    /// A cursor that wraps `base`.
+    public convenience init<C: Cursor>(_ base: C) where C.Element == Element {
+        self.init { try base.next() }
+    }
+
+    /// A cursor that iterates a sequence.
+    public convenience init<S: Sequence>(_ sequence: S) where S.Element == Element {
+        var iterator = sequence.makeIterator()
+        self.init { iterator.next() }
+    }
+
+    public func next() throws -> Element? {
+        try nextElement()
+    }
+}
+
+extension Array {
+    /// The elements of a cursor.
+    ///
+    /// ```swift
+    /// let names = try Array(String.fetchCursor(db, sql: "SELECT name FROM player"))
+    /// ```
+    @inlinable
+    public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
+        self.init()
+        while let element = try cursor.next() {
+            append(element)
+        }
+    }
+
+    /// The first `minimumCapacity` elements are stored without reallocation.
+    @inlinable
+    public init<C: Cursor>(_ cursor: C, minimumCapacity: Int) throws where C.Element == Element {
+        self.init()
+        reserveCapacity(minimumCapacity)
+        while let element = try cursor.next() {
+            append(element)
+        }
+    }
+}
+
+extension Set {
+    /// The elements of a cursor.
+    public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
+        self.init()
+        while let element = try cursor.next() {
+            insert(element)
+        }
+    }
+}
+
+extension Dictionary {
+    /// Groups the elements of a cursor by key.
+    public init<C: Cursor>(grouping cursor: C, by keyForValue: (C.Element) throws -> Key) throws
+    where Value == [C.Element]
+    {
+        self.init()
+        while let element = try cursor.next() {
+            try self[keyForValue(element), default: []].append(element)
+        }
+    }
+}

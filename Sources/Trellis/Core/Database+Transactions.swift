@@ -1,0 +1,132 @@
+import TrellisSQLite
+
+extension Database {
+    /// The kind of an SQLite transaction.
+    ///
+    /// See <https://www.sqlite.org/lang_transaction.html>.
+    public enum TransactionKind: String, Sendable {
+        case deferred = "DEFERRED"
+        case immediate = "IMMEDIATE"
+        case exclusive = "EXCLUSIVE"
+    }
+
+    /// Whether a transaction or savepoint commits or rolls back.
+    public enum TransactionCompletion: Sendable {
+        case commit
+        case rollback
+    }
+
+    /// Runs `operations` in a transaction, which commits or rolls back as
+    /// the closure says, and rolls back when it throws.
+    ///
+    /// ```swift
+    /// try dbQueue.writeWithoutTransaction { db in
+    ///     try db.inTransaction {
+    ///         try db.execute(sql: "INSERT ...")
+    ///         return .commit
+    ///     }
+    /// }
+    /// ```
+    public func inTransaction(
+        _ kind: TransactionKind? = nil,
+        _ operations: () throws -> TransactionCompletion) throws
+    {
+        try beginTransaction(kind)
+        let completion: TransactionCompletion
+        do {
+            completion = try operations()
+        } catch {
+            try? rollbackIfNeeded()
+            throw error
+        }
+        switch completion {
+        case .commit:
+            do {
+                try commit()
+            } catch {
+                try? rollbackIfNeeded()
+                throw error
+            }
+        case .rollback:
+            try rollbackIfNeeded()
+        }
+    }
+
+    /// Runs `operations` in a savepoint, which can be nested in a
+    /// transaction or in another savepoint. Outside of a transaction it
+    /// opens one.
+    ///
+    /// ```swift
+    /// try db.inSavepoint {
+    ///     try db.execute(sql: "INSERT ...")
+    ///     return .rollback // undoes the insert only
+    /// }
+    /// ```
+    public func inSavepoint(_ operations: () throws -> TransactionCompletion) throws {
+        guard isInsideTransaction else {
+            try inTransaction(nil, operations)
+            return
+        }
+        try cachedStatement(sql: "SAVEPOINT trellis").execute()
+        let completion: TransactionCompletion
+        do {
+            completion = try operations()
+        } catch {
+            if isInsideTransaction {
+                try? cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT trellis").execute()
+                try? cachedStatement(sql: "RELEASE SAVEPOINT trellis").execute()
+            }
+            throw error
+        }
+        switch completion {
+        case .commit:
+            try cachedStatement(sql: "RELEASE SAVEPOINT trellis").execute()
+        case .rollback:
+            if isInsideTransaction {
+                try cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT trellis").execute()
+                try cachedStatement(sql: "RELEASE SAVEPOINT trellis").execute()
+            }
+        }
+    }
+
+    /// Begins a transaction of the given kind, or of the configuration's
+    /// default kind.
+    public func beginTransaction(_ kind: TransactionKind? = nil) throws {
+        let kind = kind ?? configuration.defaultTransactionKind
+        switch kind {
+        case .deferred: try cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+        case .immediate: try cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+        case .exclusive: try cachedStatement(sql: "BEGIN EXCLUSIVE TRANSACTION").execute()
+        }
+    }
+
+    /// Commits the current transaction.
+    public func commit() throws {
+        try cachedStatement(sql: "COMMIT TRANSACTION").execute()
+    }
+
+    /// Rolls back the current transaction.
+    public func rollback() throws {
+        try rollbackIfNeeded()
+    }
+
+    /// SQLite may already have rolled back after some errors: rolling back
+    /// again would fail.
+    func rollbackIfNeeded() throws {
+        if isInsideTransaction {
+            try cachedStatement(sql: "ROLLBACK TRANSACTION").execute()
+        }
+    }
+
+    /// Runs `operations` with writes forbidden.
+    func readOnly<T>(_ operations: () throws -> T) throws -> T {
+        if isReadOnlyAccess { return try operations() }
+        try cachedStatement(sql: "PRAGMA query_only = 1").execute()
+        isReadOnlyAccess = true
+        defer {
+            isReadOnlyAccess = false
+            try? cachedStatement(sql: "PRAGMA query_only = 0").execute()
+        }
+        return try operations()
+    }
+}

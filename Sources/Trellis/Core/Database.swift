@@ -1,0 +1,393 @@
+import Foundation
+import TrellisSQLite
+
+/// A connection to an SQLite database.
+///
+/// You do not create `Database` values yourself: a ``DatabaseQueue`` hands
+/// one to the closures of its `read` and `write` methods, and the
+/// connection must not escape them:
+///
+/// ```swift
+/// try dbQueue.write { db in
+///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+///     print(db.lastInsertedRowID)
+/// }
+/// ```
+public final class Database {
+    /// The raw SQLite connection handle.
+    public private(set) var sqliteConnection: SQLiteConnection?
+
+    /// The configuration of the connection.
+    public let configuration: Configuration
+
+    /// The label of the connection, for errors and traces.
+    public let description: String
+
+    /// Cached statements, by SQL.
+    private var statementCache: [String: Statement] = [:]
+
+    /// The schema as last introspected; cleared when the schema changes.
+    let schemaCache = DatabaseSchemaCache()
+
+    /// Set by the authorizer while a statement is prepared.
+    private var preparedStatementChangesSchema = false
+
+    /// The data version at the end of the last access, to notice schema
+    /// changes made by other connections.
+    private var lastDataVersion: UInt32?
+
+    private var tracer: Tracer?
+
+    /// Whether the connection forbids writes for the current access.
+    var isReadOnlyAccess = false
+
+    /// Opens a connection. Throws when the file can not be opened or is not
+    /// a database.
+    init(path: String, configuration: Configuration, label: String) throws {
+        self.configuration = configuration
+        self.description = label
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        flags |= configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var connection: SQLiteConnection?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(connection)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "\(message): \(path)")
+        }
+        self.sqliteConnection = connection
+        do {
+            try setUp()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    private func setUp() throws {
+        guard let connection = sqliteConnection else { return }
+        sqlite3_extended_result_codes(connection, 1)
+        if !configuration.acceptsDoubleQuotedStringLiterals {
+            _ = trellis_sqlite_db_config_int(connection, SQLITE_DBCONFIG_DQS_DML, 0)
+            _ = trellis_sqlite_db_config_int(connection, SQLITE_DBCONFIG_DQS_DDL, 0)
+        }
+        switch configuration.busyMode {
+        case .immediateError:
+            break
+        case .timeout(let seconds):
+            sqlite3_busy_timeout(connection, CInt(max(0, min(seconds * 1000, Double(CInt.max)))))
+        }
+        installAuthorizer()
+        // Checks that the file is a database: a statement reads its header.
+        try execute(sql: configuration.foreignKeysEnabled ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
+        _ = try Int.fetchOne(self, sql: "PRAGMA schema_version")
+        if case .wal = configuration.journalMode, !configuration.readonly {
+            let mode = try String.fetchOne(self, sql: "PRAGMA journal_mode = WAL")
+            if mode?.lowercased() != "wal", !isInMemory {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not activate WAL mode (got \(mode ?? "nil"))")
+            }
+        }
+        for preparation in configuration.preparations {
+            try preparation(self)
+        }
+    }
+
+    private var isInMemory: Bool {
+        guard let connection = sqliteConnection, let file = sqlite3_db_filename(connection, "main") else { return true }
+        return file.pointee == 0
+    }
+
+    /// Closes the connection. Later accesses throw a ``DatabaseError``.
+    func close() {
+        guard let connection = sqliteConnection else { return }
+        statementCache.removeAll()
+        tracer = nil
+        sqlite3_close_v2(connection)
+        sqliteConnection = nil
+    }
+
+    /// Whether the connection is closed.
+    public var isClosed: Bool { sqliteConnection == nil }
+
+    @usableFromInline
+    func openConnection() throws -> SQLiteConnection {
+        guard let connection = sqliteConnection else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed: \(description)")
+        }
+        return connection
+    }
+
+    // MARK: - Errors
+
+    /// Builds the error for a failed call, with the connection's message.
+    @usableFromInline
+    func makeError(code: CInt, statement: Statement? = nil, sql: String? = nil) -> DatabaseError {
+        let extended = sqliteConnection.map { sqlite3_extended_errcode($0) } ?? code
+        let resultCode = ResultCode(rawValue: (extended & 0xFF) == (code & 0xFF) ? extended : code)
+        let message = sqliteConnection.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+        let arguments = configuration.publicStatementArguments ? statement?.arguments : nil
+        return DatabaseError(resultCode: resultCode, message: message, sql: statement?.sql ?? sql, arguments: arguments)
+    }
+
+    // MARK: - Changes
+
+    /// The number of rows changed by the last INSERT, UPDATE or DELETE.
+    public var changesCount: Int {
+        sqliteConnection.map { Int(sqlite3_changes64($0)) } ?? 0
+    }
+
+    /// The number of rows changed since the connection was opened.
+    public var totalChangesCount: Int {
+        sqliteConnection.map { Int(sqlite3_total_changes64($0)) } ?? 0
+    }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertedRowID: Int64 {
+        sqliteConnection.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
+    /// Whether a transaction is open.
+    public var isInsideTransaction: Bool {
+        sqliteConnection.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    // MARK: - Statements
+
+    /// Prepares one statement. Throws when the SQL is invalid or holds more
+    /// than one statement.
+    public func makeStatement(sql: String) throws -> Statement {
+        var statements = try prepareStatements(sql: sql, persistent: false)
+        guard statements.count <= 1 else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "Multiple statements found. To execute multiple statements, use Database.execute(sql:) instead.",
+                sql: sql)
+        }
+        guard let statement = statements.popLast() else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "No statement found", sql: sql)
+        }
+        return statement
+    }
+
+    /// Returns a prepared statement from the connection's cache, preparing
+    /// it on first use. The cache makes repeated SQL cheap.
+    @inlinable
+    public func cachedStatement(sql: String) throws -> Statement {
+        if let statement = cachedStatementIfPresent(sql: sql) { return statement }
+        return try cacheStatement(sql: sql)
+    }
+
+    /// A cached statement that a cursor is still iterating can not serve
+    /// a nested request: that one gets a fresh statement.
+    @usableFromInline
+    func cachedStatementIfPresent(sql: String) -> Statement? {
+        guard let statement = statementCache[sql] else { return nil }
+        if sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
+            return try? makeStatement(sql: sql)
+        }
+        return statement
+    }
+
+    @usableFromInline
+    func cacheStatement(sql: String) throws -> Statement {
+        var statements = try prepareStatements(sql: sql, persistent: true)
+        guard statements.count == 1, let statement = statements.popLast() else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: statements.isEmpty ? "No statement found" : "Multiple statements found. To execute multiple statements, use Database.execute(sql:) instead.",
+                sql: sql)
+        }
+        if statementCache.count >= configuration.maximumStatementCacheSize {
+            statementCache.removeAll(keepingCapacity: true)
+        }
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Prepares every statement of `sql`, in order.
+    private func prepareStatements(sql: String, persistent: Bool) throws -> [Statement] {
+        var statements: [Statement] = []
+        try forEachStatement(sql: sql, persistent: persistent) { statements.append($0) }
+        return statements
+    }
+
+    /// Prepares the statements of `sql` one after the other, each after
+    /// `body` ran the previous one: a statement may depend on a table that
+    /// the previous one creates.
+    private func forEachStatement(sql: String, persistent: Bool, _ body: (Statement) throws -> Void) throws {
+        let connection = try openConnection()
+        try sql.utf8CString.withUnsafeBufferPointer { buffer in
+            guard let start = buffer.baseAddress else { return }
+            let end = start + buffer.count - 1  // the trailing NUL
+            var cursor = start
+            while cursor < end {
+                var sqliteStatement: SQLiteStatement?
+                var tail: UnsafePointer<CChar>?
+                preparedStatementChangesSchema = false
+                let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+                let code = sqlite3_prepare_v3(connection, cursor, CInt(end - cursor), flags, &sqliteStatement, &tail)
+                guard code == SQLITE_OK else {
+                    throw makeError(code: code, sql: String(cString: cursor).trimmingCharacters(in: .whitespacesAndNewlines))
+                }
+                let next = tail ?? end
+                defer { cursor = next }
+                guard let sqliteStatement else { continue }  // whitespace or a comment
+                let statementSQL = String(
+                    decoding: UnsafeRawBufferPointer(start: cursor, count: next - cursor),
+                    as: UTF8.self
+                ).trimmingCharacters(in: .whitespacesAndNewlines)
+                try body(Statement(
+                    database: self,
+                    sqliteStatement: sqliteStatement,
+                    sql: statementSQL,
+                    invalidatesSchemaCache: preparedStatementChangesSchema))
+            }
+        }
+    }
+
+    /// Executes one or several SQL statements, separated by semicolons.
+    ///
+    /// ```swift
+    /// try db.execute(sql: """
+    ///     CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT);
+    ///     INSERT INTO player (name) VALUES (?);
+    ///     """, arguments: ["Arthur"])
+    /// ```
+    ///
+    /// Positional arguments are consumed by the statements in order; named
+    /// arguments are available to all.
+    public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+        var remaining = arguments.values[...]
+        try forEachStatement(sql: sql, persistent: false) { statement in
+            let parameterCount = Int(sqlite3_bind_parameter_count(statement.sqliteStatement))
+            var positionalCount = 0
+            for index in 0..<parameterCount {
+                let isNamedArgument = sqlite3_bind_parameter_name(statement.sqliteStatement, CInt(index + 1)).map {
+                    arguments.namedValues[String(String(cString: $0).dropFirst())] != nil
+                } ?? false
+                if !isNamedArgument { positionalCount += 1 }
+            }
+            let values = Array(remaining.prefix(positionalCount))
+            remaining = remaining.dropFirst(values.count)
+            try statement.execute(arguments: StatementArguments(values: values, namedValues: arguments.namedValues))
+        }
+        if !remaining.isEmpty {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "wrong number of statement arguments: \(arguments.values.count - remaining.count) expected, got \(arguments.values.count)",
+                sql: sql)
+        }
+    }
+
+    /// Called before a statement runs: keeps the schema cache fresh and
+    /// traces the statement.
+    @usableFromInline
+    func willExecute(_ statement: Statement) {
+        if statement.invalidatesSchemaCache {
+            schemaCache.clear()
+        }
+        tracer?.trace(statement)
+    }
+
+    // MARK: - Schema changes
+
+    /// Clears the schema cache when another connection changed the
+    /// database since the last access.
+    func checkForExternalChanges() {
+        guard let connection = sqliteConnection else { return }
+        var version: UInt32 = 0
+        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return }
+        if let lastDataVersion, lastDataVersion != version {
+            schemaCache.clear()
+        }
+        lastDataVersion = version
+    }
+
+    private func installAuthorizer() {
+        guard let connection = sqliteConnection else { return }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_set_authorizer(connection, { context, action, operation, _, _, _ in
+            switch action {
+            case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_INDEX, SQLITE_CREATE_TEMP_TABLE,
+                 SQLITE_CREATE_TEMP_TRIGGER, SQLITE_CREATE_TEMP_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,
+                 SQLITE_DROP_INDEX, SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_INDEX, SQLITE_DROP_TEMP_TABLE,
+                 SQLITE_DROP_TEMP_TRIGGER, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW,
+                 SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE, SQLITE_DETACH, SQLITE_ATTACH:
+                if let context {
+                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedStatementChangesSchema = true
+                }
+            case SQLITE_SAVEPOINT, SQLITE_TRANSACTION:
+                // A rollback may undo schema changes.
+                if let context, let operation, String(cString: operation) == "ROLLBACK" {
+                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedStatementChangesSchema = true
+                }
+            default:
+                break
+            }
+            return SQLITE_OK
+        }, context)
+    }
+
+    /// Clears the cached schema: the next introspection reads it again.
+    public func clearSchemaCache() {
+        schemaCache.clear()
+    }
+
+    // MARK: - Tracing
+
+    /// Calls `trace` with each statement the connection runs, or stops
+    /// tracing when `trace` is nil.
+    ///
+    /// ```swift
+    /// db.trace { event in print(event) }
+    /// ```
+    public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)?) {
+        tracer = trace.map { Tracer(options: options, publicArguments: configuration.publicStatementArguments, trace: $0) }
+    }
+
+    /// What to trace.
+    public struct TracingOptions: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Each statement as it starts.
+        public static let statement = TracingOptions(rawValue: 1)
+    }
+
+    /// A traced event.
+    public struct TraceEvent: CustomStringConvertible {
+        /// The SQL that runs.
+        public let sql: String
+        /// The SQL with its arguments, when they are public.
+        public let expandedSQL: String
+
+        public var description: String { sql }
+
+        /// The SQL with its arguments inlined, whatever the configuration.
+        public var expandedDescription: String { expandedSQL }
+    }
+
+    final class Tracer {
+        let options: TracingOptions
+        let publicArguments: Bool
+        let trace: (TraceEvent) -> Void
+
+        init(options: TracingOptions, publicArguments: Bool, trace: @escaping (TraceEvent) -> Void) {
+            self.options = options
+            self.publicArguments = publicArguments
+            self.trace = trace
+        }
+
+        func trace(_ statement: Statement) {
+            var expanded = statement.sql
+            if let cString = sqlite3_expanded_sql(statement.sqliteStatement) {
+                expanded = String(cString: cString)
+                sqlite3_free(cString)
+            }
+            trace(TraceEvent(sql: statement.sql, expandedSQL: expanded))
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import TrellisSQLite
+
+/// A cursor that steps a statement and decodes each of its rows.
+///
+/// The statement is reset when the cursor ends, fails, or is released, so
+/// that it never holds a read lock longer than needed.
+public final class DatabaseCursor<Element>: Cursor {
+    /// The statement the cursor steps.
+    public let statement: Statement
+
+    @usableFromInline
+    let decode: (Row) throws -> Element
+
+    @usableFromInline
+    let row: Row
+
+    @usableFromInline
+    var isDone = false
+
+    @usableFromInline
+    init(statement: Statement, arguments: StatementArguments?, layout: RowLayout? = nil,
+         decode: @escaping (Row) throws -> Element) throws
+    {
+        self.statement = statement
+        self.decode = decode
+        self.row = Row(statement: statement, layout: layout)
+        if let arguments {
+            try statement.setArguments(arguments)
+        } else {
+            statement.reset()
+        }
+        statement.database.willExecute(statement)
+    }
+
+    deinit {
+        if !isDone { statement.reset() }
+    }
+
+    @inlinable
+    public func next() throws -> Element? {
+        if isDone { return nil }
+        do {
+            guard try statement.step() else {
+                isDone = true
+                statement.reset()
+                return nil
+            }
+            let element = try decode(row)
+            try row.checkRecordedDecodingError()
+            return element
+        } catch {
+            isDone = true
+            statement.reset()
+            throw error
+        }
+    }
+}

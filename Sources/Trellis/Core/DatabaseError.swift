@@ -1,0 +1,99 @@
+import TrellisSQLite
+
+/// An error thrown by SQLite, or by Trellis when a request can not run.
+///
+/// Its description gives the result code, the message, and the SQL that
+/// failed. Statement arguments appear only when
+/// ``Configuration/publicStatementArguments`` is true, because they may
+/// hold private data:
+///
+/// ```swift
+/// do {
+///     try db.execute(sql: "INSERT INTO player (id) VALUES (?)", arguments: [1])
+/// } catch let error as DatabaseError {
+///     print(error.resultCode)          // SQLITE_CONSTRAINT
+///     print(error.extendedResultCode)  // SQLITE_CONSTRAINT_PRIMARYKEY
+///     print(error.message ?? "")       // UNIQUE constraint failed: player.id
+///     print(error)                     // SQLite error 19: UNIQUE constraint failed: ...
+/// }
+/// ```
+public struct DatabaseError: Error, Sendable, CustomStringConvertible {
+    /// The extended result code.
+    public let extendedResultCode: ResultCode
+
+    /// The error message.
+    public let message: String?
+
+    /// The SQL that failed, if any.
+    public let sql: String?
+
+    /// The arguments of the failed statement, when they are public.
+    public let arguments: StatementArguments?
+
+    /// The primary result code.
+    public var resultCode: ResultCode { extendedResultCode.primaryResultCode }
+
+    public init(
+        resultCode: ResultCode = .SQLITE_ERROR,
+        message: String? = nil,
+        sql: String? = nil,
+        arguments: StatementArguments? = nil)
+    {
+        self.extendedResultCode = resultCode
+        self.message = message
+        self.sql = sql
+        self.arguments = arguments
+    }
+
+    public var description: String {
+        var text = "SQLite error \(resultCode.rawValue)"
+        if let message {
+            text += ": " + message
+        }
+        if let sql {
+            text += " - while executing `\(sql)`"
+            if let arguments, !arguments.isEmpty {
+                text += " with arguments \(arguments)"
+            }
+        }
+        return text
+    }
+
+    /// Matches errors on their result code.
+    public static func ~= (lhs: DatabaseError, rhs: any Error) -> Bool {
+        guard let rhs = rhs as? DatabaseError else { return false }
+        return lhs.extendedResultCode == rhs.extendedResultCode
+            || (lhs.extendedResultCode.primaryResultCode == lhs.extendedResultCode
+                && lhs.extendedResultCode == rhs.resultCode)
+    }
+}
+
+extension DatabaseError {
+    public static let SQLITE_ERROR = ResultCode.SQLITE_ERROR
+    public static let SQLITE_BUSY = ResultCode.SQLITE_BUSY
+    public static let SQLITE_LOCKED = ResultCode.SQLITE_LOCKED
+    public static let SQLITE_READONLY = ResultCode.SQLITE_READONLY
+    public static let SQLITE_INTERRUPT = ResultCode.SQLITE_INTERRUPT
+    public static let SQLITE_ABORT = ResultCode.SQLITE_ABORT
+    public static let SQLITE_CANTOPEN = ResultCode.SQLITE_CANTOPEN
+    public static let SQLITE_CONSTRAINT = ResultCode.SQLITE_CONSTRAINT
+    public static let SQLITE_MISMATCH = ResultCode.SQLITE_MISMATCH
+    public static let SQLITE_MISUSE = ResultCode.SQLITE_MISUSE
+    public static let SQLITE_RANGE = ResultCode.SQLITE_RANGE
+    public static let SQLITE_NOTADB = ResultCode.SQLITE_NOTADB
+    public static let SQLITE_CORRUPT = ResultCode.SQLITE_CORRUPT
+    public static let SQLITE_CONSTRAINT_CHECK = ResultCode.SQLITE_CONSTRAINT_CHECK
+    public static let SQLITE_CONSTRAINT_FOREIGNKEY = ResultCode.SQLITE_CONSTRAINT_FOREIGNKEY
+    public static let SQLITE_CONSTRAINT_NOTNULL = ResultCode.SQLITE_CONSTRAINT_NOTNULL
+    public static let SQLITE_CONSTRAINT_PRIMARYKEY = ResultCode.SQLITE_CONSTRAINT_PRIMARYKEY
+    public static let SQLITE_CONSTRAINT_UNIQUE = ResultCode.SQLITE_CONSTRAINT_UNIQUE
+    public static let SQLITE_CONSTRAINT_TRIGGER = ResultCode.SQLITE_CONSTRAINT_TRIGGER
+}
+
+extension DatabaseError {
+    /// A misuse of the library that a caller can fix: a wrong argument
+    /// count, a reentrant access, a closed connection.
+    static func misuse(_ message: String, sql: String? = nil) -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_MISUSE, message: message, sql: sql)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// A database connection that serializes accesses to an SQLite database.
+///
+/// ```swift
+/// let dbQueue = try DatabaseQueue(path: "/path/to/database.sqlite")
+///
+/// try dbQueue.write { db in
+///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+/// }
+/// let count = try dbQueue.read { db in
+///     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+/// }
+/// ```
+///
+/// A `DatabaseQueue` can be used from any thread and any task: accesses run
+/// one after the other on a serial dispatch queue. `write` wraps its
+/// statements in a transaction that rolls back on error; `read` forbids
+/// writes. The connection closes when the queue is deallocated.
+public final class DatabaseQueue: DatabaseWriter {
+    private let writer: SerializedDatabase
+
+    /// The path of the database.
+    public let path: String
+
+    /// The configuration of the connection.
+    public var configuration: Configuration { writer.configuration }
+
+    /// Opens a database file, creating it unless the configuration is
+    /// read-only.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        self.path = path
+        writer = try SerializedDatabase(
+            path: path, configuration: configuration,
+            label: configuration.label ?? "Trellis.DatabaseQueue")
+    }
+
+    /// Opens a private in-memory database.
+    ///
+    /// ```swift
+    /// let dbQueue = try DatabaseQueue()
+    /// ```
+    public convenience init(configuration: Configuration = Configuration()) throws {
+        try self.init(path: ":memory:", configuration: configuration)
+    }
+
+    /// Opens a named in-memory database, shared by all the queues of the
+    /// process that use the same name while one of them is open.
+    ///
+    /// ```swift
+    /// let dbQueue1 = try DatabaseQueue(named: "myDatabase")
+    /// let dbQueue2 = try DatabaseQueue(named: "myDatabase") // same database
+    /// ```
+    public convenience init(named name: String, configuration: Configuration = Configuration()) throws {
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
+        try self.init(path: "file:\(encoded)?mode=memory&cache=shared", configuration: configuration)
+    }
+
+    // MARK: - Reading
+
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        try writer.sync { db in
+            try db.readOnly { try value(db) }
+        }
+    }
+
+    public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.async { db in
+            try db.readOnly { try value(db) }
+        }
+    }
+
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try writer.sync(value)
+    }
+
+    public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.async(value)
+    }
+
+    // MARK: - Writing
+
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writer.sync { db in
+            let result = try updates(db)
+            try db.checkNoTransactionLeftOpen()
+            return result
+        }
+    }
+
+    public func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.async { db in
+            let result = try updates(db)
+            try db.checkNoTransactionLeftOpen()
+            return result
+        }
+    }
+
+    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writeWithoutTransaction(updates)
+    }
+
+    public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writeWithoutTransaction(updates)
+    }
+
+    /// Runs `updates` with the connection, with no transaction and no
+    /// check: the caller manages transactions.
+    ///
+    /// ```swift
+    /// try dbQueue.inDatabase { db in
+    ///     try db.execute(sql: "BEGIN")
+    ///     try db.execute(sql: "COMMIT")
+    /// }
+    /// ```
+    public func inDatabase<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writer.sync(updates)
+    }
+
+    /// The asynchronous version of ``inDatabase(_:)``.
+    public func inDatabase<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.async(updates)
+    }
+
+    /// Closes the connection. Later accesses throw a ``DatabaseError``.
+    public func close() throws {
+        writer.close()
+    }
+}

@@ -1,0 +1,112 @@
+/// A type that reads a database: ``DatabaseQueue`` today.
+///
+/// Write application code against `any DatabaseReader` or
+/// `any DatabaseWriter`, so that it works with every kind of connection:
+///
+/// ```swift
+/// struct PlayerRepository {
+///     let reader: any DatabaseReader
+///     func count() throws -> Int {
+///         try reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+///     }
+/// }
+/// ```
+public protocol DatabaseReader: AnyObject, Sendable {
+    /// The configuration of the connections.
+    var configuration: Configuration { get }
+
+    /// Runs `value` with a connection that can not write, and returns its
+    /// result.
+    func read<T>(_ value: (Database) throws -> T) throws -> T
+
+    /// Runs `value` with a connection that can not write, without blocking
+    /// the caller's thread.
+    func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T
+
+    /// Runs `value` with a connection, without the guarantees of `read`:
+    /// no read-only enforcement, no isolation.
+    func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T
+
+    /// The asynchronous version of ``unsafeRead(_:)-7ur0h``.
+    func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T
+
+    /// Closes the connections. Later accesses throw.
+    func close() throws
+}
+
+/// A type that writes a database: ``DatabaseQueue`` today.
+///
+/// ```swift
+/// func addPlayer(_ writer: any DatabaseWriter) throws {
+///     try writer.write { db in
+///         try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+///     }
+/// }
+/// ```
+public protocol DatabaseWriter: DatabaseReader {
+    /// Runs `updates` outside of any transaction.
+    func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T
+
+    /// The asynchronous version of ``writeWithoutTransaction(_:)-2a6ls``.
+    func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T
+
+    /// Runs `updates` when no other access runs.
+    func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T
+
+    /// The asynchronous version of ``barrierWriteWithoutTransaction(_:)-9q9z5``.
+    func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T
+}
+
+extension DatabaseWriter {
+    /// Runs `updates` in a transaction, which commits when the closure
+    /// returns and rolls back when it throws.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     try db.execute(sql: "UPDATE player SET score = score + 1")
+    /// }
+    /// ```
+    public func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writeWithoutTransaction { db in
+            try db.inWriteTransaction { try updates(db) }
+        }
+    }
+
+    /// The asynchronous version of ``write(_:)-76inz``.
+    ///
+    /// ```swift
+    /// let count = try await dbQueue.write { db in
+    ///     try db.execute(sql: "DELETE FROM player")
+    ///     return db.changesCount
+    /// }
+    /// ```
+    public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writeWithoutTransaction { db in
+            try db.inWriteTransaction { try updates(db) }
+        }
+    }
+}
+
+extension Database {
+    /// Runs `updates` in a transaction of the configured kind, and returns
+    /// its result.
+    func inWriteTransaction<T>(_ updates: () throws -> T) throws -> T {
+        var result: T?
+        try inTransaction(configuration.defaultTransactionKind) {
+            result = try updates()
+            return .commit
+        }
+        guard let result else {
+            throw DatabaseError.misuse("Transaction completed without a result")
+        }
+        return result
+    }
+
+    /// Rolls back a transaction that the caller left open, unless the
+    /// configuration allows it.
+    func checkNoTransactionLeftOpen() throws {
+        guard isInsideTransaction, !configuration.allowsUnsafeTransactions else { return }
+        try? rollbackIfNeeded()
+        throw DatabaseError.misuse("A transaction was left opened at the end of a database access. It was rolled back.")
+    }
+}

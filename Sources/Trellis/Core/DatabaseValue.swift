@@ -1,0 +1,187 @@
+import Foundation
+import TrellisSQLite
+
+/// A value stored in a database table, in one of SQLite's five storage classes.
+///
+/// `DatabaseValue` is the intermediate type between SQLite and Swift values:
+///
+/// ```swift
+/// let dbValue: DatabaseValue = row[0]
+/// switch dbValue.storage {
+/// case .null:                 print("NULL")
+/// case .int64(let int64):     print("Int64: \(int64)")
+/// case .double(let double):   print("Double: \(double)")
+/// case .string(let string):   print("String: \(string)")
+/// case .blob(let data):       print("Data: \(data)")
+/// }
+/// ```
+public struct DatabaseValue: Hashable, Sendable {
+    /// The SQLite storage of a database value.
+    public enum Storage: Hashable, Sendable {
+        case null
+        case int64(Int64)
+        case double(Double)
+        case string(String)
+        case blob(Data)
+
+        /// The stored value: `Int64`, `Double`, `String`, `Data`, or nil.
+        public var value: (any DatabaseValueConvertible & Sendable)? {
+            switch self {
+            case .null: return nil
+            case .int64(let value): return value
+            case .double(let value): return value
+            case .string(let value): return value
+            case .blob(let value): return value
+            }
+        }
+    }
+
+    /// The SQLite storage.
+    public let storage: Storage
+
+    /// The NULL database value.
+    public static let null = DatabaseValue(storage: .null)
+
+    @inlinable
+    init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// Creates a database value from a value, or returns nil when the value
+    /// is not a `DatabaseValueConvertible`.
+    public init?(value: Any) {
+        guard let convertible = value as? any DatabaseValueConvertible else { return nil }
+        self = convertible.databaseValue
+    }
+
+    /// Whether this value is NULL.
+    @inlinable
+    public var isNull: Bool {
+        if case .null = storage { return true }
+        return false
+    }
+
+    /// Reads the value at `index` of the current row of a stepped statement.
+    @inlinable
+    init(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_NULL:
+            storage = .null
+        case SQLITE_INTEGER:
+            storage = .int64(sqlite3_column_int64(sqliteStatement, index))
+        case SQLITE_FLOAT:
+            storage = .double(sqlite3_column_double(sqliteStatement, index))
+        case SQLITE_TEXT:
+            storage = .string(String(sqliteText: sqliteStatement, index: index))
+        default:
+            let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+            if let bytes = sqlite3_column_blob(sqliteStatement, index) {
+                storage = .blob(Data(bytes: bytes, count: count))
+            } else {
+                storage = .blob(Data())
+            }
+        }
+    }
+
+    /// Binds the value to the parameter `index` (1-based) of a statement.
+    @inlinable
+    func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        switch storage {
+        case .null:
+            return sqlite3_bind_null(sqliteStatement, index)
+        case .int64(let value):
+            return sqlite3_bind_int64(sqliteStatement, index, value)
+        case .double(let value):
+            return sqlite3_bind_double(sqliteStatement, index, value)
+        case .string(let value):
+            var value = value
+            return value.withUTF8 { buffer in
+                guard let base = buffer.baseAddress, !buffer.isEmpty else {
+                    return sqlite3_bind_text(sqliteStatement, index, "", 0, SQLITE_TRANSIENT)
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+                    sqlite3_bind_text(sqliteStatement, index, chars, CInt(buffer.count), SQLITE_TRANSIENT)
+                }
+            }
+        case .blob(let data):
+            return data.withUnsafeBytes { buffer in
+                if let base = buffer.baseAddress {
+                    return sqlite3_bind_blob(sqliteStatement, index, base, CInt(buffer.count), SQLITE_TRANSIENT)
+                }
+                return sqlite3_bind_zeroblob(sqliteStatement, index, 0)
+            }
+        }
+    }
+}
+
+extension DatabaseValue {
+    /// Two database values compare equal when SQLite would consider them
+    /// identical: integers and doubles compare by numeric value.
+    public static func == (lhs: DatabaseValue, rhs: DatabaseValue) -> Bool {
+        switch (lhs.storage, rhs.storage) {
+        case (.null, .null): return true
+        case let (.int64(l), .int64(r)): return l == r
+        case let (.double(l), .double(r)): return l == r
+        case let (.int64(l), .double(r)): return Double(l) == r && Int64(exactly: r) == l
+        case let (.double(l), .int64(r)): return l == Double(r) && Int64(exactly: l) == r
+        case let (.string(l), .string(r)): return l == r
+        case let (.blob(l), .blob(r)): return l == r
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch storage {
+        case .null: hasher.combine(0)
+        case .int64(let value): hasher.combine(Double(value))
+        case .double(let value): hasher.combine(value)
+        case .string(let value): hasher.combine(value)
+        case .blob(let value): hasher.combine(value)
+        }
+    }
+}
+
+extension DatabaseValue: DatabaseValueConvertible {
+    @inlinable
+    public var databaseValue: DatabaseValue { self }
+
+    @inlinable
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DatabaseValue? { dbValue }
+}
+
+extension DatabaseValue: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The value as SQL: `NULL`, `1`, `1.5`, `'text'`, `X'00FF'`.
+    public var description: String {
+        switch storage {
+        case .null: return "NULL"
+        case .int64(let value): return String(value)
+        case .double(let value): return String(value)
+        case .string(let value): return value.sqlQuotedLiteral
+        case .blob(let data): return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+
+    public var debugDescription: String { description }
+}
+
+extension DatabaseValue: ExpressibleByNilLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(integerLiteral value: Int64) { self.init(storage: .int64(value)) }
+    public init(floatLiteral value: Double) { self.init(storage: .double(value)) }
+    public init(stringLiteral value: String) { self.init(storage: .string(value)) }
+    public init(booleanLiteral value: Bool) { self.init(storage: .int64(value ? 1 : 0)) }
+}
+
+extension String {
+    /// The string as an SQL string literal, with single quotes doubled.
+    var sqlQuotedLiteral: String {
+        "'" + replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// The string as a quoted SQL identifier: `"name"`.
+    public var quotedDatabaseIdentifier: String {
+        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

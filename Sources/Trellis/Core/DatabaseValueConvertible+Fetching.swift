@@ -1,0 +1,210 @@
+// Fetching values from the first column of rows.
+//
+// Two families of methods: one for every `DatabaseValueConvertible` type,
+// and a faster one for the types that also read straight from the
+// statement (`StatementColumnConvertible`: integers, doubles, strings...),
+// which Swift prefers when both apply.
+
+/// A cursor of values.
+public typealias DatabaseValueCursor<Value> = DatabaseCursor<Value>
+
+/// A cursor of values read straight from the statement.
+public typealias FastDatabaseValueCursor<Value> = DatabaseCursor<Value>
+
+extension DatabaseValueConvertible {
+    /// A cursor over the values of the first column of `sql`.
+    ///
+    /// ```swift
+    /// let names = try String.fetchCursor(db, sql: "SELECT name FROM player")
+    /// ```
+    @inlinable
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> DatabaseValueCursor<Self> {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// An array of the values of the first column of `sql`.
+    ///
+    /// ```swift
+    /// let scores = try Int.fetchAll(db, sql: "SELECT score FROM player")
+    /// ```
+    @inlinable
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The value of the first column of the first row of `sql`, or nil when
+    /// there is no row or the value is NULL.
+    ///
+    /// ```swift
+    /// let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! // Int
+    /// ```
+    @inlinable
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// A cursor over the values of the first column of a statement.
+    @inlinable
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> DatabaseValueCursor<Self> {
+        try statement.database.makeCursor(statement, arguments: arguments) { try $0.decode(Self.self, atIndex: 0) }
+    }
+
+    /// An array of the values of the first column of a statement.
+    @inlinable
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try statement.database.fetchAll(statement, arguments: arguments) { try $0.decode(Self.self, atIndex: 0) }
+    }
+
+    /// The value of the first column of the first row of a statement, or
+    /// nil when there is no row or the value is NULL.
+    @inlinable
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        try statement.database.fetchOne(statement, arguments: arguments) { row -> Self? in
+            row.hasNull(atIndex: 0) ? nil : try row.decode(Self.self, atIndex: 0)
+        } ?? nil
+    }
+
+    /// A cursor over the values of the first column of a request.
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> AnyCursor<Self> {
+        try db.fetchCursor(request.makePreparedRequest(db, forSingleResult: false)) { try $0.decode(Self.self, atIndex: 0) }
+    }
+
+    /// An array of the values of the first column of a request.
+    public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+        try db.fetchAll(request.makePreparedRequest(db, forSingleResult: false)) { try $0.decode(Self.self, atIndex: 0) }
+    }
+
+    /// The value of the first column of the first row of a request, or nil.
+    public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+        try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true)) { row -> Self? in
+            row.hasNull(atIndex: 0) ? nil : try row.decode(Self.self, atIndex: 0)
+        } ?? nil
+    }
+}
+
+extension DatabaseValueConvertible where Self: Hashable {
+    /// A set of the values of the first column of `sql`.
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
+        try Set(fetchAll(db, sql: sql, arguments: arguments))
+    }
+
+    /// A set of the values of the first column of a statement.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
+        try Set(fetchAll(statement, arguments: arguments))
+    }
+
+    /// A set of the values of the first column of a request.
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+        try Set(fetchAll(db, request))
+    }
+}
+
+extension FetchRequest where RowDecoder: DatabaseValueConvertible {
+    /// A cursor over the fetched values.
+    public func fetchCursor(_ db: Database) throws -> AnyCursor<RowDecoder> { try RowDecoder.fetchCursor(db, self) }
+
+    /// An array of the fetched values.
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(db, self) }
+
+    /// The first fetched value, or nil.
+    public func fetchOne(_ db: Database) throws -> RowDecoder? { try RowDecoder.fetchOne(db, self) }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible {
+    /// A cursor over the values of the first column of `sql`.
+    ///
+    /// ```swift
+    /// let names = try String.fetchCursor(db, sql: "SELECT name FROM player")
+    /// ```
+    @inlinable
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> FastDatabaseValueCursor<Self> {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// An array of the values of the first column of `sql`.
+    ///
+    /// ```swift
+    /// let scores = try Int.fetchAll(db, sql: "SELECT score FROM player")
+    /// ```
+    @inlinable
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The value of the first column of the first row of `sql`, or nil when
+    /// there is no row or the value is NULL.
+    ///
+    /// ```swift
+    /// let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! // Int
+    /// ```
+    @inlinable
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// A cursor over the values of the first column of a statement.
+    @inlinable
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> FastDatabaseValueCursor<Self> {
+        try statement.database.makeCursor(statement, arguments: arguments) { try $0.decode(Self.self, atIndex: 0) }
+    }
+
+    /// An array of the values of the first column of a statement.
+    @inlinable
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try statement.database.fetchAll(statement, arguments: arguments) { try $0.decode(Self.self, atIndex: 0) }
+    }
+
+    /// The value of the first column of the first row of a statement, or
+    /// nil when there is no row or the value is NULL.
+    @inlinable
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        try statement.database.fetchOne(statement, arguments: arguments) { row -> Self? in
+            row.hasNull(atIndex: 0) ? nil : try row.decode(Self.self, atIndex: 0)
+        } ?? nil
+    }
+
+    /// A cursor over the values of the first column of a request.
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> AnyCursor<Self> {
+        try db.fetchCursor(request.makePreparedRequest(db, forSingleResult: false)) { try $0.decode(Self.self, atIndex: 0) }
+    }
+
+    /// An array of the values of the first column of a request.
+    public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+        try db.fetchAll(request.makePreparedRequest(db, forSingleResult: false)) { try $0.decode(Self.self, atIndex: 0) }
+    }
+
+    /// The value of the first column of the first row of a request, or nil.
+    public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+        try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true)) { row -> Self? in
+            row.hasNull(atIndex: 0) ? nil : try row.decode(Self.self, atIndex: 0)
+        } ?? nil
+    }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
+    /// A set of the values of the first column of `sql`.
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
+        try Set(fetchAll(db, sql: sql, arguments: arguments))
+    }
+
+    /// A set of the values of the first column of a statement.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
+        try Set(fetchAll(statement, arguments: arguments))
+    }
+
+    /// A set of the values of the first column of a request.
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+        try Set(fetchAll(db, request))
+    }
+}
+
+extension FetchRequest where RowDecoder: DatabaseValueConvertible, RowDecoder: StatementColumnConvertible {
+    /// A cursor over the fetched values.
+    public func fetchCursor(_ db: Database) throws -> AnyCursor<RowDecoder> { try RowDecoder.fetchCursor(db, self) }
+
+    /// An array of the fetched values.
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(db, self) }
+
+    /// The first fetched value, or nil.
+    public func fetchOne(_ db: Database) throws -> RowDecoder? { try RowDecoder.fetchOne(db, self) }
+}

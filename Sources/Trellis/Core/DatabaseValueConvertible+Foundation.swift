@@ -1,0 +1,256 @@
+import Foundation
+import TrellisSQLite
+
+// MARK: - Date
+
+/// Dates are stored as UTC text, `yyyy-MM-dd HH:mm:ss.SSS`, which sorts and
+/// compares correctly in SQL. They are read from that text (the date alone,
+/// minutes, seconds and fractions are all optional; a `T` may separate date
+/// and time; a trailing `Z` or `±HH:MM` offset is honoured) and from numbers,
+/// read as seconds since 1970.
+extension Date: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        DatabaseValue(storage: .string(DatabaseDateFormat.string(from: self)))
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Date? {
+        switch dbValue.storage {
+        case .int64(let value): return Date(timeIntervalSince1970: TimeInterval(value))
+        case .double(let value): return Date(timeIntervalSince1970: value)
+        case .string(let string): return DatabaseDateFormat.date(from: string)
+        default: return nil
+        }
+    }
+}
+
+/// The date text format of SQLite's date functions, without DateFormatter.
+enum DatabaseDateFormat {
+    static func string(from date: Date) -> String {
+        var milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let millisPerDay: Int64 = 86_400_000
+        var days = milliseconds / millisPerDay
+        milliseconds -= days * millisPerDay
+        if milliseconds < 0 {
+            milliseconds += millisPerDay
+            days -= 1
+        }
+        let (year, month, day) = civilDate(fromDaysSince1970: days)
+        let seconds = milliseconds / 1000
+        return String(
+            format: "%04lld-%02lld-%02lld %02lld:%02lld:%02lld.%03lld",
+            year, month, day, seconds / 3600, (seconds / 60) % 60, seconds % 60, milliseconds % 1000)
+    }
+
+    static func date(from string: String) -> Date? {
+        var parser = DatabaseDateComponentsParser(string)
+        guard let components = parser.parse() else { return nil }
+        guard components.hasDate else { return nil }
+        return components.date
+    }
+
+    /// Howard Hinnant's days-from-civil algorithm.
+    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilDate(fromDaysSince1970 days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+/// Parses `YYYY-MM-DD`, `HH:MM[:SS[.SSS]]`, or both, with an optional
+/// time zone suffix.
+struct DatabaseDateComponentsParser {
+    struct Result {
+        var hasDate = false
+        var hasTime = false
+        var year: Int64 = 2000, month: Int64 = 1, day: Int64 = 1
+        var hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, nanosecond: Int64 = 0
+        var hasSeconds = false
+        var offsetSeconds: Int64 = 0
+
+        var date: Date {
+            let days = DatabaseDateFormat.daysSince1970(year: year, month: month, day: day)
+            let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+            return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(nanosecond) / 1e9)
+        }
+    }
+
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ string: String) {
+        bytes = Array(string.utf8)
+    }
+
+    mutating func parse() -> Result? {
+        var result = Result()
+        if bytes.count >= 10, bytes[4] == UInt8(ascii: "-") {
+            guard let year = number(4), expect("-"), let month = number(2), expect("-"),
+                  let day = number(2), (1...12).contains(month), (1...31).contains(day)
+            else { return nil }
+            result.hasDate = true
+            (result.year, result.month, result.day) = (year, month, day)
+            if position == bytes.count { return result }
+            guard expect(" ") || expect("T") else { return nil }
+        }
+        guard let hour = number(2), expect(":"), let minute = number(2), hour < 24, minute < 60 else { return nil }
+        result.hasTime = true
+        (result.hour, result.minute) = (hour, minute)
+        if expect(":") {
+            guard let second = number(2), second < 61 else { return nil }
+            result.second = second
+            result.hasSeconds = true
+            if expect(".") {
+                var digits: Int64 = 0
+                var scale: Int64 = 1_000_000_000
+                while position < bytes.count, let digit = digitValue(bytes[position]) {
+                    if scale > 1 {
+                        scale /= 10
+                        digits += digit * scale
+                    }
+                    position += 1
+                }
+                result.nanosecond = digits
+            }
+        }
+        if position == bytes.count { return result }
+        if expect("Z") { return position == bytes.count ? result : nil }
+        let sign: Int64
+        if expect("+") { sign = 1 } else if expect("-") { sign = -1 } else { return nil }
+        guard let offsetHour = number(2) else { return nil }
+        _ = expect(":")
+        guard let offsetMinute = number(2), position == bytes.count else { return nil }
+        result.offsetSeconds = sign * (offsetHour * 3600 + offsetMinute * 60)
+        return result
+    }
+
+    private func digitValue(_ byte: UInt8) -> Int64? {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? Int64(byte - UInt8(ascii: "0")) : nil
+    }
+
+    private mutating func number(_ count: Int) -> Int64? {
+        guard position + count <= bytes.count else { return nil }
+        var value: Int64 = 0
+        for _ in 0..<count {
+            guard let digit = digitValue(bytes[position]) else { return nil }
+            value = value * 10 + digit
+            position += 1
+        }
+        return value
+    }
+
+    private mutating func expect(_ character: Unicode.Scalar) -> Bool {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
+        position += 1
+        return true
+    }
+}
+
+// MARK: - DateComponents
+
+/// Date components are stored as text in the format of their precision:
+/// `yyyy-MM-dd`, `HH:mm`, `yyyy-MM-dd HH:mm:ss.SSS`...
+extension DateComponents: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        var parts: [String] = []
+        if let year, let month, let day {
+            parts.append(String(format: "%04d-%02d-%02d", year, month, day))
+        }
+        if let hour, let minute {
+            var time = String(format: "%02d:%02d", hour, minute)
+            if let second {
+                time += String(format: ":%02d", second)
+                if let nanosecond {
+                    time += String(format: ".%03d", nanosecond / 1_000_000)
+                }
+            }
+            parts.append(time)
+        }
+        return parts.isEmpty ? .null : DatabaseValue(storage: .string(parts.joined(separator: " ")))
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DateComponents? {
+        guard case .string(let string) = dbValue.storage else { return nil }
+        var parser = DatabaseDateComponentsParser(string)
+        guard let parsed = parser.parse() else { return nil }
+        var components = DateComponents()
+        if parsed.hasDate {
+            components.year = Int(parsed.year)
+            components.month = Int(parsed.month)
+            components.day = Int(parsed.day)
+        }
+        if parsed.hasTime {
+            components.hour = Int(parsed.hour)
+            components.minute = Int(parsed.minute)
+            if parsed.hasSeconds {
+                components.second = Int(parsed.second)
+                components.nanosecond = Int(parsed.nanosecond)
+            }
+        }
+        return components
+    }
+}
+
+// MARK: - UUID, URL, Decimal
+
+/// UUIDs are stored as 16-byte blobs, and read from blobs or text.
+extension UUID: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        withUnsafeBytes(of: uuid) { DatabaseValue(storage: .blob(Data($0))) }
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UUID? {
+        switch dbValue.storage {
+        case .blob(let data) where data.count == 16:
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &uuid) { $0.copyBytes(from: data) }
+            return UUID(uuid: uuid)
+        case .string(let string):
+            return UUID(uuidString: string)
+        default:
+            return nil
+        }
+    }
+}
+
+/// URLs are stored as their absolute string.
+extension URL: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(absoluteString)) }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> URL? {
+        guard case .string(let string) = dbValue.storage else { return nil }
+        return URL(string: string)
+    }
+}
+
+/// Decimals are stored as text, so that no digit is lost, and read from
+/// text, integers and doubles.
+extension Decimal: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        DatabaseValue(storage: .string(NSDecimalNumber(decimal: self).description(withLocale: Locale(identifier: "en_US_POSIX"))))
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Decimal? {
+        switch dbValue.storage {
+        case .int64(let value): return Decimal(value)
+        case .double(let value): return Decimal(value)
+        case .string(let string): return Decimal(string: string, locale: Locale(identifier: "en_US_POSIX"))
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import TrellisSQLite
+
+/// A type that can convert itself into and out of a database value.
+///
+/// Adopt it for your own types to store them in a column and bind them
+/// as statement arguments:
+///
+/// ```swift
+/// struct Celsius: DatabaseValueConvertible {
+///     var degrees: Double
+///     var databaseValue: DatabaseValue { degrees.databaseValue }
+///     static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Celsius? {
+///         Double.fromDatabaseValue(dbValue).map(Celsius.init)
+///     }
+/// }
+///
+/// let temperature = try Celsius.fetchOne(db, sql: "SELECT temperature FROM weather")
+/// ```
+///
+/// String-backed and integer-backed enums get the conformance for free:
+///
+/// ```swift
+/// enum Color: String, DatabaseValueConvertible { case red, green }
+/// ```
+public protocol DatabaseValueConvertible: SQLExpressible, StatementBinding {
+    /// The value as stored in the database.
+    var databaseValue: DatabaseValue { get }
+
+    /// Returns a value initialized from a database value, or nil when the
+    /// conversion is not possible.
+    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self?
+
+    /// Returns the value that a row gives for a missing column, or nil when
+    /// a missing column is an error. Optional types return `.some(nil)`.
+    static func fromMissingColumn() -> Self?
+}
+
+extension DatabaseValueConvertible {
+    public static func fromMissingColumn() -> Self? { nil }
+
+    public var sqlExpression: SQLExpression { .value(databaseValue) }
+
+    public func bindingDatabaseValue() -> DatabaseValue { databaseValue }
+}
+
+/// A type that reads itself straight from the column of a stepped SQLite
+/// statement, without building a ``DatabaseValue`` first: the fast path of
+/// fetching.
+///
+/// Trellis checks for NULL before it calls this initializer.
+public protocol StatementColumnConvertible {
+    /// Reads a non-NULL value at `index`, or returns nil when the conversion
+    /// is not possible.
+    init?(sqliteStatement: SQLiteStatement, index: CInt)
+}
+
+/// A value that can be bound as a statement argument.
+public protocol StatementBinding {
+    /// The database value to bind.
+    func bindingDatabaseValue() -> DatabaseValue
+}
+
+// MARK: - Optional
+
+extension Optional: StatementBinding where Wrapped: DatabaseValueConvertible {}
+
+extension Optional: SQLExpressible where Wrapped: SQLExpressible {
+    public var sqlExpression: SQLExpression {
+        switch self {
+        case .none: return .value(.null)
+        case .some(let wrapped): return wrapped.sqlExpression
+        }
+    }
+}
+
+extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        switch self {
+        case .none: return .null
+        case .some(let value): return value.databaseValue
+        }
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Wrapped?? {
+        if dbValue.isNull { return .some(nil) }
+        return Wrapped.fromDatabaseValue(dbValue).map { .some($0) }
+    }
+
+    public static func fromMissingColumn() -> Wrapped?? { .some(nil) }
+}
+
+// MARK: - RawRepresentable
+
+extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { rawValue.databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
+    }
+}
+
+// MARK: - Placeholders
+
+extension DatabaseValueConvertible {
+    /// A value of this type for a non-throwing accessor to return after it
+    /// recorded a decoding failure (the failure is thrown by the fetch that
+    /// reads the row). It is the first value that one of the basic database
+    /// values converts to.
+    static func _decodingPlaceholder() -> Self? {
+        let candidates: [DatabaseValue] = [.null, 0, "", 0.0, DatabaseValue(storage: .blob(.init())),
+                                           "00000000-0000-0000-0000-000000000000", "1970-01-01", "0"]
+        for candidate in candidates {
+            if let value = fromDatabaseValue(candidate) { return value }
+        }
+        return nil
+    }
+}

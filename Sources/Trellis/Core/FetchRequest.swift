@@ -1,0 +1,134 @@
+/// A request that fetches values decoded as `RowDecoder`: rows, values or
+/// records.
+///
+/// The query interface requests (`Player.all()`, `Player.filter(...)`)
+/// and ``SQLRequest`` are fetch requests:
+///
+/// ```swift
+/// let request: some FetchRequest<Player> = Player.filter(Column("score") > 1000)
+/// let players = try request.fetchAll(db)
+/// let count = try request.fetchCount(db)
+/// ```
+public protocol FetchRequest<RowDecoder>: SQLSubqueryable {
+    /// The type that decodes the fetched rows.
+    associatedtype RowDecoder
+
+    /// Compiles the request into a statement, ready to run.
+    ///
+    /// - parameter singleResult: a hint that one row is needed, which
+    ///   may add `LIMIT 1`.
+    func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest
+
+    /// The number of rows the request fetches.
+    func fetchCount(_ db: Database) throws -> Int
+}
+
+/// A compiled request: a statement, how its rows split into scopes, and
+/// the requests that prefetch to-many associations.
+public struct PreparedRequest {
+    /// The statement, with its arguments set.
+    public var statement: Statement
+
+    /// The scopes of the rows.
+    var layout: RowLayout?
+
+    /// Loads the rows of to-many associations into the fetched rows.
+    var supplementaryFetch: ((Database, [Row]) throws -> Void)?
+
+    init(statement: Statement, layout: RowLayout? = nil, supplementaryFetch: ((Database, [Row]) throws -> Void)? = nil) {
+        self.statement = statement
+        self.layout = layout
+        self.supplementaryFetch = supplementaryFetch
+    }
+}
+
+/// The fetching machinery shared by rows, values and records.
+extension Database {
+    /// A cursor that decodes each row of `statement`.
+    @inlinable
+    func makeCursor<T>(
+        _ statement: Statement, arguments: StatementArguments?, layout: RowLayout? = nil,
+        decode: @escaping (Row) throws -> T) throws -> DatabaseCursor<T>
+    {
+        try DatabaseCursor(statement: statement, arguments: arguments, layout: layout, decode: decode)
+    }
+
+    /// Decodes every row of `statement`.
+    @inlinable
+    func fetchAll<T>(
+        _ statement: Statement, arguments: StatementArguments?, layout: RowLayout? = nil,
+        decode: (Row) throws -> T) throws -> [T]
+    {
+        if let arguments {
+            try statement.setArguments(arguments)
+        } else {
+            statement.reset()
+        }
+        willExecute(statement)
+        defer { statement.reset() }
+        let row = Row(statement: statement, layout: layout)
+        var result: [T] = []
+        while try statement.step() {
+            result.append(try decode(row))
+            try row.checkRecordedDecodingError()
+        }
+        return result
+    }
+
+    /// Decodes the first row of `statement`, if any.
+    @inlinable
+    func fetchOne<T>(
+        _ statement: Statement, arguments: StatementArguments?, layout: RowLayout? = nil,
+        decode: (Row) throws -> T) throws -> T?
+    {
+        if let arguments {
+            try statement.setArguments(arguments)
+        } else {
+            statement.reset()
+        }
+        willExecute(statement)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        let row = Row(statement: statement, layout: layout)
+        let value = try decode(row)
+        try row.checkRecordedDecodingError()
+        return value
+    }
+
+    /// Decodes the rows of a prepared request, running its prefetches.
+    func fetchAll<T>(_ prepared: PreparedRequest, decode: (Row) throws -> T) throws -> [T] {
+        guard let supplementaryFetch = prepared.supplementaryFetch else {
+            return try fetchAll(prepared.statement, arguments: nil, layout: prepared.layout, decode: decode)
+        }
+        let rows = try fetchAll(prepared.statement, arguments: nil, layout: prepared.layout) { $0.copy() }
+        try supplementaryFetch(self, rows)
+        return try rows.map { row in
+            let value = try decode(row)
+            try row.checkRecordedDecodingError()
+            return value
+        }
+    }
+
+    /// Decodes the first row of a prepared request, running its prefetches.
+    func fetchOne<T>(_ prepared: PreparedRequest, decode: (Row) throws -> T) throws -> T? {
+        guard let supplementaryFetch = prepared.supplementaryFetch else {
+            return try fetchOne(prepared.statement, arguments: nil, layout: prepared.layout, decode: decode)
+        }
+        guard let row = try fetchOne(prepared.statement, arguments: nil, layout: prepared.layout, decode: { $0.copy() }) else {
+            return nil
+        }
+        try supplementaryFetch(self, [row])
+        let value = try decode(row)
+        try row.checkRecordedDecodingError()
+        return value
+    }
+
+    /// A cursor over the rows of a prepared request. Prefetches need every
+    /// row first, so a request with prefetches iterates an array.
+    func fetchCursor<T>(_ prepared: PreparedRequest, decode: @escaping (Row) throws -> T) throws -> AnyCursor<T> {
+        if prepared.supplementaryFetch == nil {
+            return AnyCursor(try makeCursor(prepared.statement, arguments: nil, layout: prepared.layout, decode: decode))
+        }
+        return AnyCursor(try fetchAll(prepared, decode: decode))
+    }
+}

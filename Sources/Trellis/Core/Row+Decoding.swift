@@ -1,0 +1,234 @@
+import TrellisSQLite
+
+// Reading values from a row.
+//
+// The subscripts never stop the process: when a value can not be decoded,
+// they record the failure on the row, return a placeholder, and the fetch
+// that reads the row (`fetchAll`, `fetchOne`, a record's `init(row:)`)
+// throws the failure. Code that reads a row outside of a fetch, and can not
+// trust the data, uses the throwing `decode` methods.
+
+extension Row {
+    // MARK: Throwing accessors
+
+    /// Returns the value at `index`, or throws a ``RowDecodingError``.
+    ///
+    /// ```swift
+    /// let name = try row.decode(String.self, atIndex: 0)
+    /// ```
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, atIndex index: Int) throws -> Value {
+        guard index >= 0 && index < count else {
+            throw RowDecodingError.indexOutOfRange(index, type: Value.self, row: self)
+        }
+        let dbValue = databaseValue(atIndex: index)
+        guard let value = Value.fromDatabaseValue(dbValue) else {
+            throw RowDecodingError.valueMismatch(Value.self, value: dbValue, index: index, row: self)
+        }
+        return value
+    }
+
+    /// Returns the value at `index`, read straight from the statement, or
+    /// throws a ``RowDecodingError``.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value
+    {
+        guard index >= 0 && index < count else {
+            throw RowDecodingError.indexOutOfRange(index, type: Value.self, row: self)
+        }
+        if let statement {
+            let sqliteStatement = statement.sqliteStatement
+            let column = CInt(offset + index)
+            if sqlite3_column_type(sqliteStatement, column) != SQLITE_NULL,
+               let value = Value(sqliteStatement: sqliteStatement, index: column)
+            {
+                return value
+            }
+        }
+        let dbValue = databaseValue(atIndex: index)
+        guard let value = Value.fromDatabaseValue(dbValue) else {
+            throw RowDecodingError.valueMismatch(Value.self, value: dbValue, index: index, row: self)
+        }
+        return value
+    }
+
+    /// Returns the value of the leftmost column named `name`, or throws a
+    /// ``RowDecodingError``.
+    ///
+    /// ```swift
+    /// let bookCount = try row.decode(Int.self, forColumn: "bookCount")
+    /// ```
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, forColumn name: String) throws -> Value {
+        guard let index = index(ofColumn: name) else {
+            if let value = Value.fromMissingColumn() { return value }
+            throw RowDecodingError.columnNotFound(name, type: Value.self, row: self)
+        }
+        return try decode(Value.self, atIndex: index)
+    }
+
+    /// Returns the value of the leftmost column named `name`, read straight
+    /// from the statement, or throws a ``RowDecodingError``.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self, forColumn name: String) throws -> Value
+    {
+        guard let index = index(ofColumn: name) else {
+            throw RowDecodingError.columnNotFound(name, type: Value.self, row: self)
+        }
+        return try decode(Value.self, atIndex: index)
+    }
+
+    /// Returns the value of the column `name`, or nil when it is NULL or
+    /// missing. Throws when the value can not convert.
+    @inlinable
+    public func decodeIfPresent<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, forColumn name: String) throws -> Value? {
+        guard let index = index(ofColumn: name) else { return nil }
+        if hasNull(atIndex: index) { return nil }
+        return try decode(Value.self, atIndex: index)
+    }
+
+    // MARK: Subscripts
+
+    /// The value at `index` (leftmost is 0).
+    ///
+    /// ```swift
+    /// let name: String = row[0]
+    /// ```
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
+        do {
+            return try decode(Value.self, atIndex: index)
+        } catch {
+            return placeholder(after: error)
+        }
+    }
+
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
+        do {
+            return try decode(Value.self, atIndex: index)
+        } catch {
+            return placeholder(after: error)
+        }
+    }
+
+    /// The value at `index`, or nil when it is NULL.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
+        guard index >= 0 && index < count else {
+            recordDecodingError(RowDecodingError.indexOutOfRange(index, type: Value.self, row: self))
+            return nil
+        }
+        if hasNull(atIndex: index) { return nil }
+        do {
+            return try decode(Value.self, atIndex: index)
+        } catch {
+            recordDecodingError(error)
+            return nil
+        }
+    }
+
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value? {
+        guard index >= 0 && index < count else {
+            recordDecodingError(RowDecodingError.indexOutOfRange(index, type: Value.self, row: self))
+            return nil
+        }
+        if hasNull(atIndex: index) { return nil }
+        do {
+            return try decode(Value.self, atIndex: index)
+        } catch {
+            recordDecodingError(error)
+            return nil
+        }
+    }
+
+    /// The value of the leftmost column named `name` (case-insensitive).
+    ///
+    /// ```swift
+    /// let name: String = row["name"]
+    /// ```
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ name: String) -> Value {
+        do {
+            return try decode(Value.self, forColumn: name)
+        } catch {
+            return placeholder(after: error)
+        }
+    }
+
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ name: String) -> Value {
+        do {
+            return try decode(Value.self, forColumn: name)
+        } catch {
+            return placeholder(after: error)
+        }
+    }
+
+    /// The value of the column `name`, or nil when it is NULL or missing.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ name: String) -> Value? {
+        guard let index = index(ofColumn: name) else { return nil }
+        return optionalValue(Value.self, atIndex: index)
+    }
+
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ name: String) -> Value? {
+        guard let index = index(ofColumn: name) else { return nil }
+        return optionalValue(Value.self, atIndex: index)
+    }
+
+    /// The database value of the column `name`, or nil when it is missing.
+    public subscript(_ name: String) -> DatabaseValue? {
+        index(ofColumn: name).map { databaseValue(atIndex: $0) }
+    }
+
+    /// The first non-NULL value of the columns, or nil.
+    ///
+    /// ```swift
+    /// let name: String? = row.coalesce(["nickname", "name"])
+    /// ```
+    public func coalesce<Value: DatabaseValueConvertible>(_ names: some Collection<String>) -> Value? {
+        for name in names {
+            if let index = index(ofColumn: name), let value = optionalValue(Value.self, atIndex: index) {
+                return value
+            }
+        }
+        return nil
+    }
+
+    @inlinable
+    func optionalValue<Value: DatabaseValueConvertible>(_ type: Value.Type, atIndex index: Int) -> Value? {
+        if hasNull(atIndex: index) { return nil }
+        do {
+            return try decode(Value.self, atIndex: index)
+        } catch {
+            recordDecodingError(error)
+            return nil
+        }
+    }
+
+    @inlinable
+    func optionalValue<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, atIndex index: Int) -> Value? {
+        if hasNull(atIndex: index) { return nil }
+        do {
+            return try decode(Value.self, atIndex: index)
+        } catch {
+            recordDecodingError(error)
+            return nil
+        }
+    }
+
+    /// Records `error` and returns a stand-in value: see the top of this file.
+    @usableFromInline
+    func placeholder<Value: DatabaseValueConvertible>(after error: any Error) -> Value {
+        recordDecodingError(error)
+        if let value = Value._decodingPlaceholder() { return value }
+        // No basic database value converts to this type, so no value can be
+        // returned at all.
+        fatalError("\(error)")  // crash-ok: only for a custom type that no basic value converts to
+    }
+}

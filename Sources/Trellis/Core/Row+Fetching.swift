@@ -1,0 +1,94 @@
+/// A cursor of rows: each element is the same `Row` instance, which reads
+/// the current row of the statement. Copy a row to keep it.
+public typealias RowCursor = DatabaseCursor<Row>
+
+extension Row {
+    /// A cursor over the rows of `sql`.
+    ///
+    /// ```swift
+    /// let rows = try Row.fetchCursor(db, sql: "SELECT * FROM player")
+    /// while let row = try rows.next() {
+    ///     let name: String = row["name"]
+    /// }
+    /// ```
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> RowCursor {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// An array of the rows of `sql`.
+    ///
+    /// ```swift
+    /// let rows = try Row.fetchAll(db, sql: "SELECT * FROM player WHERE score > ?", arguments: [1000])
+    /// ```
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Row] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// A set of the rows of `sql`.
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Row> {
+        try Set(fetchAll(db, sql: sql, arguments: arguments))
+    }
+
+    /// The first row of `sql`, or nil.
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Row? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// A cursor over the rows of a statement.
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RowCursor {
+        try statement.database.makeCursor(statement, arguments: arguments) { $0 }
+    }
+
+    /// An array of the rows of a statement.
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Row] {
+        try statement.database.fetchAll(statement, arguments: arguments) { $0.copy() }
+    }
+
+    /// A set of the rows of a statement.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Row> {
+        try Set(fetchAll(statement, arguments: arguments))
+    }
+
+    /// The first row of a statement, or nil.
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Row? {
+        try statement.database.fetchOne(statement, arguments: arguments) { $0.copy() }
+    }
+
+    /// A cursor over the rows of a request.
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> AnyCursor<Row> {
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        if prepared.supplementaryFetch == nil {
+            return try db.fetchCursor(prepared) { $0 }
+        }
+        return try db.fetchCursor(prepared) { $0.copy() }
+    }
+
+    /// An array of the rows of a request.
+    public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
+        try db.fetchAll(request.makePreparedRequest(db, forSingleResult: false)) { $0.copy() }
+    }
+
+    /// A set of the rows of a request.
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Row> {
+        try Set(fetchAll(db, request))
+    }
+
+    /// The first row of a request, or nil.
+    public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
+        try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true)) { $0.copy() }
+    }
+}
+
+extension FetchRequest where RowDecoder == Row {
+    /// A cursor over the fetched rows.
+    public func fetchCursor(_ db: Database) throws -> AnyCursor<Row> { try Row.fetchCursor(db, self) }
+
+    /// An array of the fetched rows.
+    public func fetchAll(_ db: Database) throws -> [Row] { try Row.fetchAll(db, self) }
+
+    /// A set of the fetched rows.
+    public func fetchSet(_ db: Database) throws -> Set<Row> { try Row.fetchSet(db, self) }
+
+    /// The first fetched row, or nil.
+    public func fetchOne(_ db: Database) throws -> Row? { try Row.fetchOne(db, self) }
+}

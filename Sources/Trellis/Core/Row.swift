@@ -1,0 +1,335 @@
+import Foundation
+import TrellisSQLite
+
+/// A database row: column names and values.
+///
+/// Rows come from fetch requests, or from dictionary literals:
+///
+/// ```swift
+/// let rows = try Row.fetchAll(db, sql: "SELECT id, name FROM player")
+/// for row in rows {
+///     let id: Int64 = row["id"]      // lookup is case-insensitive
+///     let name: String = row[1]      // by index, leftmost is 0
+///     let nickname: String? = row["nickname"] // nil if NULL or missing
+/// }
+///
+/// let row: Row = ["id": 1, "name": "Arthur"]
+/// ```
+///
+/// A row given by a cursor reflects the cursor's current position: copy it
+/// with ``copy()`` to keep it.
+public final class Row {
+    /// The statement whose current row this row reads, if any.
+    @usableFromInline
+    let statement: Statement?
+
+    /// The values of a copied row (all columns of the base row).
+    @usableFromInline
+    let storedValues: [DatabaseValue]
+
+    /// The names of the columns of a copied row (all columns of the base row).
+    @usableFromInline
+    let storedNames: [String]
+
+    /// The first base column of this row: scoped rows are windows over
+    /// their base row.
+    @usableFromInline
+    let offset: Int
+
+    /// The number of columns.
+    public let count: Int
+
+    /// The scopes defined on the row, by key.
+    let layout: RowLayout?
+
+    /// Rows fetched by to-many associations, by key.
+    var prefetched: [String: [Row]]
+
+    /// The row this one is a scope of; decoding errors are reported to
+    /// the root.
+    private let parent: Row?
+
+    /// A failure of a non-throwing accessor, thrown by the fetch that
+    /// decodes the row.
+    private var recordedDecodingError: (any Error)?
+
+    @usableFromInline
+    init(statement: Statement?, values: [DatabaseValue], names: [String], offset: Int, count: Int,
+         layout: RowLayout?, prefetched: [String: [Row]] = [:], parent: Row?)
+    {
+        self.statement = statement
+        self.storedValues = values
+        self.storedNames = names
+        self.offset = offset
+        self.count = count
+        self.layout = layout
+        self.prefetched = prefetched
+        self.parent = parent
+    }
+
+    /// A row that reads the current row of a statement, without copying.
+    @usableFromInline
+    convenience init(statement: Statement, layout: RowLayout? = nil) {
+        self.init(statement: statement, values: [], names: [], offset: 0, count: statement.columnCount,
+                  layout: layout, parent: nil)
+    }
+
+    /// An empty row.
+    public convenience init() {
+        self.init(statement: nil, values: [], names: [], offset: 0, count: 0, layout: nil, parent: nil)
+    }
+
+    /// A row with the given columns, in the dictionary's order.
+    public convenience init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
+        let pairs = dictionary.sorted { $0.key < $1.key }
+        self.init(statement: nil, values: pairs.map { $0.value?.databaseValue ?? .null },
+                  names: pairs.map(\.key), offset: 0, count: pairs.count, layout: nil, parent: nil)
+    }
+
+    /// A row with the given columns, in order.
+    public convenience init(columns: [(String, DatabaseValue)]) {
+        self.init(statement: nil, values: columns.map(\.1), names: columns.map(\.0), offset: 0,
+                  count: columns.count, layout: nil, parent: nil)
+    }
+
+    /// A copy of the row that no longer depends on a cursor.
+    public func copy() -> Row {
+        if statement == nil && parent == nil { return self }
+        return Row(statement: nil, values: databaseValues, names: columnNames, offset: 0, count: count,
+                   layout: layout, prefetched: prefetched, parent: nil)
+    }
+
+    /// The names of the columns, from left to right.
+    public var columnNames: [String] {
+        if let statement {
+            return Array(statement.columnNames[offset..<(offset + count)])
+        }
+        return Array(storedNames[offset..<(offset + count)])
+    }
+
+    /// The values of the columns, from left to right.
+    public var databaseValues: [DatabaseValue] {
+        (0..<count).map { databaseValue(atIndex: $0) }
+    }
+
+    /// Whether the row has a column named `name` (case-insensitive).
+    public func hasColumn(_ name: String) -> Bool {
+        index(ofColumn: name) != nil
+    }
+
+    /// Whether the value at `index` is NULL.
+    public func hasNull(atIndex index: Int) -> Bool {
+        databaseValue(atIndex: index).isNull
+    }
+
+    /// Whether one value of the row, scopes included, is not NULL.
+    public var containsNonNullValue: Bool {
+        (0..<count).contains { !hasNull(atIndex: $0) }
+    }
+
+    /// The index of the leftmost column named `name`, compared
+    /// case-insensitively.
+    @inlinable
+    public func index(ofColumn name: String) -> Int? {
+        if let statement {
+            return statement.columnLookup.index(ofColumn: name, window: offset << 32 | count) { [offset, count] name in
+                Row.searchIndex(ofColumn: name, in: statement.columnNames, offset: offset, count: count)
+            }
+        }
+        return Self.searchIndex(ofColumn: name, in: storedNames, offset: offset, count: count)
+    }
+
+    @usableFromInline
+    static func searchIndex(ofColumn name: String, in names: [String], offset: Int, count: Int) -> Int? {
+        let window = names[offset..<(offset + count)]
+        if let index = window.firstIndex(of: name) { return index - offset }
+        let lowercased = name.lowercased()
+        return window.firstIndex { $0.lowercased() == lowercased }.map { $0 - offset }
+    }
+
+    /// The value at `index`, as stored.
+    @inlinable
+    public func databaseValue(atIndex index: Int) -> DatabaseValue {
+        if let statement {
+            return DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt(offset + index))
+        }
+        return storedValues[offset + index]
+    }
+
+    // MARK: - Decoding failures
+
+    /// Records the failure of a non-throwing accessor.
+    @usableFromInline
+    func recordDecodingError(_ error: any Error) {
+        if let parent {
+            parent.recordDecodingError(error)
+        } else if recordedDecodingError == nil {
+            recordedDecodingError = error
+        }
+    }
+
+    /// Throws, and forgets, the first failure of a non-throwing accessor.
+    @usableFromInline
+    func checkRecordedDecodingError() throws {
+        if let error = recordedDecodingError {
+            recordedDecodingError = nil
+            throw error
+        }
+    }
+
+    // MARK: - Scopes
+
+    /// A row that reads the columns `range` of this row.
+    func scopedRow(range: Range<Int>, layout: RowLayout?) -> Row {
+        Row(statement: statement, values: storedValues, names: storedNames, offset: offset + range.lowerBound,
+            count: range.count, layout: layout, parent: self)
+    }
+}
+
+/// How the columns of a row split into scopes: the columns of joined
+/// associations, by key.
+@usableFromInline
+final class RowLayout: @unchecked Sendable {
+    /// The scopes, by key: the columns of the scope relative to the row,
+    /// and the layout inside the scope.
+    let scopes: [(key: String, range: Range<Int>, layout: RowLayout?)]
+
+    init(scopes: [(key: String, range: Range<Int>, layout: RowLayout?)]) {
+        self.scopes = scopes
+    }
+}
+
+extension Row {
+    /// The rows of joined associations, by key.
+    ///
+    /// ```swift
+    /// let row = try Row.fetchOne(db, Book.including(required: Book.author))!
+    /// let authorRow = row.scopes["author"]
+    /// ```
+    public var scopes: ScopesView { ScopesView(row: self) }
+
+    /// A view of the scopes of a row.
+    public struct ScopesView {
+        let row: Row
+
+        /// The keys of the scopes.
+        public var names: [String] { row.layout?.scopes.map(\.key) ?? [] }
+
+        /// The row of the scope `key`, or nil when there is no such scope.
+        public subscript(_ key: String) -> Row? {
+            guard let scope = row.layout?.scopes.first(where: { $0.key == key }) else { return nil }
+            return row.scopedRow(range: scope.range, layout: scope.layout)
+        }
+    }
+
+    /// The scopes of the row and of its scopes, searched breadth-first.
+    public var scopesTree: ScopesTreeView { ScopesTreeView(row: self) }
+
+    /// A view of the scopes of a row and of its scopes.
+    public struct ScopesTreeView {
+        let row: Row
+
+        /// The row of the first scope `key` found breadth-first.
+        public subscript(_ key: String) -> Row? {
+            var level = [row]
+            while !level.isEmpty {
+                for row in level {
+                    if let found = row.scopes[key] { return found }
+                }
+                level = level.flatMap { row in row.scopes.names.compactMap { row.scopes[$0] } }
+            }
+            return nil
+        }
+    }
+
+    /// The rows of to-many associations fetched with `including(all:)`, by
+    /// key.
+    public var prefetchedRows: PrefetchedRowsView { PrefetchedRowsView(row: self) }
+
+    /// A view of the prefetched rows of a row.
+    public struct PrefetchedRowsView {
+        let row: Row
+
+        /// The keys of the prefetched associations.
+        public var keys: [String] { Array(row.prefetched.keys) }
+
+        /// Whether no association was prefetched.
+        public var isEmpty: Bool { row.prefetched.isEmpty }
+
+        /// The prefetched rows of the association `key`, searched in the
+        /// row and its scopes.
+        public subscript(_ key: String) -> [Row]? {
+            if let rows = row.prefetched[key] { return rows }
+            for name in row.scopes.names {
+                if let rows = row.scopes[name]?.prefetchedRows[key] { return rows }
+            }
+            return nil
+        }
+    }
+}
+
+// MARK: - Equality and description
+
+extension Row: Equatable {
+    /// Rows are equal when they have the same columns, values and scopes.
+    public static func == (lhs: Row, rhs: Row) -> Bool {
+        if lhs === rhs { return true }
+        guard lhs.count == rhs.count, lhs.columnNames == rhs.columnNames,
+              lhs.databaseValues == rhs.databaseValues else { return false }
+        guard lhs.scopes.names == rhs.scopes.names else { return false }
+        for name in lhs.scopes.names where lhs.scopes[name] != rhs.scopes[name] {
+            return false
+        }
+        return true
+    }
+}
+
+extension Row: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(columnNames)
+        hasher.combine(databaseValues)
+    }
+}
+
+extension Row: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `[id:1 name:'Arthur']`
+    public var description: String {
+        "[" + zip(columnNames, databaseValues).map { "\($0):\($1)" }.joined(separator: " ") + "]"
+    }
+
+    public var debugDescription: String { description }
+}
+
+extension Row: ExpressibleByDictionaryLiteral {
+    /// A row with the columns of the literal, in order.
+    ///
+    /// ```swift
+    /// let row: Row = ["id": 1, "name": "Arthur"]
+    /// ```
+    public convenience init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+        self.init(columns: elements.map { ($0.0, $0.1?.databaseValue ?? .null) })
+    }
+}
+
+// MARK: - Collection
+
+/// A position in a row.
+public struct RowIndex: Comparable, Strideable, Sendable {
+    public let index: Int
+    public init(_ index: Int) { self.index = index }
+    public static func < (lhs: RowIndex, rhs: RowIndex) -> Bool { lhs.index < rhs.index }
+    public func distance(to other: RowIndex) -> Int { other.index - index }
+    public func advanced(by n: Int) -> RowIndex { RowIndex(index + n) }
+}
+
+extension Row: RandomAccessCollection {
+    public typealias Index = RowIndex
+
+    public var startIndex: RowIndex { RowIndex(0) }
+    public var endIndex: RowIndex { RowIndex(count) }
+
+    /// The column name and value at `position`.
+    public subscript(position: RowIndex) -> (String, DatabaseValue) {
+        (columnNames[position.index], databaseValue(atIndex: position.index))
+    }
+}

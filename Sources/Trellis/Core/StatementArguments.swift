@@ -1,0 +1,92 @@
+import TrellisSQLite
+
+/// The values bound to the parameters of a statement: positional (`?`)
+/// and named (`:name`, `@name`, `$name`).
+///
+/// ```swift
+/// try db.execute(
+///     sql: "INSERT INTO player (name, score) VALUES (?, ?)",
+///     arguments: ["Arthur", 1000])
+///
+/// try db.execute(
+///     sql: "UPDATE player SET score = :score WHERE id = :id",
+///     arguments: ["score": 1000, "id": 1])
+/// ```
+public struct StatementArguments: Hashable, Sendable {
+    /// The positional values, in order.
+    public var values: [DatabaseValue]
+
+    /// The named values, by name without prefix.
+    public var namedValues: [String: DatabaseValue]
+
+    /// Whether there is no argument at all.
+    public var isEmpty: Bool { values.isEmpty && namedValues.isEmpty }
+
+    /// Creates empty arguments.
+    public init() {
+        values = []
+        namedValues = [:]
+    }
+
+    /// Creates positional arguments from a sequence of values.
+    public init<S: Sequence>(_ sequence: S) where S.Element == (any DatabaseValueConvertible)? {
+        values = sequence.map { $0?.databaseValue ?? .null }
+        namedValues = [:]
+    }
+
+    /// Creates positional arguments from a sequence of values of one type.
+    public init<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
+        values = sequence.map(\.databaseValue)
+        namedValues = [:]
+    }
+
+    /// Creates named arguments from a dictionary.
+    public init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
+        values = []
+        namedValues = dictionary.mapValues { $0?.databaseValue ?? .null }
+    }
+
+    /// Creates arguments from database values.
+    public init(values: [DatabaseValue] = [], namedValues: [String: DatabaseValue] = [:]) {
+        self.values = values
+        self.namedValues = namedValues
+    }
+
+    /// Appends the values of `other`; a named value of `other` replaces one
+    /// of the same name.
+    public mutating func append(contentsOf other: StatementArguments) {
+        values.append(contentsOf: other.values)
+        namedValues.merge(other.namedValues) { _, new in new }
+    }
+
+    public static func + (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
+        var result = lhs
+        result.append(contentsOf: rhs)
+        return result
+    }
+
+    public static func += (lhs: inout StatementArguments, rhs: StatementArguments) {
+        lhs.append(contentsOf: rhs)
+    }
+}
+
+extension StatementArguments: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
+        self.init(elements)
+    }
+}
+
+extension StatementArguments: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+        values = []
+        namedValues = Dictionary(elements.map { ($0.0, $0.1?.databaseValue ?? .null) }) { _, last in last }
+    }
+}
+
+extension StatementArguments: CustomStringConvertible {
+    public var description: String {
+        let positional = values.map(\.description)
+        let named = namedValues.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
+        return "[" + (positional + named).joined(separator: ", ") + "]"
+    }
+}

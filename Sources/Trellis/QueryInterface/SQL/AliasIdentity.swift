@@ -1,0 +1,28 @@
+/// The identity of a table in a query: the same table joined twice has two
+/// identities, and the SQL generator names each one.
+///
+/// The table name is known when the identity is created from a record
+/// type, or when a request adopts it (`aliased(_:)`).
+final class AliasIdentity: @unchecked Sendable {
+    // `tableName` is set once, when a request adopts an alias created
+    // without a table: requests are built before they are shared.
+    private(set) var tableName: String
+    let userName: String?
+
+    init(tableName: String, userName: String? = nil) {
+        self.tableName = tableName
+        self.userName = userName
+    }
+
+    /// Binds the alias to a table. Throws when it already refers to
+    /// another one.
+    func adopt(tableName: String) throws {
+        if self.tableName.isEmpty {
+            self.tableName = tableName
+        } else if self.tableName.lowercased() != tableName.lowercased() {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "A TableAlias must not be used to refer to multiple tables: \(self.tableName) and \(tableName)")
+        }
+    }
+}

@@ -1,0 +1,237 @@
+/// A piece of SQL with its arguments, built with string interpolation:
+/// interpolated values are bound, never pasted into the SQL.
+///
+/// ```swift
+/// let name = "O'Brien"
+/// let query: SQL = "SELECT * FROM player WHERE name = \(name)"
+/// let players = try Row.fetchAll(db, SQLRequest(literal: query))
+/// try db.execute(literal: "UPDATE player SET score = \(1000) WHERE id = \(1)")
+/// ```
+///
+/// Interpolations also accept columns, expressions, tables and requests:
+/// `"SELECT \(Column("name")) FROM \(Player.self)"`.
+public struct SQL: Sendable {
+    enum Element: Sendable {
+        case sql(String, StatementArguments)
+        case expression(SQLExpression)
+        case identifier(String)
+        case subquery(SQLSubquery)
+        case selection(SQLSelection)
+        case ordering(SQLOrdering)
+    }
+
+    var elements: [Element]
+
+    /// Raw SQL with its arguments.
+    public init(sql: String, arguments: StatementArguments = StatementArguments()) {
+        elements = [.sql(sql, arguments)]
+    }
+
+    /// An expression.
+    public init(_ expression: some SQLExpressible) {
+        elements = [.expression(expression.sqlExpression)]
+    }
+
+    init(elements: [Element]) {
+        self.elements = elements
+    }
+
+    /// Whether the SQL is empty.
+    public var isEmpty: Bool {
+        elements.allSatisfy {
+            if case .sql(let sql, let arguments) = $0 { return sql.isEmpty && arguments.isEmpty }
+            return false
+        }
+    }
+
+    var isSingleToken: Bool {
+        guard elements.count == 1 else { return false }
+        switch elements[0] {
+        case .sql(let sql, _):
+            return !sql.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" })
+        case .identifier:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Appends `other`.
+    public mutating func append(literal other: SQL) {
+        elements.append(contentsOf: other.elements)
+    }
+
+    /// Appends raw SQL.
+    public mutating func append(sql: String, arguments: StatementArguments = StatementArguments()) {
+        elements.append(.sql(sql, arguments))
+    }
+
+    public static func + (lhs: SQL, rhs: SQL) -> SQL {
+        SQL(elements: lhs.elements + rhs.elements)
+    }
+
+    public static func += (lhs: inout SQL, rhs: SQL) {
+        lhs.append(literal: rhs)
+    }
+
+    /// The SQL, with named arguments turned into positional ones, and its
+    /// arguments appended to the context.
+    func sql(_ context: SQLGenerationContext) throws -> String {
+        var result = ""
+        for element in elements {
+            switch element {
+            case .sql(let sql, let arguments):
+                if arguments.namedValues.isEmpty {
+                    context.arguments.append(contentsOf: arguments.values)
+                    result += sql
+                } else {
+                    result += try Self.positional(sql: sql, arguments: arguments, context: context)
+                }
+            case .expression(let expression):
+                result += try expression.sql(context)
+            case .identifier(let name):
+                result += name.quotedDatabaseIdentifier
+            case .subquery(let subquery):
+                result += try subquery.sql(context)
+            case .selection(let selection):
+                result += try selection.sql(context)
+            case .ordering(let ordering):
+                result += try ordering.sql(context)
+            }
+        }
+        return result
+    }
+
+    /// The SQL and its arguments, ready to run.
+    public func build(_ db: Database) throws -> (sql: String, arguments: StatementArguments) {
+        let context = SQLGenerationContext(db)
+        let sql = try sql(context)
+        return (sql, StatementArguments(values: context.arguments))
+    }
+
+    /// Replaces `:name` parameters with `?`, in order, so that pieces with
+    /// named arguments can be combined.
+    private static func positional(sql: String, arguments: StatementArguments, context: SQLGenerationContext) throws -> String {
+        var result = ""
+        var positional = arguments.values.makeIterator()
+        var iterator = sql.unicodeScalars.makeIterator()
+        var quote: Unicode.Scalar?
+        var pending: Unicode.Scalar? = iterator.next()
+        while let scalar = pending {
+            pending = iterator.next()
+            if let open = quote {
+                result.unicodeScalars.append(scalar)
+                if scalar == open { quote = nil }
+                continue
+            }
+            switch scalar {
+            case "'", "\"", "`":
+                quote = scalar
+                result.unicodeScalars.append(scalar)
+            case "?":
+                guard let value = positional.next() else {
+                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "wrong number of statement arguments", sql: sql)
+                }
+                result += context.bind(value)
+            case ":", "@", "$":
+                var name = ""
+                while let next = pending, next.properties.isAlphabetic || next == "_" || ("0"..."9").contains(next) {
+                    name.unicodeScalars.append(next)
+                    pending = iterator.next()
+                }
+                if name.isEmpty {
+                    result.unicodeScalars.append(scalar)
+                } else if let value = arguments.namedValues[name] {
+                    result += context.bind(value)
+                } else {
+                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "missing statement argument: \(name)", sql: sql)
+                }
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+extension SQL: ExpressibleByStringInterpolation {
+    public init(stringLiteral value: String) {
+        self.init(sql: value)
+    }
+
+    public init(stringInterpolation: StringInterpolation) {
+        self.init(elements: stringInterpolation.elements)
+    }
+
+    /// The interpolation of SQL literals.
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var elements: [Element] = []
+
+        public init(literalCapacity: Int, interpolationCount: Int) {}
+
+        public mutating func appendLiteral(_ literal: String) {
+            elements.append(.sql(literal, StatementArguments()))
+        }
+
+        /// A bound value, or an expression: `\(name)`, `\(Column("score") + 1)`.
+        public mutating func appendInterpolation(_ expressible: some SQLExpressible) {
+            elements.append(.expression(expressible.sqlExpression))
+        }
+
+        /// A bound value, or NULL: `\(optionalName)`.
+        public mutating func appendInterpolation(_ expressible: (any SQLExpressible)?) {
+            elements.append(.expression(expressible?.sqlExpression ?? .value(.null)))
+        }
+
+        /// An SQL literal, with its arguments.
+        public mutating func appendInterpolation(literal sql: SQL) {
+            elements.append(contentsOf: sql.elements)
+        }
+
+        /// Raw SQL, with its arguments: `\(sql: "score + ?", arguments: [1])`.
+        public mutating func appendInterpolation(sql: String, arguments: StatementArguments = StatementArguments()) {
+            elements.append(.sql(sql, arguments))
+        }
+
+        /// A quoted identifier: `\(identifier: "order")`.
+        public mutating func appendInterpolation(identifier: String) {
+            elements.append(.identifier(identifier))
+        }
+
+        /// An ordering term: `\(Column("score").desc)`.
+        public mutating func appendInterpolation(_ ordering: some SQLOrderingTerm) {
+            elements.append(.ordering(ordering.sqlOrdering))
+        }
+
+        /// Several expressions, joined with commas: `\([1, 2, 3])` in an
+        /// `IN` clause.
+        public mutating func appendInterpolation<S: Sequence>(_ sequence: S) where S.Element: SQLExpressible {
+            let expressions = sequence.map(\.sqlExpression)
+            for (index, expression) in expressions.enumerated() {
+                if index > 0 { elements.append(.sql(", ", StatementArguments())) }
+                elements.append(.expression(expression))
+            }
+        }
+    }
+}
+
+extension SQL: SQLSpecificExpressible {
+    public var sqlExpression: SQLExpression { .literal(self) }
+}
+
+extension SQL: SQLSelectable, SQLOrderingTerm {
+    public var sqlSelection: SQLSelection { .expression(.literal(self), alias: nil) }
+    public var sqlOrdering: SQLOrdering { SQLOrdering(expression: .literal(self), direction: nil) }
+}
+
+extension Database {
+    /// Executes an SQL literal.
+    ///
+    /// ```swift
+    /// try db.execute(literal: "INSERT INTO player (name) VALUES (\(name))")
+    /// ```
+    public func execute(literal sqlLiteral: SQL) throws {
+        let (sql, arguments) = try sqlLiteral.build(self)
+        try execute(sql: sql, arguments: arguments)
+    }
+}

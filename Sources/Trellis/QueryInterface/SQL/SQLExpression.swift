@@ -1,0 +1,208 @@
+/// An SQL expression, built from columns, values and operators.
+///
+/// ```swift
+/// let score = Column("score")
+/// let expression = score > 1000 && Column("name") != nil
+/// let players = try Player.filter(expression).fetchAll(db)
+/// ```
+///
+/// Values are always bound as statement arguments, and identifiers are
+/// always quoted.
+public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelectable, Sendable {
+    indirect enum Impl: Sendable {
+        /// A bound value.
+        case value(DatabaseValue)
+        /// A column, qualified by its table when the alias is known.
+        case column(String, AliasIdentity?)
+        /// The rowid of a table.
+        case rowID(AliasIdentity?)
+        /// Raw SQL with its arguments.
+        case literal(SQL)
+        /// `NOT x`, `-x`, `~x`.
+        case unary(String, SQLExpression)
+        /// `x op y`.
+        case binary(String, SQLExpression, SQLExpression)
+        /// `x op y op z`: AND, OR, +, *, ||.
+        case associative(String, [SQLExpression])
+        /// `f(x, y)`, `COUNT(DISTINCT x)`, `COUNT(*)`.
+        case function(String, [SQLExpression], distinct: Bool)
+        case countAll
+        /// `x IS [NOT] NULL`.
+        case isNull(SQLExpression, negated: Bool)
+        /// `x [NOT] IN (a, b)`.
+        case inList(SQLExpression, [SQLExpression], negated: Bool)
+        /// `x [NOT] IN (SELECT ...)`.
+        case inSubquery(SQLExpression, SQLSubquery, negated: Bool)
+        /// `x [NOT] BETWEEN a AND b`.
+        case between(SQLExpression, SQLExpression, SQLExpression, negated: Bool)
+        /// `x COLLATE name`.
+        case collated(SQLExpression, String)
+        /// `CAST(x AS type)`.
+        case cast(SQLExpression, String)
+        /// `[NOT] EXISTS (SELECT ...)`.
+        case exists(SQLSubquery, negated: Bool)
+        /// `(SELECT ...)`.
+        case subquery(SQLSubquery)
+        /// An aggregate of an association, resolved when the request
+        /// compiles.
+        case deferred(@Sendable (SQLGenerationContext) throws -> SQLExpression)
+    }
+
+    let impl: Impl
+
+    init(_ impl: Impl) {
+        self.impl = impl
+    }
+
+    public var sqlExpression: SQLExpression { self }
+    public var sqlOrdering: SQLOrdering { SQLOrdering(expression: self, direction: nil) }
+    public var sqlSelection: SQLSelection { .expression(self, alias: nil) }
+
+    /// A bound value.
+    static func value(_ dbValue: DatabaseValue) -> SQLExpression { SQLExpression(.value(dbValue)) }
+
+    /// A column of the main table of a request.
+    static func column(_ name: String) -> SQLExpression { SQLExpression(.column(name, nil)) }
+
+    /// An SQL literal.
+    static func literal(_ sql: SQL) -> SQLExpression { SQLExpression(.literal(sql)) }
+
+    /// `SQL` as an expression, with its arguments.
+    ///
+    /// ```swift
+    /// let expression = SQLExpression.sql("score + ?", arguments: [1])
+    /// ```
+    public static func sql(_ sql: String, arguments: StatementArguments = StatementArguments()) -> SQLExpression {
+        SQLExpression(.literal(SQL(sql: sql, arguments: arguments)))
+    }
+
+    /// The expression with unqualified columns qualified by `alias`.
+    func qualified(with alias: AliasIdentity) -> SQLExpression {
+        switch impl {
+        case .value, .literal, .countAll, .exists, .subquery, .deferred:
+            return self
+        case .column(let name, nil):
+            return SQLExpression(.column(name, alias))
+        case .column:
+            return self
+        case .rowID(nil):
+            return SQLExpression(.rowID(alias))
+        case .rowID:
+            return self
+        case .unary(let op, let x):
+            return SQLExpression(.unary(op, x.qualified(with: alias)))
+        case .binary(let op, let x, let y):
+            return SQLExpression(.binary(op, x.qualified(with: alias), y.qualified(with: alias)))
+        case .associative(let op, let xs):
+            return SQLExpression(.associative(op, xs.map { $0.qualified(with: alias) }))
+        case .function(let name, let xs, let distinct):
+            return SQLExpression(.function(name, xs.map { $0.qualified(with: alias) }, distinct: distinct))
+        case .isNull(let x, let negated):
+            return SQLExpression(.isNull(x.qualified(with: alias), negated: negated))
+        case .inList(let x, let xs, let negated):
+            return SQLExpression(.inList(x.qualified(with: alias), xs.map { $0.qualified(with: alias) }, negated: negated))
+        case .inSubquery(let x, let subquery, let negated):
+            return SQLExpression(.inSubquery(x.qualified(with: alias), subquery, negated: negated))
+        case .between(let x, let low, let high, let negated):
+            return SQLExpression(.between(
+                x.qualified(with: alias), low.qualified(with: alias), high.qualified(with: alias), negated: negated))
+        case .collated(let x, let collation):
+            return SQLExpression(.collated(x.qualified(with: alias), collation))
+        case .cast(let x, let type):
+            return SQLExpression(.cast(x.qualified(with: alias), type))
+        }
+    }
+
+    /// The names of the unqualified columns the expression reads.
+    var columnNames: [String] {
+        switch impl {
+        case .column(let name, nil): return [name]
+        case .unary(_, let x), .isNull(let x, _), .collated(let x, _), .cast(let x, _): return x.columnNames
+        case .binary(_, let x, let y): return x.columnNames + y.columnNames
+        case .associative(_, let xs), .function(_, let xs, _): return xs.flatMap(\.columnNames)
+        case .inList(let x, let xs, _): return x.columnNames + xs.flatMap(\.columnNames)
+        case .between(let x, let y, let z, _): return x.columnNames + y.columnNames + z.columnNames
+        default: return []
+        }
+    }
+
+    /// Whether the expression is a bound value.
+    var databaseValue: DatabaseValue? {
+        if case .value(let value) = impl { return value }
+        return nil
+    }
+
+    /// The SQL of the expression, with its values appended to the
+    /// context's arguments.
+    public func sql(_ context: SQLGenerationContext, wrappedInParenthesis: Bool = false) throws -> String {
+        let sql = try rawSQL(context)
+        guard wrappedInParenthesis, needsParenthesis else { return sql }
+        return "(" + sql + ")"
+    }
+
+    private var needsParenthesis: Bool {
+        switch impl {
+        case .value, .column, .rowID, .function, .countAll, .subquery, .cast, .exists: return false
+        case .literal(let sql): return !sql.isSingleToken
+        default: return true
+        }
+    }
+
+    private func rawSQL(_ context: SQLGenerationContext) throws -> String {
+        switch impl {
+        case .value(let value):
+            return context.bind(value)
+        case .column(let name, let alias):
+            if let alias, let qualifier = context.name(of: alias),
+               context.qualifiesColumns || context.isRenamed(alias) || !context.isLocal(alias)
+            {
+                return qualifier.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
+            }
+            return name.quotedDatabaseIdentifier
+        case .rowID(let alias):
+            if let alias, let qualifier = context.name(of: alias),
+               context.qualifiesColumns || context.isRenamed(alias) || !context.isLocal(alias)
+            {
+                return qualifier.quotedDatabaseIdentifier + ".rowid"
+            }
+            return "rowid"
+        case .literal(let sql):
+            return try sql.sql(context)
+        case .unary(let op, let x):
+            let separator = op.last?.isLetter == true ? " " : ""
+            return op + separator + (try x.sql(context, wrappedInParenthesis: true))
+        case .binary(let op, let x, let y):
+            return try x.sql(context, wrappedInParenthesis: true) + " \(op) " + y.sql(context, wrappedInParenthesis: true)
+        case .associative(let op, let xs):
+            return try xs.map { try $0.sql(context, wrappedInParenthesis: true) }.joined(separator: " \(op) ")
+        case .function(let name, let xs, let distinct):
+            let arguments = try xs.map { try $0.sql(context) }.joined(separator: ", ")
+            return name + "(" + (distinct ? "DISTINCT " : "") + arguments + ")"
+        case .countAll:
+            return "COUNT(*)"
+        case .isNull(let x, let negated):
+            return try x.sql(context, wrappedInParenthesis: true) + (negated ? " IS NOT NULL" : " IS NULL")
+        case .inList(let x, let xs, let negated):
+            if xs.isEmpty { return negated ? "1" : "0" }
+            return try x.sql(context, wrappedInParenthesis: true)
+                + (negated ? " NOT IN (" : " IN (")
+                + xs.map { try $0.sql(context) }.joined(separator: ", ") + ")"
+        case .inSubquery(let x, let subquery, let negated):
+            return try x.sql(context, wrappedInParenthesis: true)
+                + (negated ? " NOT IN (" : " IN (") + subquery.sql(context) + ")"
+        case .between(let x, let low, let high, let negated):
+            return try x.sql(context, wrappedInParenthesis: true) + (negated ? " NOT BETWEEN " : " BETWEEN ")
+                + low.sql(context, wrappedInParenthesis: true) + " AND " + high.sql(context, wrappedInParenthesis: true)
+        case .collated(let x, let collation):
+            return try x.sql(context, wrappedInParenthesis: true) + " COLLATE " + collation
+        case .cast(let x, let type):
+            return "CAST(" + (try x.sql(context)) + " AS " + type + ")"
+        case .exists(let subquery, let negated):
+            return (negated ? "NOT EXISTS (" : "EXISTS (") + (try subquery.sql(context)) + ")"
+        case .subquery(let subquery):
+            return "(" + (try subquery.sql(context)) + ")"
+        case .deferred(let resolve):
+            return try resolve(context).sql(context)
+        }
+    }
+}

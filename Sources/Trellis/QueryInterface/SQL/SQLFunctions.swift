@@ -1,0 +1,64 @@
+// SQL functions, named after their Swift counterparts.
+
+private func function(_ name: String, _ arguments: any SQLExpressible..., distinct: Bool = false) -> SQLExpression {
+    SQLExpression(.function(name, arguments.map(\.sqlExpression), distinct: distinct))
+}
+
+/// `ABS(x)`
+public func abs(_ value: some SQLSpecificExpressible) -> SQLExpression { function("ABS", value) }
+
+/// `AVG(x)`
+public func average(_ value: some SQLSpecificExpressible) -> SQLExpression { function("AVG", value) }
+
+/// `AVG(x) FILTER (WHERE ...)` is not offered; use `average` on a filtered request.
+
+/// `COUNT(x)`
+public func count(_ counted: some SQLSpecificExpressible) -> SQLExpression { function("COUNT", counted) }
+
+/// `COUNT(DISTINCT x)`
+public func count(distinct counted: some SQLSpecificExpressible) -> SQLExpression {
+    function("COUNT", counted, distinct: true)
+}
+
+/// `LENGTH(x)`
+public func length(_ value: some SQLSpecificExpressible) -> SQLExpression { function("LENGTH", value) }
+
+/// `MAX(x)`
+public func max(_ value: some SQLSpecificExpressible) -> SQLExpression { function("MAX", value) }
+
+/// `MIN(x)`
+public func min(_ value: some SQLSpecificExpressible) -> SQLExpression { function("MIN", value) }
+
+/// `SUM(x)`: NULL for no row.
+public func sum(_ value: some SQLSpecificExpressible) -> SQLExpression { function("SUM", value) }
+
+/// `TOTAL(x)`: 0.0 for no row.
+public func total(_ value: some SQLSpecificExpressible) -> SQLExpression { function("TOTAL", value) }
+
+/// `COALESCE(a, b, ...)`
+public func coalesce(_ values: some Collection<any SQLExpressible>) -> SQLExpression {
+    SQLExpression(.function("COALESCE", values.map(\.sqlExpression), distinct: false))
+}
+
+extension SQLSpecificExpressible {
+    /// `LOWER(x)`; see also `lowercased`, which is Unicode-aware in GRDB
+    /// and plain `LOWER` here.
+    public var lowercased: SQLExpression { function("LOWER", self) }
+
+    /// `UPPER(x)`
+    public var uppercased: SQLExpression { function("UPPER", self) }
+
+    /// `LENGTH(x)`
+    public var length: SQLExpression { function("LENGTH", self) }
+}
+
+/// `COUNT(*)`
+public struct CountAllExpression: SQLSpecificExpressible, SQLSelectable, Sendable {
+    public var sqlExpression: SQLExpression { SQLExpression(.countAll) }
+    public var sqlSelection: SQLSelection { .expression(sqlExpression, alias: nil) }
+}
+
+extension SQLExpression {
+    /// `COUNT(*)`
+    public static var countAll: SQLExpression { SQLExpression(.countAll) }
+}

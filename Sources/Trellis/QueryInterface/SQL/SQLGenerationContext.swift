@@ -1,0 +1,69 @@
+/// The state of SQL generation: the connection, the arguments collected so
+/// far, and the names of the tables of the query.
+public final class SQLGenerationContext {
+    /// The connection the SQL is generated for.
+    public let db: Database
+
+    /// The values bound to the `?` of the generated SQL, in order.
+    var arguments: [DatabaseValue] = []
+
+    /// The names of the tables of the query, by alias.
+    private var aliasNames: [ObjectIdentifier: String] = [:]
+
+    /// Whether columns must be qualified with their table name (joins).
+    var qualifiesColumns = false
+
+    /// The context of the enclosing query, for correlated subqueries.
+    let parent: SQLGenerationContext?
+
+    init(_ db: Database, parent: SQLGenerationContext? = nil) {
+        self.db = db
+        self.parent = parent
+    }
+
+    /// Appends a value and returns its placeholder.
+    func bind(_ value: DatabaseValue) -> String {
+        arguments.append(value)
+        return "?"
+    }
+
+    /// Gives names to the aliases of a query, unique in the query: the
+    /// table name, then `name1`, `name2`...
+    func assignNames(to aliases: [AliasIdentity]) {
+        var used = Set(aliasNames.values.map { $0.lowercased() })
+        var ancestor = parent
+        while let context = ancestor {
+            used.formUnion(context.aliasNames.values.map { $0.lowercased() })
+            ancestor = context.parent
+        }
+        for alias in aliases where aliasNames[ObjectIdentifier(alias)] == nil {
+            let base = alias.userName ?? alias.tableName
+            var name = base
+            var suffix = 1
+            if alias.userName == nil {
+                while used.contains(name.lowercased()) {
+                    name = "\(base)\(suffix)"
+                    suffix += 1
+                }
+            }
+            used.insert(name.lowercased())
+            aliasNames[ObjectIdentifier(alias)] = name
+        }
+    }
+
+    /// The name of an alias in the generated SQL.
+    func name(of alias: AliasIdentity) -> String? {
+        aliasNames[ObjectIdentifier(alias)] ?? parent?.name(of: alias)
+    }
+
+    /// Whether an alias belongs to this query, not to an enclosing one.
+    func isLocal(_ alias: AliasIdentity) -> Bool {
+        aliasNames[ObjectIdentifier(alias)] != nil
+    }
+
+    /// Whether an alias is given a name different from its table.
+    func isRenamed(_ alias: AliasIdentity) -> Bool {
+        guard let name = name(of: alias) else { return false }
+        return name != alias.tableName
+    }
+}

@@ -1,0 +1,51 @@
+/// A request built from raw SQL, with its arguments.
+///
+/// ```swift
+/// let request: SQLRequest<Player> = "SELECT * FROM player WHERE id = \(id)"
+/// let player = try request.fetchOne(db)
+///
+/// let request = SQLRequest<Row>(sql: "SELECT * FROM player WHERE score > ?", arguments: [1000])
+/// let rows = try request.fetchAll(db)
+/// ```
+public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
+    let sqlLiteral: SQL
+
+    /// Whether the statement is cached.
+    let cached: Bool
+
+    /// A request from raw SQL and arguments.
+    public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
+        self.sqlLiteral = SQL(sql: sql, arguments: arguments)
+        self.cached = cached
+    }
+
+    /// A request from an SQL literal.
+    public init(literal sqlLiteral: SQL, cached: Bool = false) {
+        self.sqlLiteral = sqlLiteral
+        self.cached = cached
+    }
+
+    public var sqlSubquery: SQLSubquery { SQLSubquery(literal: sqlLiteral) }
+
+    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest {
+        let (sql, arguments) = try sqlLiteral.build(db)
+        let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return PreparedRequest(statement: statement)
+    }
+
+    public func fetchCount(_ db: Database) throws -> Int {
+        let (sql, arguments) = try sqlLiteral.build(db)
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(sql))", arguments: arguments) ?? 0
+    }
+}
+
+extension SQLRequest: ExpressibleByStringInterpolation, ExpressibleByStringLiteral, ExpressibleByUnicodeScalarLiteral, ExpressibleByExtendedGraphemeClusterLiteral {
+    public init(stringLiteral value: String) {
+        self.init(sql: value)
+    }
+
+    public init(stringInterpolation: SQL.StringInterpolation) {
+        self.init(literal: SQL(stringInterpolation: stringInterpolation))
+    }
+}

@@ -1,0 +1,86 @@
+/// A column of a table, as introspected.
+///
+/// ```swift
+/// let columns = try db.columns(in: "player")
+/// for column in columns {
+///     print(column.name, column.type, column.isNotNull)
+/// }
+/// ```
+public struct ColumnInfo: Hashable, Sendable {
+    /// The column name.
+    public let name: String
+    /// The declared type, as written in the schema (may be empty).
+    public let type: String
+    /// Whether the column is NOT NULL.
+    public let isNotNull: Bool
+    /// The SQL of the default value, if any.
+    public let defaultValueSQL: String?
+    /// The 1-based position of the column in the primary key, or 0.
+    public let primaryKeyIndex: Int
+    /// The position of the column in the table.
+    public let cid: Int
+
+    /// The declared type as a column type, if any.
+    public var columnType: Database.ColumnType? {
+        type.isEmpty ? nil : Database.ColumnType(rawValue: type)
+    }
+}
+
+/// The primary key of a table, as introspected: explicit columns, or the
+/// hidden rowid.
+public struct PrimaryKeyInfo: Hashable, Sendable {
+    /// The primary key columns. `["rowid"]` for a table without an
+    /// explicit primary key.
+    public let columns: [String]
+    /// The column that aliases the rowid (`INTEGER PRIMARY KEY`), if any.
+    public let rowIDColumn: String?
+    /// Whether the primary key is the hidden rowid.
+    public let isRowID: Bool
+
+    static let hiddenRowID = PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: "rowid", isRowID: true)
+}
+
+/// A foreign key, as introspected.
+public struct ForeignKeyInfo: Hashable, Sendable {
+    /// The SQLite id of the foreign key.
+    public let id: Int
+    /// The referenced table.
+    public let destinationTable: String
+    /// Pairs of origin and destination columns.
+    public let mapping: [(origin: String, destination: String)]
+
+    /// The columns of the origin table.
+    public var originColumns: [String] { mapping.map(\.origin) }
+    /// The columns of the destination table.
+    public var destinationColumns: [String] { mapping.map(\.destination) }
+
+    public static func == (lhs: ForeignKeyInfo, rhs: ForeignKeyInfo) -> Bool {
+        lhs.id == rhs.id && lhs.destinationTable == rhs.destinationTable
+            && lhs.originColumns == rhs.originColumns && lhs.destinationColumns == rhs.destinationColumns
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(destinationTable)
+        hasher.combine(originColumns)
+    }
+}
+
+/// An index, as introspected.
+public struct IndexInfo: Hashable, Sendable {
+    /// How the index was created.
+    public enum Origin: String, Sendable {
+        case createIndex = "c"
+        case uniqueConstraint = "u"
+        case primaryKeyConstraint = "pk"
+    }
+
+    /// The index name.
+    public let name: String
+    /// The indexed columns.
+    public let columns: [String]
+    /// Whether the index is unique.
+    public let isUnique: Bool
+    /// How the index was created.
+    public let origin: Origin
+}
