@@ -81,7 +81,7 @@ public struct SQL: Sendable {
         for element in elements {
             switch element {
             case .sql(let sql, let arguments):
-                if arguments.namedValues.isEmpty {
+                if arguments.namedValues.isEmpty && (!context.inlinesValues || arguments.values.isEmpty) {
                     context.arguments.append(contentsOf: arguments.values)
                     result += sql
                 } else {

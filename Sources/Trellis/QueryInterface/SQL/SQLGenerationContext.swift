@@ -16,13 +16,20 @@ public final class SQLGenerationContext {
     /// The context of the enclosing query, for correlated subqueries.
     let parent: SQLGenerationContext?
 
-    init(_ db: Database, parent: SQLGenerationContext? = nil) {
+    /// Whether values are written as SQL literals instead of being bound:
+    /// schema statements (CHECK, DEFAULT) can not have parameters.
+    let inlinesValues: Bool
+
+    init(_ db: Database, parent: SQLGenerationContext? = nil, inlinesValues: Bool = false) {
         self.db = db
         self.parent = parent
+        self.inlinesValues = inlinesValues || parent?.inlinesValues == true
     }
 
-    /// Appends a value and returns its placeholder.
+    /// Appends a value and returns its placeholder, or returns the value as
+    /// an SQL literal when values are inlined.
     func bind(_ value: DatabaseValue) -> String {
+        if inlinesValues { return value.description }
         arguments.append(value)
         return "?"
     }
