@@ -29,6 +29,11 @@ public final class Database {
     /// The schema as last introspected; cleared when the schema changes.
     let schemaCache = DatabaseSchemaCache()
 
+    /// The statements of record persistence and key lookups, by record
+    /// type and column set.
+    @usableFromInline
+    let recordStatementCache = RecordStatementCache()
+
     /// Set by the authorizer while a statement is prepared.
     private var preparedStatementChangesSchema = false
 

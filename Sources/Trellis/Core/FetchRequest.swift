@@ -30,9 +30,11 @@ public struct PreparedRequest {
     public var statement: Statement
 
     /// The scopes of the rows.
+    @usableFromInline
     var layout: RowLayout?
 
     /// Loads the rows of to-many associations into the fetched rows.
+    @usableFromInline
     var supplementaryFetch: ((Database, [Row]) throws -> Void)?
 
     init(statement: Statement, layout: RowLayout? = nil, supplementaryFetch: ((Database, [Row]) throws -> Void)? = nil) {
@@ -79,11 +81,11 @@ extension Database {
     @inlinable
     func fetchOne<T>(
         _ statement: Statement, arguments: StatementArguments?, layout: RowLayout? = nil,
-        decode: (Row) throws -> T) throws -> T?
+        boundArguments: Bool = false, decode: (Row) throws -> T) throws -> T?
     {
         if let arguments {
             try statement.setArguments(arguments)
-        } else {
+        } else if !boundArguments {
             statement.reset()
         }
         willExecute(statement)
@@ -96,6 +98,7 @@ extension Database {
     }
 
     /// Decodes the rows of a prepared request, running its prefetches.
+    @inlinable
     func fetchAll<T>(_ prepared: PreparedRequest, decode: (Row) throws -> T) throws -> [T] {
         guard let supplementaryFetch = prepared.supplementaryFetch else {
             return try fetchAll(prepared.statement, arguments: nil, layout: prepared.layout, decode: decode)
@@ -110,6 +113,7 @@ extension Database {
     }
 
     /// Decodes the first row of a prepared request, running its prefetches.
+    @inlinable
     func fetchOne<T>(_ prepared: PreparedRequest, decode: (Row) throws -> T) throws -> T? {
         guard let supplementaryFetch = prepared.supplementaryFetch else {
             return try fetchOne(prepared.statement, arguments: nil, layout: prepared.layout, decode: decode)

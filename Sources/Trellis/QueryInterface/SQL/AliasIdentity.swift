@@ -14,15 +14,13 @@ final class AliasIdentity: @unchecked Sendable {
         self.userName = userName
     }
 
-    /// Binds the alias to a table. Throws when it already refers to
-    /// another one.
-    func adopt(tableName: String) throws {
+    /// Binds the alias to a table. Returns false when it already refers
+    /// to another one.
+    func adopt(tableName: String) -> Bool {
         if self.tableName.isEmpty {
             self.tableName = tableName
-        } else if self.tableName.lowercased() != tableName.lowercased() {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "A TableAlias must not be used to refer to multiple tables: \(self.tableName) and \(tableName)")
+            return true
         }
+        return self.tableName.lowercased() == tableName.lowercased()
     }
 }

@@ -1,0 +1,244 @@
+/// Turns a relation into the SQL of a SELECT statement, the layout of its
+/// rows (the scopes of joined associations), and the prefetches of to-many
+/// associations.
+struct SQLQueryGenerator {
+    let relation: SQLRelation
+
+    /// The compiled statement of the relation.
+    func makePreparedRequest(_ db: Database, singleResult: Bool) throws -> PreparedRequest {
+        let context = SQLGenerationContext(db)
+        var relation = relation
+        if singleResult && relation.limit == nil && !hasToManyJoin(relation) {
+            relation.limit = (1, nil)
+        }
+        let (sql, layout) = try generate(relation, context: context)
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(StatementArguments(values: context.arguments))
+        let prefetches = collectPrefetches(relation, path: [])
+        let supplementaryFetch: ((Database, [Row]) throws -> Void)?
+        if prefetches.isEmpty {
+            supplementaryFetch = nil
+        } else {
+            supplementaryFetch = { db, rows in
+                for (path, key, prefetch) in prefetches {
+                    let parentRows = path.isEmpty ? rows : rows.compactMap { row in
+                        path.reduce(Optional(row)) { row, key in row?.scopes[key] }
+                    }
+                    try prefetch(db, parentRows, key)
+                }
+            }
+        }
+        return PreparedRequest(statement: statement, layout: layout, supplementaryFetch: supplementaryFetch)
+    }
+
+    /// The SQL of the relation as a subquery of `context`.
+    func subquerySQL(_ context: SQLGenerationContext) throws -> String {
+        let subcontext = SQLGenerationContext(context.db, parent: context)
+        let (sql, _) = try generate(relation, context: subcontext)
+        context.arguments.append(contentsOf: subcontext.arguments)
+        return sql
+    }
+
+    /// `SELECT COUNT(*) ...`: the number of rows of the relation.
+    func fetchCount(_ db: Database) throws -> Int {
+        let context = SQLGenerationContext(db)
+        var counted = relation
+        counted.orderings = []
+        counted.children = counted.children.filter { $0.child.kind != .all }
+        let sql: String
+        if !counted.isDistinct && counted.groupBy.isEmpty && counted.limit == nil && counted.children.isEmpty
+            && counted.selection.allSatisfy(\.isAllColumns)
+        {
+            counted.selection = [SQLExpression.countAll.sqlSelection]
+            sql = try generate(counted, context: context).sql
+        } else {
+            sql = "SELECT COUNT(*) FROM (" + (try generate(counted, context: context).sql) + ")"
+        }
+        return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: context.arguments)) ?? 0
+    }
+
+    private func hasToManyJoin(_ relation: SQLRelation) -> Bool {
+        relation.children.contains { $0.child.kind == .all || hasToManyJoin($0.child.relation) }
+    }
+
+    private func collectPrefetches(_ relation: SQLRelation, path: [String])
+        -> [(path: [String], key: String, prefetch: @Sendable (Database, [Row], String) throws -> Void)]
+    {
+        var result: [(path: [String], key: String, prefetch: @Sendable (Database, [Row], String) throws -> Void)] = []
+        for (key, child) in relation.children {
+            if child.kind == .all, let prefetch = child.prefetch {
+                result.append((path, key, prefetch))
+            } else if child.kind != .all && child.isSelected {
+                result.append(contentsOf: collectPrefetches(child.relation, path: path + [key]))
+            }
+        }
+        return result
+    }
+
+    /// The aliases of the tables joined in one SELECT (to-many associations
+    /// are fetched by their own queries).
+    private func joinedAliases(_ relation: SQLRelation) -> [AliasIdentity] {
+        [relation.alias] + relation.children.filter { $0.child.kind != .all }.flatMap { joinedAliases($0.child.relation) }
+    }
+
+    func generate(_ relation: SQLRelation, context: SQLGenerationContext) throws -> (sql: String, layout: RowLayout?) {
+        if let error = relation.buildError { throw error }
+        let db = context.db
+        let joins = relation.children.filter { $0.child.kind != .all }
+        context.assignNames(to: joinedAliases(relation))
+        context.qualifiesColumns = !joins.isEmpty
+
+        // SELECT
+        var selectionSQL: [String] = []
+        let rootSelection = relation.selection.map { $0.qualified(with: relation.alias) }
+        for selection in rootSelection {
+            selectionSQL.append(try selection.sql(context))
+        }
+        var layout: RowLayout?
+        if joins.contains(where: { $0.child.isSelected }) {
+            var columnCount = try Self.columnCount(rootSelection, tableName: relation.tableName, db: db)
+            let scopes = try appendSelections(of: joins, to: &selectionSQL, columnCount: &columnCount, context: context)
+            layout = RowLayout(scopes: scopes)
+        }
+        var sql = "SELECT " + (relation.isDistinct ? "DISTINCT " : "") + selectionSQL.joined(separator: ", ")
+
+        // FROM
+        sql += " FROM " + tableSQL(relation, context: context)
+
+        // JOIN
+        for (_, child) in joins {
+            sql += try joinSQL(child, parent: relation, context: context)
+        }
+
+        // WHERE
+        let filters = relation.filters.map { $0.qualified(with: relation.alias) }
+        if !filters.isEmpty {
+            sql += " WHERE " + (try Self.conjunction(filters).sql(context))
+        }
+
+        // GROUP BY, HAVING
+        if !relation.groupBy.isEmpty {
+            sql += " GROUP BY " + (try relation.groupBy.map { try $0.qualified(with: relation.alias).sql(context) }
+                .joined(separator: ", "))
+        }
+        if !relation.having.isEmpty {
+            sql += " HAVING " + (try Self.conjunction(relation.having.map { $0.qualified(with: relation.alias) }).sql(context))
+        }
+
+        // ORDER BY
+        var orderings = try effectiveOrderings(relation, db: db).map { $0.qualified(with: relation.alias) }
+        orderings += try joinedOrderings(joins, db: db)
+        if !orderings.isEmpty {
+            sql += " ORDER BY " + (try orderings.map { try $0.sql(context) }.joined(separator: ", "))
+        }
+
+        // LIMIT
+        if let limit = relation.limit {
+            sql += " LIMIT \(limit.count)"
+            if let offset = limit.offset { sql += " OFFSET \(offset)" }
+        }
+        return (sql, layout)
+    }
+
+    private func tableSQL(_ relation: SQLRelation, context: SQLGenerationContext) -> String {
+        var sql = relation.tableName.quotedDatabaseIdentifier
+        if let name = context.name(of: relation.alias), name != relation.tableName {
+            sql += " " + name.quotedDatabaseIdentifier
+        }
+        return sql
+    }
+
+    private func appendSelections(
+        of joins: [(key: String, child: SQLJoinedChild)], to selectionSQL: inout [String],
+        columnCount: inout Int, context: SQLGenerationContext) throws -> [(key: String, range: Range<Int>, layout: RowLayout?)]
+    {
+        var scopes: [(key: String, range: Range<Int>, layout: RowLayout?)] = []
+        for (key, child) in joins where child.isSelected {
+            let start = columnCount
+            let selection = child.relation.selection.map { $0.qualified(with: child.relation.alias) }
+            for item in selection {
+                selectionSQL.append(try item.sql(context))
+            }
+            let ownCount = try Self.columnCount(selection, tableName: child.relation.tableName, db: context.db)
+            columnCount += ownCount
+            let nestedJoins = child.relation.children.filter { $0.child.kind != .all }
+            var nestedCount = 0
+            let nestedScopes = try appendSelections(
+                of: nestedJoins, to: &selectionSQL, columnCount: &nestedCount, context: context)
+            columnCount += nestedCount
+            let nestedLayout = nestedScopes.isEmpty ? nil : RowLayout(scopes: nestedScopes.map {
+                (key: $0.key, range: ($0.range.lowerBound + ownCount)..<($0.range.upperBound + ownCount), layout: $0.layout)
+            })
+            scopes.append((key: key, range: start..<columnCount, layout: nestedLayout))
+        }
+        return scopes
+    }
+
+    private func joinSQL(_ child: SQLJoinedChild, parent: SQLRelation, context: SQLGenerationContext) throws -> String {
+        let relation = child.relation
+        var sql = child.kind == .oneRequired ? " JOIN " : " LEFT JOIN "
+        sql += tableSQL(relation, context: context)
+        var conditions: [SQLExpression] = try child.condition(context.db).map { pair in
+            SQLExpression(.column(pair.child, relation.alias)) == SQLExpression(.column(pair.parent, parent.alias))
+        }
+        conditions += relation.filters.map { $0.qualified(with: relation.alias) }
+        if !conditions.isEmpty {
+            sql += " ON " + (try Self.conjunction(conditions).sql(context))
+        }
+        for (_, grandchild) in relation.children where grandchild.kind != .all {
+            if child.kind == .oneOptional && grandchild.kind == .oneRequired {
+                // A required association behind an optional one: the
+                // grandchild must exist only when the child does.
+                var optional = grandchild
+                optional.kind = .oneOptional
+                sql += try joinSQL(optional, parent: relation, context: context)
+            } else {
+                sql += try joinSQL(grandchild, parent: relation, context: context)
+            }
+        }
+        return sql
+    }
+
+    private func joinedOrderings(_ joins: [(key: String, child: SQLJoinedChild)], db: Database) throws -> [SQLOrdering] {
+        var result: [SQLOrdering] = []
+        for (_, child) in joins {
+            result += child.relation.effectiveOrderings.map { $0.qualified(with: child.relation.alias) }
+            result += try joinedOrderings(child.relation.children.filter { $0.child.kind != .all }, db: db)
+        }
+        return result
+    }
+
+    /// The orderings, reversed if needed: a reversed request without
+    /// ordering is ordered by descending primary key.
+    private func effectiveOrderings(_ relation: SQLRelation, db: Database) throws -> [SQLOrdering] {
+        if relation.isReversed && relation.orderings.isEmpty {
+            let primaryKey = try db.primaryKey(relation.tableName)
+            return primaryKey.columns.map { SQLExpression.column($0).desc }
+        }
+        return relation.effectiveOrderings
+    }
+
+    static func conjunction(_ expressions: [SQLExpression]) -> SQLExpression {
+        expressions.count == 1 ? expressions[0] : SQLExpression(.associative("AND", expressions))
+    }
+
+    /// The number of columns a selection produces.
+    static func columnCount(_ selection: [SQLSelection], tableName: String, db: Database) throws -> Int {
+        var count = 0
+        for item in selection {
+            if item.isAllColumns {
+                count += try db.columns(in: tableName).count
+            } else {
+                count += 1
+            }
+        }
+        return count
+    }
+}
+
+extension SQLSelection {
+    var isAllColumns: Bool {
+        if case .allColumns = impl { return true }
+        return false
+    }
+}

@@ -1,0 +1,56 @@
+/// The parts of a SELECT query on one table, with the associations joined
+/// to it: what a `QueryInterfaceRequest` and an association are made of.
+struct SQLRelation: @unchecked Sendable {
+    /// The table, and its identity in the query.
+    var tableName: String
+    var alias: AliasIdentity
+
+    /// The selected columns; nil selects the record's default selection.
+    var selection: [SQLSelection]
+    var filters: [SQLExpression] = []
+    var orderings: [SQLOrdering] = []
+    var isReversed = false
+    var groupBy: [SQLExpression] = []
+    var having: [SQLExpression] = []
+    var isDistinct = false
+    var limit: (count: Int, offset: Int?)?
+
+    /// The associations joined to the table, by key, in order.
+    var children: [(key: String, child: SQLJoinedChild)] = []
+
+    /// An error found while the request was built (a misuse that can only
+    /// be reported when the request runs).
+    var buildError: DatabaseError?
+
+    init(tableName: String, selection: [SQLSelection], alias: AliasIdentity? = nil) {
+        self.tableName = tableName
+        self.alias = alias ?? AliasIdentity(tableName: tableName)
+        self.selection = selection
+    }
+
+    /// The ordering, with the reversal applied. Reversing a request with no
+    /// ordering orders by descending rowid... or primary key, resolved in
+    /// the generator.
+    var effectiveOrderings: [SQLOrdering] {
+        isReversed ? orderings.map(\.reversed) : orderings
+    }
+}
+
+/// An association joined to a relation: how it joins, whether it is
+/// selected, and its own relation (filters, nested joins).
+struct SQLJoinedChild: @unchecked Sendable {
+    enum Kind: Sendable {
+        case oneRequired, oneOptional, all
+    }
+
+    var kind: Kind
+    /// Whether the columns of the child are selected.
+    var isSelected: Bool
+    var relation: SQLRelation
+    /// The join condition, resolved against the schema when the request
+    /// compiles: pairs of (parent column, child column).
+    var condition: @Sendable (Database) throws -> [(parent: String, child: String)]
+    /// For to-many prefetch: how to fetch and merge, supplied by the
+    /// association layer.
+    var prefetch: (@Sendable (Database, [Row], String) throws -> Void)?
+}

@@ -1,0 +1,53 @@
+/// A name for a table in a request, so that its columns can be used in
+/// other parts of the query: filters on joined tables, correlated
+/// subqueries.
+///
+/// ```swift
+/// let authorAlias = TableAlias<Author>()
+/// let request = Book
+///     .joining(required: Book.author.aliased(authorAlias))
+///     .filter(authorAlias[Column("name")] == "Orwell")
+/// ```
+@dynamicMemberLookup
+public final class TableAlias<RowDecoder>: @unchecked Sendable {
+    let identity: AliasIdentity
+
+    /// An alias whose table is known when a request adopts it. Give it a
+    /// `name` to refer to the table in raw SQL.
+    public init(name: String? = nil) {
+        identity = AliasIdentity(tableName: "", userName: name)
+    }
+
+    init(identity: AliasIdentity) {
+        self.identity = identity
+    }
+
+    /// The column `name` of the aliased table.
+    public subscript(_ name: String) -> SQLExpression {
+        SQLExpression(.column(name, identity))
+    }
+
+    /// The column of the aliased table.
+    public subscript(_ column: some ColumnExpression) -> SQLExpression {
+        SQLExpression(.column(column.name, identity))
+    }
+
+    /// The `rowid` of the aliased table.
+    public var rowID: SQLExpression { SQLExpression(.rowID(identity)) }
+
+    /// All columns of the aliased table.
+    public var allColumns: SQLSelection { .allColumns(identity) }
+}
+
+extension TableAlias where RowDecoder: TableRecord {
+    /// An alias for the table of `RowDecoder`.
+    public convenience init(name: String? = nil) {
+        self.init(identity: AliasIdentity(tableName: RowDecoder.databaseTableName, userName: name))
+    }
+
+    /// A column of the aliased table, from the record's `Columns`:
+    /// `authorAlias.name`.
+    public subscript(dynamicMember keyPath: KeyPath<RowDecoder.Columns.Type, some ColumnExpression>) -> SQLExpression {
+        SQLExpression(.column(RowDecoder.Columns.self[keyPath: keyPath].name, identity))
+    }
+}

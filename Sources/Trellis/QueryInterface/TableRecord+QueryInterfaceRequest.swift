@@ -1,0 +1,230 @@
+// Requests built from a record type: `Player.filter(...)`, `Player.all()`.
+
+extension TableRecord {
+    /// A request of all rows of the table.
+    ///
+    /// ```swift
+    /// let players = try Player.all().fetchAll(db)
+    /// ```
+    public static func all() -> QueryInterfaceRequest<Self> {
+        QueryInterfaceRequest(relation: SQLRelation(tableName: databaseTableName, selection: defaultSelection))
+    }
+
+    /// A request of no row.
+    public static func none() -> QueryInterfaceRequest<Self> { all().none() }
+
+    /// A request of the rows that match `predicate`.
+    ///
+    /// ```swift
+    /// Player.filter(Column("score") > 1000)
+    /// ```
+    public static func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<Self> { all().filter(predicate) }
+
+    /// A request of the rows that match the predicate built from the
+    /// record's columns.
+    ///
+    /// ```swift
+    /// Player.filter { $0.name == "Arthur" }
+    /// ```
+    public static func filter(_ predicate: (DatabaseComponents) throws -> some SQLExpressible) rethrows -> QueryInterfaceRequest<Self> {
+        all().filter(try predicate(Columns.self))
+    }
+
+    /// A request of the rows that match an SQL condition.
+    public static func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+        all().filter(sql: sql, arguments: arguments)
+    }
+
+    /// A request of the rows that match an SQL literal.
+    public static func filter(literal sqlLiteral: SQL) -> QueryInterfaceRequest<Self> { all().filter(literal: sqlLiteral) }
+
+    /// A request of sorted rows.
+    public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> { all().order(orderings) }
+
+    /// A request of sorted rows.
+    public static func order(_ orderings: [any SQLOrderingTerm]) -> QueryInterfaceRequest<Self> { all().order(orderings) }
+
+    /// A request of rows sorted by the record's columns.
+    ///
+    /// ```swift
+    /// Player.order { $0.score.desc }
+    /// ```
+    public static func order(_ orderings: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> QueryInterfaceRequest<Self> {
+        all().order([try orderings(Columns.self)])
+    }
+
+    /// A request of rows sorted with SQL.
+    public static func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+        all().order(sql: sql, arguments: arguments)
+    }
+
+    /// A request of rows sorted by primary key.
+    public static func orderByPrimaryKey() -> QueryInterfaceRequest<Self> { all().orderByPrimaryKey() }
+
+    /// A request of selected columns.
+    public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> { all().select(selection) }
+
+    /// A request of selected columns.
+    public static func select(_ selection: [any SQLSelectable]) -> QueryInterfaceRequest<Self> { all().select(selection) }
+
+    /// A request of selected columns, decoded as `type`.
+    ///
+    /// ```swift
+    /// let names = try Player.select(Column("name"), as: String.self).fetchAll(db)
+    /// ```
+    public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(selection, as: type)
+    }
+
+    /// A request of selected SQL.
+    public static func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+        all().select(sql: sql, arguments: arguments)
+    }
+
+    /// A request of selected SQL, decoded as `type`.
+    public static func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(sql: sql, arguments: arguments, as: type)
+    }
+
+    /// A request of rows with extra selected columns.
+    public static func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> { all().annotated(with: selection) }
+
+    /// A request of distinct rows.
+    public static func distinct() -> QueryInterfaceRequest<Self> { all().distinct() }
+
+    /// A request of grouped rows.
+    public static func group(_ expressions: any SQLExpressible...) -> QueryInterfaceRequest<Self> { all().group(expressions) }
+
+    /// A request of a limited number of rows.
+    public static func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<Self> { all().limit(limit, offset: offset) }
+
+    /// A request whose table is aliased.
+    public static func aliased<T>(_ alias: TableAlias<T>) -> QueryInterfaceRequest<Self> { all().aliased(alias) }
+
+    /// The number of rows in the table.
+    ///
+    /// ```swift
+    /// let count = try Player.fetchCount(db)
+    /// ```
+    public static func fetchCount(_ db: Database) throws -> Int { try all().fetchCount(db) }
+
+    /// Deletes all rows, and returns how many were deleted.
+    @discardableResult
+    public static func deleteAll(_ db: Database) throws -> Int { try all().deleteAll(db) }
+
+    /// Updates all rows, and returns how many were updated.
+    ///
+    /// ```swift
+    /// try Player.updateAll(db, Column("score").set(to: 0))
+    /// ```
+    @discardableResult
+    public static func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: ColumnAssignment...) throws -> Int {
+        try all().updateAll(db, onConflict: conflictResolution, assignments)
+    }
+
+    /// Updates all rows, and returns how many were updated.
+    @discardableResult
+    public static func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: [ColumnAssignment]) throws -> Int {
+        try all().updateAll(db, onConflict: conflictResolution, assignments)
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: TableRecord {
+    /// Keeps the rows that match the predicate built from the record's
+    /// columns.
+    ///
+    /// ```swift
+    /// Player.all().filter { $0.score > 1000 }
+    /// ```
+    public func filter(_ predicate: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self {
+        filter(try predicate(RowDecoder.Columns.self))
+    }
+
+    /// Sorts by the record's columns.
+    public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> Self {
+        order([try orderings(RowDecoder.Columns.self)])
+    }
+
+    /// Sorts by the record's columns.
+    public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> Self {
+        order(try orderings(RowDecoder.Columns.self))
+    }
+
+    /// Selects the record's columns.
+    public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
+        select(try selection(RowDecoder.Columns.self))
+    }
+}
+
+extension QueryInterfaceRequest {
+    /// Sorts by primary key.
+    public func orderByPrimaryKey() -> Self {
+        let table = relation.tableName
+        return order([SQLExpression(.deferred { context in
+            let columns = try context.db.primaryKey(table).columns
+            return SQLExpression(.literal(SQL(elements: columns.enumerated().flatMap { index, column -> [SQL.Element] in
+                index == 0 ? [.identifier(column)] : [.sql(", ", StatementArguments()), .identifier(column)]
+            })))
+        })])
+    }
+
+    /// Deletes the rows of the request, and returns how many were deleted.
+    ///
+    /// ```swift
+    /// try Player.filter(Column("score") < 100).deleteAll(db)
+    /// ```
+    @discardableResult
+    public func deleteAll(_ db: Database) throws -> Int {
+        let context = SQLGenerationContext(db)
+        var sql = "DELETE FROM " + relation.tableName.quotedDatabaseIdentifier
+        if relation.limit != nil || !relation.children.isEmpty || relation.isDistinct || !relation.groupBy.isEmpty {
+            // DELETE ... LIMIT is not always available: delete by rowid.
+            sql += " WHERE rowid IN (" + (try SQLQueryGenerator(relation: selectingRowID()).subquerySQL(context)) + ")"
+        } else if !relation.filters.isEmpty {
+            context.assignNames(to: [relation.alias])
+            sql += " WHERE " + (try SQLQueryGenerator.conjunction(relation.filters.map { $0.qualified(with: relation.alias) }).sql(context))
+        }
+        try db.execute(sql: sql, arguments: StatementArguments(values: context.arguments))
+        return db.changesCount
+    }
+
+    /// Updates the rows of the request, and returns how many were updated.
+    ///
+    /// ```swift
+    /// try Player.filter(Column("team") == "red").updateAll(db, Column("score") += 10)
+    /// ```
+    @discardableResult
+    public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: ColumnAssignment...) throws -> Int {
+        try updateAll(db, onConflict: conflictResolution, assignments)
+    }
+
+    /// Updates the rows of the request, and returns how many were updated.
+    @discardableResult
+    public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: [ColumnAssignment]) throws -> Int {
+        let assignments = assignments.filter { !$0.isNoOverwrite }
+        if assignments.isEmpty { return 0 }
+        let context = SQLGenerationContext(db)
+        context.assignNames(to: [relation.alias])
+        var sql = "UPDATE "
+        if let conflictResolution, conflictResolution != .abort { sql += "OR \(conflictResolution.rawValue) " }
+        sql += relation.tableName.quotedDatabaseIdentifier + " SET "
+        sql += try assignments.map { try $0.sql(context, alias: relation.alias) }.joined(separator: ", ")
+        if relation.limit != nil || !relation.children.isEmpty || relation.isDistinct || !relation.groupBy.isEmpty {
+            let subquery = try SQLQueryGenerator(relation: selectingRowID()).subquerySQL(context)
+            sql += " WHERE rowid IN (" + subquery + ")"
+        } else if !relation.filters.isEmpty {
+            sql += " WHERE " + (try SQLQueryGenerator.conjunction(relation.filters.map { $0.qualified(with: relation.alias) }).sql(context))
+        }
+        try db.execute(sql: sql, arguments: StatementArguments(values: context.arguments))
+        return db.changesCount
+    }
+
+    private func selectingRowID() -> SQLRelation {
+        var relation = relation
+        relation.alias = AliasIdentity(tableName: relation.tableName)
+        relation.selection = [SQLExpression(.rowID(nil)).sqlSelection]
+        relation.children = relation.children.filter { $0.child.kind != .all }
+        return relation
+    }
+
+}

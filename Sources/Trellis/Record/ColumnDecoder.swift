@@ -1,0 +1,182 @@
+import Foundation
+
+/// Decodes one column of a row: database values, dates and data with the
+/// record's strategies, and other Decodable values from JSON text.
+struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingContainer {
+    let row: Row
+    let index: Int
+    let column: String
+    let codingPath: [any CodingKey]
+
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+
+    private var dbValue: DatabaseValue { row.databaseValue(atIndex: index) }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw mismatch(type)
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw mismatch([Any].self)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool { dbValue.isNull }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let dbValue = self.dbValue
+        if T.self == Date.self, let date = try decodeDate(dbValue) as? T {
+            return date
+        }
+        if T.self == Data.self, case .custom(let convert) = Record.databaseDataDecodingStrategy {
+            guard let data = convert(dbValue) as? T else { throw valueMismatch(T.self, dbValue) }
+            return data
+        }
+        if let convertible = T.self as? any DatabaseValueConvertible.Type {
+            guard let value = convertible.fromDatabaseValue(dbValue) as? T else {
+                throw valueMismatch(T.self, dbValue)
+            }
+            return value
+        }
+        // A nested value stored as JSON text.
+        let data: Data
+        switch dbValue.storage {
+        case .string(let string): data = Data(string.utf8)
+        case .blob(let blob): data = blob
+        default:
+            // Values such as enums with an Int raw value decode from the
+            // single value container.
+            return try T(from: self)
+        }
+        do {
+            return try Record.databaseJSONDecoder(for: column).decode(T.self, from: data)
+        } catch {
+            throw RowDecodingError(
+                reason: .other,
+                message: "could not decode \(T.self) from JSON column \"\(column)\" of \(Record.self): \(error)")
+        }
+    }
+
+    private func decodeDate(_ dbValue: DatabaseValue) throws -> Date? {
+        let date: Date?
+        switch Record.databaseDateDecodingStrategy {
+        case .deferredToDate:
+            date = Date.fromDatabaseValue(dbValue)
+        case .timeIntervalSince1970:
+            date = Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSince1970: $0) }
+        case .timeIntervalSinceReferenceDate:
+            date = Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSinceReferenceDate: $0) }
+        case .millisecondsSince1970:
+            date = Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSince1970: $0 / 1000) }
+        case .iso8601:
+            date = String.fromDatabaseValue(dbValue).flatMap { ISO8601DateFormatter().date(from: $0) }
+        case .custom(let convert):
+            date = convert(dbValue)
+        }
+        guard let date else { throw valueMismatch(Date.self, dbValue) }
+        return date
+    }
+
+    private func valueMismatch(_ type: Any.Type, _ dbValue: DatabaseValue) -> RowDecodingError {
+        RowDecodingError.valueMismatch(type, value: dbValue, index: index, row: row).forRecord(Record.self)
+    }
+
+    private func mismatch(_ type: Any.Type) -> DecodingError {
+        DecodingError.typeMismatch(type, DecodingError.Context(
+            codingPath: codingPath,
+            debugDescription: "column \"\(column)\" of \(Record.self) holds \(dbValue), not a keyed or unkeyed value"))
+    }
+
+    // Single value decoding of primitives, for Decodable types built on them
+    // (such as enums with a raw value).
+    func decode(_ type: Bool.Type) throws -> Bool { try decodeConvertible(type) }
+    func decode(_ type: String.Type) throws -> String { try decodeConvertible(type) }
+    func decode(_ type: Double.Type) throws -> Double { try decodeConvertible(type) }
+    func decode(_ type: Float.Type) throws -> Float { try decodeConvertible(type) }
+    func decode(_ type: Int.Type) throws -> Int { try decodeConvertible(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decodeConvertible(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decodeConvertible(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decodeConvertible(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decodeConvertible(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decodeConvertible(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeConvertible(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeConvertible(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeConvertible(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeConvertible(type) }
+
+    private func decodeConvertible<T: DatabaseValueConvertible>(_ type: T.Type) throws -> T {
+        guard let value = T.fromDatabaseValue(dbValue) else { throw valueMismatch(T.self, dbValue) }
+        return value
+    }
+}
+
+/// Decodes an array of records from the rows of a to-many association.
+struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
+    let rows: [Row]
+    let codingPath: [any CodingKey]
+
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw DecodingError.typeMismatch(type, DecodingError.Context(
+            codingPath: codingPath, debugDescription: "prefetched rows decode as an array, not a keyed value"))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        Container(rows: rows, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw DecodingError.typeMismatch(Any.self, DecodingError.Context(
+            codingPath: codingPath, debugDescription: "prefetched rows decode as an array, not a single value"))
+    }
+
+    struct Container: UnkeyedDecodingContainer {
+        let rows: [Row]
+        let codingPath: [any CodingKey]
+        var currentIndex = 0
+
+        init(rows: [Row], codingPath: [any CodingKey]) {
+            self.rows = rows
+            self.codingPath = codingPath
+        }
+
+        var count: Int? { rows.count }
+        var isAtEnd: Bool { currentIndex >= rows.count }
+
+        mutating func decodeNil() throws -> Bool { false }
+
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            guard !isAtEnd else {
+                throw DecodingError.valueNotFound(type, DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "no more prefetched rows"))
+            }
+            let row = rows[currentIndex]
+            currentIndex += 1
+            if let recordType = T.self as? any FetchableRecord.Type, let record = try recordType.init(row: row) as? T {
+                return record
+            }
+            return try T(from: DatabaseRowDecoder<Record>(row: row, codingPath: codingPath))
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+            guard !isAtEnd else {
+                throw DecodingError.valueNotFound(type, DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "no more prefetched rows"))
+            }
+            let row = rows[currentIndex]
+            currentIndex += 1
+            return try DatabaseRowDecoder<Record>(row: row, codingPath: codingPath).container(keyedBy: NestedKey.self)
+        }
+
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
+                codingPath: codingPath, debugDescription: "a prefetched row is not an array"))
+        }
+
+        mutating func superDecoder() throws -> any Decoder {
+            PrefetchedRowsDecoder(rows: rows, codingPath: codingPath)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// A type that can encode itself into database columns.
+///
+/// Encodable types get the conformance for free; others write
+/// `encode(to:)`:
+///
+/// ```swift
+/// extension Player: EncodableRecord {
+///     func encode(to container: inout PersistenceContainer) {
+///         container["id"] = id
+///         container["name"] = name
+///     }
+/// }
+/// ```
+public protocol EncodableRecord {
+    /// Encodes the record's columns.
+    func encode(to container: inout PersistenceContainer) throws
+
+    /// The user info of the encoder of Encodable records.
+    static var databaseEncodingUserInfo: [CodingUserInfoKey: any Sendable] { get }
+
+    /// The encoder of JSON columns (nested Encodable values and arrays).
+    static func databaseJSONEncoder(for column: String) -> JSONEncoder
+
+    /// How Encodable records store dates. Default `.deferredToDate`.
+    static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { get }
+
+    /// How Encodable records store UUIDs. Default `.deferredToUUID`
+    /// (16-byte blobs).
+    static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { get }
+
+    /// How Encodable records map coding keys to columns.
+    static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { get }
+}
+
+extension EncodableRecord {
+    public static var databaseEncodingUserInfo: [CodingUserInfoKey: any Sendable] { [:] }
+
+    public static func databaseJSONEncoder(for column: String) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dataEncodingStrategy = .base64
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.nonConformingFloatEncodingStrategy = .throw
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+
+    public static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { .deferredToDate }
+    public static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { .deferredToUUID }
+    public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
+
+    /// The encoded columns of the record.
+    ///
+    /// ```swift
+    /// let values = try player.databaseDictionary // ["id": 1, "name": "Arthur"]
+    /// ```
+    public var databaseDictionary: [String: DatabaseValue] {
+        get throws {
+            let container = try persistenceContainer()
+            return Dictionary(zip(container.columns, container.values)) { _, last in last }
+        }
+    }
+
+    /// The encoded columns of the record.
+    @inlinable
+    func persistenceContainer() throws -> PersistenceContainer {
+        var container = PersistenceContainer(minimumCapacity: 16)
+        try encode(to: &container)
+        return container
+    }
+
+    /// Whether the record and `other` encode the same values.
+    public func databaseEquals(_ other: Self) -> Bool {
+        guard let lhs = try? persistenceContainer(), let rhs = try? other.persistenceContainer() else { return false }
+        return lhs.columns == rhs.columns && lhs.values == rhs.values
+    }
+
+    /// The columns whose values differ from `other`, with the values of
+    /// `other`.
+    public func databaseChanges(from other: Self) throws -> [String: DatabaseValue] {
+        let new = try persistenceContainer()
+        let old = try other.persistenceContainer()
+        var changes: [String: DatabaseValue] = [:]
+        for (column, value) in zip(new.columns, new.values) where old.databaseValue(forColumn: column) != value {
+            changes[column] = old.databaseValue(forColumn: column) ?? .null
+        }
+        return changes
+    }
+}
+
+/// How Encodable records store dates.
+public enum DatabaseDateEncodingStrategy: Sendable {
+    /// As `Date` stores itself: `yyyy-MM-dd HH:mm:ss.SSS` UTC text.
+    case deferredToDate
+    /// Seconds since 1970, as a double.
+    case timeIntervalSince1970
+    /// Seconds since 2001, as a double.
+    case timeIntervalSinceReferenceDate
+    /// Milliseconds since 1970, as an integer.
+    case millisecondsSince1970
+    /// Seconds since 1970, as an integer.
+    case secondsSince1970
+    /// ISO 8601 text.
+    case iso8601
+    /// Text from a formatter.
+    case formatted(DateFormatter)
+    /// A custom conversion.
+    case custom(@Sendable (Date) -> (any DatabaseValueConvertible)?)
+}
+
+/// How Encodable records store UUIDs.
+public enum DatabaseUUIDEncodingStrategy: Sendable {
+    /// 16-byte blobs.
+    case deferredToUUID
+    /// Upper-case text (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`).
+    case uppercaseString
+    /// Lower-case text.
+    case lowercaseString
+}
+
+/// How Encodable records map coding keys to column names.
+public enum DatabaseColumnEncodingStrategy: Sendable {
+    /// Coding keys are column names.
+    case useDefaultKeys
+    /// `playerID` writes the column `player_id`.
+    case convertToSnakeCase
+    /// A custom mapping.
+    case custom(@Sendable (any CodingKey) -> String)
+}
+
+extension EncodableRecord where Self: Encodable {
+    /// Encodes the record with its Encodable implementation.
+    @inlinable
+    public func encode(to container: inout PersistenceContainer) throws {
+        let encoder = DatabaseRecordEncoder<Self>()
+        try self.encode(to: encoder)
+        container = encoder.storage.container
+    }
+}

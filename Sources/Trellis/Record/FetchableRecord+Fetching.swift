@@ -1,0 +1,105 @@
+/// A cursor of records.
+public typealias RecordCursor<Record> = DatabaseCursor<Record>
+
+extension FetchableRecord {
+    /// A cursor over the records of `sql`.
+    ///
+    /// ```swift
+    /// let players = try Player.fetchCursor(db, sql: "SELECT * FROM player")
+    /// while let player = try players.next() { ... }
+    /// ```
+    @inlinable
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> RecordCursor<Self> {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// An array of the records of `sql`.
+    ///
+    /// ```swift
+    /// let players = try Player.fetchAll(db, sql: "SELECT * FROM player WHERE score > ?", arguments: [1000])
+    /// ```
+    @inlinable
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The first record of `sql`, or nil.
+    @inlinable
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// A cursor over the records of a statement.
+    @inlinable
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RecordCursor<Self> {
+        try statement.database.makeCursor(statement, arguments: arguments) { try Self(row: $0) }
+    }
+
+    /// An array of the records of a statement.
+    @inlinable
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try statement.database.fetchAll(statement, arguments: arguments) { try Self(row: $0) }
+    }
+
+    /// The first record of a statement, or nil.
+    @inlinable
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        try statement.database.fetchOne(statement, arguments: arguments) { try Self(row: $0) }
+    }
+
+    /// A cursor over the records of a request.
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> AnyCursor<Self> {
+        try db.fetchCursor(request.makePreparedRequest(db, forSingleResult: false)) { try Self(row: $0) }
+    }
+
+    /// An array of the records of a request.
+    @inlinable
+    public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+        try db.fetchAll(request.makePreparedRequest(db, forSingleResult: false)) { try Self(row: $0) }
+    }
+
+    /// The first record of a request, or nil.
+    @inlinable
+    public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+        try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true)) { try Self(row: $0) }
+    }
+}
+
+extension FetchableRecord where Self: Hashable {
+    /// A set of the records of `sql`.
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
+        try Set(fetchAll(db, sql: sql, arguments: arguments))
+    }
+
+    /// A set of the records of a statement.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
+        try Set(fetchAll(statement, arguments: arguments))
+    }
+
+    /// A set of the records of a request.
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+        try Set(fetchAll(db, request))
+    }
+}
+
+extension FetchRequest where RowDecoder: FetchableRecord {
+    /// A cursor over the fetched records.
+    public func fetchCursor(_ db: Database) throws -> AnyCursor<RowDecoder> { try RowDecoder.fetchCursor(db, self) }
+
+    /// An array of the fetched records.
+    ///
+    /// ```swift
+    /// let players = try Player.filter(Column("score") > 1000).fetchAll(db)
+    /// ```
+    @inlinable
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(db, self) }
+
+    /// The first fetched record, or nil.
+    @inlinable
+    public func fetchOne(_ db: Database) throws -> RowDecoder? { try RowDecoder.fetchOne(db, self) }
+}
+
+extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
+    /// A set of the fetched records.
+    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try RowDecoder.fetchSet(db, self) }
+}

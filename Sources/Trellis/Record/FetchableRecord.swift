@@ -1,0 +1,106 @@
+import Foundation
+
+/// A type that can be decoded from a database row.
+///
+/// Decodable types get the conformance for free; others write
+/// `init(row:)`:
+///
+/// ```swift
+/// struct Player: FetchableRecord {
+///     var id: Int64
+///     var name: String
+///     init(row: Row) throws {
+///         id = row["id"]
+///         name = row["name"]
+///     }
+/// }
+///
+/// let players = try Player.fetchAll(db, sql: "SELECT * FROM player")
+/// ```
+public protocol FetchableRecord {
+    /// Decodes a record from a row.
+    init(row: Row) throws
+
+    /// The user info of the decoder of Decodable records.
+    static var databaseDecodingUserInfo: [CodingUserInfoKey: any Sendable] { get }
+
+    /// The decoder of JSON columns (nested Decodable values and arrays).
+    static func databaseJSONDecoder(for column: String) -> JSONDecoder
+
+    /// How Decodable records read dates. Default `.deferredToDate`.
+    static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { get }
+
+    /// How Decodable records read data. Default `.deferredToData`.
+    static var databaseDataDecodingStrategy: DatabaseDataDecodingStrategy { get }
+
+    /// How Decodable records map coding keys to columns. Default
+    /// `.useDefaultKeys`.
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { get }
+}
+
+extension FetchableRecord {
+    public static var databaseDecodingUserInfo: [CodingUserInfoKey: any Sendable] { [:] }
+
+    public static func databaseJSONDecoder(for column: String) -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dataDecodingStrategy = .base64
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        decoder.nonConformingFloatDecodingStrategy = .throw
+        return decoder
+    }
+
+    public static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { .deferredToDate }
+    public static var databaseDataDecodingStrategy: DatabaseDataDecodingStrategy { .deferredToData }
+    public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
+}
+
+/// How Decodable records read dates.
+public enum DatabaseDateDecodingStrategy: Sendable {
+    /// Dates as `Date` stores them: text, or seconds since 1970.
+    case deferredToDate
+    /// Seconds since 1970 (`timeIntervalSince1970`).
+    case timeIntervalSince1970
+    /// Seconds since 2001 (`timeIntervalSinceReferenceDate`).
+    case timeIntervalSinceReferenceDate
+    /// Milliseconds since 1970.
+    case millisecondsSince1970
+    /// ISO 8601 text.
+    case iso8601
+    /// A custom conversion; nil means the value can not be decoded.
+    case custom(@Sendable (DatabaseValue) -> Date?)
+}
+
+/// How Decodable records read data.
+public enum DatabaseDataDecodingStrategy: Sendable {
+    /// Blobs, or the UTF-8 bytes of text.
+    case deferredToData
+    /// A custom conversion.
+    case custom(@Sendable (DatabaseValue) -> Data?)
+}
+
+/// How Decodable records map coding keys to column names.
+public enum DatabaseColumnDecodingStrategy: Sendable {
+    /// Coding keys are column names.
+    case useDefaultKeys
+    /// `playerID` reads the column `player_id`.
+    case convertFromSnakeCase
+    /// A custom mapping from column names to coding keys.
+    case custom(@Sendable (String) -> any CodingKey)
+}
+
+extension FetchableRecord where Self: Decodable {
+    /// Decodes the record with its Decodable implementation, straight from
+    /// the row.
+    @inlinable
+    public init(row: Row) throws {
+        self = try Self.decode(from: row)
+    }
+}
+
+extension FetchableRecord {
+    /// Decodes a Decodable record from a row.
+    @inlinable
+    static func decode(from row: Row) throws -> Self where Self: Decodable {
+        try Self(from: DatabaseRowDecoder<Self>(row: row, codingPath: []))
+    }
+}

@@ -1,0 +1,69 @@
+extension MutablePersistableRecord {
+    /// Deletes the record's row, and returns whether a row was deleted.
+    ///
+    /// ```swift
+    /// let deleted = try player.delete(db)
+    /// ```
+    @discardableResult
+    public func delete(_ db: Database) throws -> Bool {
+        try willDelete(db)
+        var deleted: Bool?
+        try aroundDelete(db) {
+            let result = try deleteWithoutCallbacks(db)
+            deleted = result
+            return result
+        }
+        guard let deleted else { throw RecordError.callbackNotCalled("aroundDelete") }
+        didDelete(deleted: deleted)
+        return deleted
+    }
+
+    private func deleteWithoutCallbacks(_ db: Database) throws -> Bool {
+        let container = try persistenceContainer()
+        let primaryKey = try db.primaryKey(Self.databaseTableName)
+        let key = try primaryKeyValues(primaryKey, container: container)
+        let statement = try Self.primaryKeyStatement(db, operation: .deleteByPrimaryKey, primaryKey: primaryKey)
+        try statement.bind(key)
+        try statement.executeBoundStatement()
+        return db.changesCount > 0
+    }
+
+    /// Whether the record's row exists.
+    ///
+    /// ```swift
+    /// if try !config.exists(db) { ... }
+    /// ```
+    public func exists(_ db: Database) throws -> Bool {
+        let container = try persistenceContainer()
+        let primaryKey = try db.primaryKey(Self.databaseTableName)
+        let key = try primaryKeyValues(primaryKey, container: container)
+        if key.allSatisfy(\.isNull) { return false }
+        let statement = try Self.primaryKeyStatement(db, operation: .existsByPrimaryKey, primaryKey: primaryKey)
+        try statement.bind(key)
+        return try Bool.fetchOne(statement) ?? false
+    }
+}
+
+extension TableRecord {
+    /// A cached statement that selects, tests or deletes a row by primary
+    /// key, with one parameter per key column.
+    @usableFromInline
+    static func primaryKeyStatement(_ db: Database, operation: RecordStatementCache.Operation, primaryKey: PrimaryKeyInfo) throws -> Statement {
+        try db.recordStatementCache.statement(
+            db, key: .init(type: ObjectIdentifier(Self.self), operation: operation), columns: primaryKey.columns)
+        {
+            let table = databaseTableName.quotedDatabaseIdentifier
+            let condition = primaryKey.columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+            switch operation {
+            case .existsByPrimaryKey:
+                return "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(condition))"
+            case .deleteByPrimaryKey:
+                return "DELETE FROM \(table) WHERE \(condition)"
+            default:
+                let context = SQLGenerationContext(db, inlinesValues: true)
+                let selection = try defaultSelection.map { try $0.sql(context) }.joined(separator: ", ")
+                return "SELECT \(selection) FROM \(table) WHERE \(condition)"
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+extension MutablePersistableRecord {
+    /// Inserts the record, and calls `didInsert` with its rowid.
+    ///
+    /// ```swift
+    /// var player = Player(id: nil, name: "Arthur")
+    /// try player.insert(db)
+    /// ```
+    ///
+    /// - parameter conflictResolution: overrides
+    ///   `persistenceConflictPolicy` (`INSERT OR REPLACE`...).
+    @inlinable
+    public mutating func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        try performInsert(db, onConflict: conflictResolution)
+    }
+
+    /// The insert with all callbacks; `PersistableRecord` calls it from
+    /// its non-mutating `insert`.
+    @inlinable
+    mutating func performInsert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
+        try willSave(db)
+        var saved: PersistenceSuccess?
+        let record = self
+        try record.aroundSave(db) {
+            let success = PersistenceSuccess(try insertWithCallbacks(db, onConflict: conflictResolution))
+            saved = success
+            return success
+        }
+        guard let saved else { throw RecordError.callbackNotCalled("aroundSave") }
+        didSave(saved)
+    }
+
+    /// Inserts a copy of the record, and returns it after `didInsert`.
+    ///
+    /// ```swift
+    /// let player = try Player(id: nil, name: "Arthur").inserted(db)
+    /// ```
+    @inlinable
+    public func inserted(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+        var record = self
+        try record.performInsert(db, onConflict: conflictResolution)
+        return record
+    }
+
+    /// The insert callbacks and the insertion.
+    @inlinable
+    mutating func insertWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
+        try willInsert(db)
+        var inserted: InsertionSuccess?
+        let record = self
+        try record.aroundInsert(db) {
+            let success = try insertWithoutCallbacks(db, onConflict: conflictResolution)
+            inserted = success
+            return success
+        }
+        guard let inserted else { throw RecordError.callbackNotCalled("aroundInsert") }
+        didInsert(inserted)
+        return inserted
+    }
+
+    /// Runs the INSERT statement.
+    @inlinable
+    func insertWithoutCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
+        let container = try persistenceContainer()
+        let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+        let statement = try db.recordStatementCache.statement(
+            db, key: .init(type: ObjectIdentifier(Self.self), operation: .insert(conflict)), columns: container.columns)
+        {
+            try Self.insertSQL(db, columns: container.columns, conflict: conflict)
+        }
+        try statement.bind(container.values)
+        try statement.executeBoundStatement()
+        return InsertionSuccess(
+            rowID: db.lastInsertedRowID,
+            rowIDColumn: try db.primaryKey(Self.databaseTableName).rowIDColumn,
+            persistenceContainer: container)
+    }
+
+    @usableFromInline
+    static func insertSQL(_ db: Database, columns: [String], conflict: Database.ConflictResolution, returning: String? = nil) throws -> String {
+        let table = databaseTableName
+        guard try db.tableExists(table) else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
+        }
+        var sql = conflict == .abort ? "INSERT" : "INSERT OR \(conflict.rawValue)"
+        sql += " INTO \(table.quotedDatabaseIdentifier) "
+        if columns.isEmpty {
+            sql += "DEFAULT VALUES"
+        } else {
+            sql += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ") VALUES ("
+            sql += Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        }
+        if let returning { sql += " RETURNING " + returning }
+        return sql
+    }
+}
+
+extension Statement {
+    /// Runs a statement whose arguments are already bound.
+    @inlinable
+    func executeBoundStatement() throws {
+        database.willExecute(self)
+        do {
+            while try step() {}
+        } catch {
+            reset()
+            throw error
+        }
+    }
+}
+
+extension MutablePersistableRecord where Self: FetchableRecord {
+    /// Inserts the record and returns the inserted row, with its default
+    /// and generated values (`INSERT ... RETURNING *`).
+    ///
+    /// ```swift
+    /// let player = try partialPlayer.insertAndFetch(db)
+    /// ```
+    public mutating func insertAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+        try performInsertAndFetch(db, onConflict: conflictResolution, as: Self.self)
+    }
+}
+
+extension MutablePersistableRecord {
+    /// Inserts the record and returns the inserted row decoded as
+    /// `returnedType`.
+    public mutating func insertAndFetch<T: FetchableRecord>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type) throws -> T
+    {
+        try performInsertAndFetch(db, onConflict: conflictResolution, as: T.self)
+    }
+
+    mutating func performInsertAndFetch<T: FetchableRecord>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, as returnedType: T.Type) throws -> T
+    {
+        var fetched: T?
+        try willSave(db)
+        var saved: PersistenceSuccess?
+        let record = self
+        try record.aroundSave(db) {
+            try willInsert(db)
+            var inserted: InsertionSuccess?
+            let record = self
+            try record.aroundInsert(db) {
+                let container = try persistenceContainer()
+                let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+                let sql = try Self.insertSQL(db, columns: container.columns, conflict: conflict, returning: "*")
+                let statement = try db.makeStatement(sql: sql)
+                fetched = try T.fetchOne(statement, arguments: StatementArguments(values: container.values))
+                let success = InsertionSuccess(
+                    rowID: db.lastInsertedRowID,
+                    rowIDColumn: try db.primaryKey(Self.databaseTableName).rowIDColumn,
+                    persistenceContainer: container)
+                inserted = success
+                return success
+            }
+            guard let inserted else { throw RecordError.callbackNotCalled("aroundInsert") }
+            didInsert(inserted)
+            let success = PersistenceSuccess(inserted)
+            saved = success
+            return success
+        }
+        guard let saved else { throw RecordError.callbackNotCalled("aroundSave") }
+        didSave(saved)
+        guard let fetched else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "INSERT ... RETURNING returned no row", sql: nil)
+        }
+        return fetched
+    }
+}

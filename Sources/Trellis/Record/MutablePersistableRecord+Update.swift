@@ -1,0 +1,145 @@
+extension MutablePersistableRecord {
+    /// Updates the row of the record, all columns or the given ones.
+    /// Throws ``RecordError/recordNotFound(databaseTableName:key:)`` when
+    /// no row has the record's primary key.
+    ///
+    /// ```swift
+    /// player.score = 1000
+    /// try player.update(db)
+    /// try player.update(db, columns: ["score"])
+    /// ```
+    public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: Set<String>? = nil) throws {
+        try willSave(db)
+        var saved: PersistenceSuccess?
+        try aroundSave(db) {
+            let success = try updateWithCallbacks(db, onConflict: conflictResolution, columns: columns)
+            saved = success
+            return success
+        }
+        guard let saved else { throw RecordError.callbackNotCalled("aroundSave") }
+        didSave(saved)
+    }
+
+    /// Updates the given columns of the record's row.
+    public func update(_ db: Database, columns: some Collection<some ColumnExpression>) throws {
+        try update(db, onConflict: nil, columns: Set(columns.map(\.name)))
+    }
+
+    /// Updates the given columns of the record's row.
+    public func update(_ db: Database, columns: some Collection<String>) throws {
+        try update(db, onConflict: nil, columns: Set(columns))
+    }
+
+    func updateWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?) throws -> PersistenceSuccess {
+        let container = try persistenceContainer()
+        let updatedColumns = columns ?? Set(container.columns)
+        try willUpdate(db, columns: updatedColumns)
+        var updated: PersistenceSuccess?
+        try aroundUpdate(db, columns: updatedColumns) {
+            let success = try updateWithoutCallbacks(db, onConflict: conflictResolution, columns: columns)
+            updated = success
+            return success
+        }
+        guard let updated else { throw RecordError.callbackNotCalled("aroundUpdate") }
+        didUpdate(updated)
+        return updated
+    }
+
+    /// Runs the UPDATE statement; throws `recordNotFound` when no row
+    /// changed.
+    func updateWithoutCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?) throws -> PersistenceSuccess {
+        let container = try persistenceContainer()
+        let table = Self.databaseTableName
+        let primaryKey = try db.primaryKey(table)
+        let keyValues = try primaryKeyValues(primaryKey, container: container)
+        let keyColumns = primaryKey.columns.map { $0.lowercased() }
+        var setColumns = container.columns.filter { column in
+            !keyColumns.contains(column.lowercased()) && (columns.map { set in set.contains { $0.lowercased() == column.lowercased() } } ?? true)
+        }
+        // With nothing to change, the key sets itself, so that a missing
+        // row is still reported.
+        var setValues = setColumns.map { container.databaseValue(forColumn: $0) ?? .null }
+        if setColumns.isEmpty {
+            setColumns = primaryKey.columns
+            setValues = keyValues
+        }
+        let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
+        let statement = try db.recordStatementCache.statement(
+            db, key: .init(type: ObjectIdentifier(Self.self), operation: .update(conflict)), columns: setColumns)
+        {
+            var sql = conflict == .abort ? "UPDATE " : "UPDATE OR \(conflict.rawValue) "
+            sql += table.quotedDatabaseIdentifier + " SET "
+            sql += setColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+            sql += " WHERE " + primaryKey.columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+            return sql
+        }
+        try statement.bind(setValues + keyValues)
+        try statement.executeBoundStatement()
+        if db.changesCount == 0 {
+            throw RecordError.recordNotFound(
+                databaseTableName: table,
+                key: Dictionary(zip(primaryKey.columns, keyValues)) { _, last in last })
+        }
+        return PersistenceSuccess(persistenceContainer: container)
+    }
+
+    /// The values of the primary key in the encoded columns. Throws when
+    /// the record does not encode its primary key.
+    func primaryKeyValues(_ primaryKey: PrimaryKeyInfo, container: PersistenceContainer) throws -> [DatabaseValue] {
+        try primaryKey.columns.map { column in
+            guard let value = container.databaseValue(forColumn: column) else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "\(Self.self) does not encode the primary key column \"\(column)\" of table \(Self.databaseTableName)")
+            }
+            return value
+        }
+    }
+
+    /// Updates the columns that differ from `record`. Returns whether a
+    /// column changed; writes nothing when none did.
+    ///
+    /// ```swift
+    /// let old = player
+    /// player.score = 1000
+    /// let changed = try player.updateChanges(db, from: old)
+    /// ```
+    @discardableResult
+    public func updateChanges(_ db: Database, from record: Self) throws -> Bool {
+        let changes = try databaseChanges(from: record)
+        if changes.isEmpty { return false }
+        try update(db, onConflict: nil, columns: Set(changes.keys))
+        return true
+    }
+
+    /// Modifies the record, then updates the columns that changed. Returns
+    /// whether a column changed; writes nothing when none did.
+    ///
+    /// ```swift
+    /// try config.updateChanges(db) {
+    ///     $0.flag = true
+    /// }
+    /// ```
+    @discardableResult
+    public mutating func updateChanges(_ db: Database, modify: (inout Self) throws -> Void) throws -> Bool {
+        let old = self
+        try modify(&self)
+        return try updateChanges(db, from: old)
+    }
+}
+
+extension MutablePersistableRecord where Self: FetchableRecord {
+    /// Updates the row of the record and returns the updated row
+    /// (`UPDATE ... RETURNING *`).
+    public func updateAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+        try update(db, onConflict: conflictResolution)
+        let container = try persistenceContainer()
+        let primaryKey = try db.primaryKey(Self.databaseTableName)
+        let key = try primaryKeyValues(primaryKey, container: container)
+        let keyDictionary = Dictionary(zip(primaryKey.columns, key.map { $0 as any DatabaseValueConvertible })) { _, last in last }
+        guard let fetched = try Self.fetchOne(db, key: keyDictionary) else {
+            throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: Dictionary(zip(primaryKey.columns, key)) { _, last in last })
+        }
+        return fetched
+    }
+}

@@ -1,0 +1,129 @@
+extension MutablePersistableRecord {
+    /// Inserts the record, or, when a row with the same primary key or
+    /// unique key exists, overwrites all its columns but the primary key.
+    /// Callbacks run as for an insert.
+    ///
+    /// ```swift
+    /// // INSERT INTO player (id, name, score) VALUES (1, 'Arthur', 1000)
+    /// // ON CONFLICT DO UPDATE SET name = excluded.name, score = excluded.score
+    /// try player.upsert(db)
+    /// ```
+    public mutating func upsert(_ db: Database) throws {
+        try performUpsert(db)
+    }
+
+    mutating func performUpsert(_ db: Database) throws {
+        try willSave(db)
+        var saved: PersistenceSuccess?
+        let record = self
+        try record.aroundSave(db) {
+            try willInsert(db)
+            var inserted: InsertionSuccess?
+            let record = self
+            try record.aroundInsert(db) {
+                let success = try upsertWithoutCallbacks(db, onConflict: [], doUpdate: nil, returning: nil).0
+                inserted = success
+                return success
+            }
+            guard let inserted else { throw RecordError.callbackNotCalled("aroundInsert") }
+            didInsert(inserted)
+            let success = PersistenceSuccess(inserted)
+            saved = success
+            return success
+        }
+        guard let saved else { throw RecordError.callbackNotCalled("aroundSave") }
+        didSave(saved)
+    }
+
+    /// Runs `INSERT ... ON CONFLICT DO UPDATE ... RETURNING rowid[, *]`.
+    func upsertWithoutCallbacks(
+        _ db: Database, onConflict conflictTarget: [String],
+        doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])?,
+        returning fetchType: (any FetchableRecord.Type)?) throws -> (InsertionSuccess, Row?)
+    {
+        let container = try persistenceContainer()
+        let table = Self.databaseTableName
+        let primaryKey = try db.primaryKey(table)
+        let context = SQLGenerationContext(db)
+        var sql = try Self.insertSQL(db, columns: container.columns, conflict: .abort)
+        context.arguments = container.values
+        if !conflictTarget.isEmpty {
+            sql += " ON CONFLICT(" + conflictTarget.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+        } else {
+            sql += " ON CONFLICT"
+        }
+        let excluded = TableAlias<Self>(name: "excluded")
+        let assignments = doUpdate?(excluded) ?? []
+        let assignedColumns = Set(assignments.map { $0.columnName.lowercased() })
+        let keyColumns = Set((primaryKey.columns + conflictTarget).map { $0.lowercased() })
+        var clauses = try assignments.filter { !$0.isNoOverwrite }.map { try $0.sql(context, alias: nil) }
+        for column in container.columns where !keyColumns.contains(column.lowercased()) && !assignedColumns.contains(column.lowercased()) {
+            clauses.append("\(column.quotedDatabaseIdentifier) = excluded.\(column.quotedDatabaseIdentifier)")
+        }
+        if clauses.isEmpty {
+            // Nothing to overwrite: touch the key so that RETURNING gives
+            // the existing row.
+            let column = primaryKey.columns[0].quotedDatabaseIdentifier
+            clauses.append("\(column) = \(column)")
+        }
+        sql += " DO UPDATE SET " + clauses.joined(separator: ", ")
+        sql += fetchType == nil ? " RETURNING rowid" : " RETURNING rowid, *"
+        let statement = try db.makeStatement(sql: sql)
+        guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values: context.arguments)) else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "upsert returned no row", sql: sql)
+        }
+        let rowID: Int64 = try row.decode(atIndex: 0)
+        let success = InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
+        if fetchType != nil {
+            let fetched = Row(columns: Array(zip(row.columnNames.dropFirst(), row.databaseValues.dropFirst())))
+            return (success, fetched)
+        }
+        return (success, nil)
+    }
+}
+
+extension MutablePersistableRecord where Self: FetchableRecord {
+    /// Inserts or updates the record, and returns the stored row.
+    ///
+    /// ```swift
+    /// let upserted = try vocabulary.upsertAndFetch(
+    ///     db, onConflict: ["word"],
+    ///     doUpdate: { _ in [Column("count") += 1, Column("isTainted").noOverwrite] })
+    /// ```
+    ///
+    /// - parameter conflictTarget: the columns of the unique key that
+    ///   triggers the update; empty means any.
+    /// - parameter doUpdate: assignments on conflict; other columns but
+    ///   the key are overwritten with the inserted values.
+    public mutating func upsertAndFetch(
+        _ db: Database, onConflict conflictTarget: [String] = [],
+        doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil) throws -> Self
+    {
+        try willSave(db)
+        var fetched: Self?
+        var saved: PersistenceSuccess?
+        let record = self
+        try record.aroundSave(db) {
+            try willInsert(db)
+            var inserted: InsertionSuccess?
+            let record = self
+            try record.aroundInsert(db) {
+                let (success, row) = try upsertWithoutCallbacks(db, onConflict: conflictTarget, doUpdate: doUpdate, returning: Self.self)
+                if let row { fetched = try Self(row: row) }
+                inserted = success
+                return success
+            }
+            guard let inserted else { throw RecordError.callbackNotCalled("aroundInsert") }
+            didInsert(inserted)
+            let success = PersistenceSuccess(inserted)
+            saved = success
+            return success
+        }
+        guard let saved else { throw RecordError.callbackNotCalled("aroundSave") }
+        didSave(saved)
+        guard let fetched else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "upsert returned no row")
+        }
+        return fetched
+    }
+}

@@ -1,0 +1,62 @@
+// Non-mutating persistence methods of records that do not change when
+// they are inserted (classes, and structs without auto-incremented ids).
+
+extension PersistableRecord {
+    /// Inserts the record.
+    ///
+    /// ```swift
+    /// try Country(code: "FR", name: "France").insert(db)
+    /// ```
+    @inlinable
+    public func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        var record = self
+        try record.performInsert(db, onConflict: conflictResolution)
+    }
+
+    /// Updates the record's row if it exists, and inserts it otherwise.
+    public func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        var record = self
+        try record.performSave(db, onConflict: conflictResolution)
+    }
+
+    /// Inserts the record, or updates the existing row that has the same
+    /// primary key or unique key.
+    public func upsert(_ db: Database) throws {
+        var record = self
+        try record.performUpsert(db)
+    }
+}
+
+extension PersistableRecord where Self: FetchableRecord {
+    /// Inserts the record and returns the inserted row.
+    public func insertAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+        var record = self
+        return try record.performInsertAndFetch(db, onConflict: conflictResolution, as: Self.self)
+    }
+}
+
+extension FetchableRecord where Self: TableRecord {
+    /// A cursor over all records of the table.
+    public static func fetchCursor(_ db: Database) throws -> AnyCursor<Self> { try all().fetchCursor(db) }
+
+    /// All records of the table.
+    ///
+    /// ```swift
+    /// let players = try Player.fetchAll(db)
+    /// ```
+    @inlinable
+    public static func fetchAll(_ db: Database) throws -> [Self] { try all().fetchAll(db) }
+
+    /// The first record of the table, or nil.
+    ///
+    /// ```swift
+    /// let config = try AppConfiguration.fetchOne(db)
+    /// ```
+    @inlinable
+    public static func fetchOne(_ db: Database) throws -> Self? { try all().fetchOne(db) }
+}
+
+extension FetchableRecord where Self: TableRecord & Hashable {
+    /// All records of the table, in a set.
+    public static func fetchSet(_ db: Database) throws -> Set<Self> { try all().fetchSet(db) }
+}

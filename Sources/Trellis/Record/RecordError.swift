@@ -1,0 +1,26 @@
+/// An error thrown by record methods.
+///
+/// ```swift
+/// do {
+///     let player = try Player.find(db, id: 42)
+/// } catch RecordError.recordNotFound(let table, let key) {
+///     print("no \(table) with key \(key)")
+/// }
+/// ```
+public enum RecordError: Error, CustomStringConvertible, Sendable {
+    /// No row matches the primary key of the record.
+    case recordNotFound(databaseTableName: String, key: [String: DatabaseValue])
+
+    /// A persistence callback did not call its closure.
+    case callbackNotCalled(String)
+
+    public var description: String {
+        switch self {
+        case let .recordNotFound(table, key):
+            let keyDescription = key.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            return "Record not found in table \(table), key: [\(keyDescription)]"
+        case let .callbackNotCalled(name):
+            return "\(name) did not call its closure: the operation did not run"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// The statements that persist records and look them up by key, cached per
+/// connection so that the hot paths neither generate SQL nor hash it.
+///
+/// Entries are found by record type and operation, then by column list:
+/// comparing the few column names a record encodes is cheaper than hashing
+/// them. Statements stay valid across schema changes, since SQLite prepares
+/// them again from their SQL.
+@usableFromInline
+final class RecordStatementCache {
+    @usableFromInline
+    struct Key: Hashable {
+        @usableFromInline let type: ObjectIdentifier
+        @usableFromInline let operation: Operation
+
+        @inlinable
+        init(type: ObjectIdentifier, operation: Operation) {
+            self.type = type
+            self.operation = operation
+        }
+    }
+
+    @usableFromInline
+    enum Operation: Hashable {
+        case insert(Database.ConflictResolution?)
+        case update(Database.ConflictResolution?)
+        case fetchByPrimaryKey
+        case existsByPrimaryKey
+        case deleteByPrimaryKey
+        case custom(String)
+    }
+
+    @usableFromInline
+    var entries: [Key: [(columns: [String], statement: Statement)]] = [:]
+
+    @usableFromInline
+    init() {}
+
+    /// The cached statement for the operation and columns, or a new one
+    /// prepared from `makeSQL`.
+    @inlinable
+    func statement(
+        _ db: Database, key: Key, columns: [String], makeSQL: () throws -> String) throws -> Statement
+    {
+        if let candidates = entries[key] {
+            for candidate in candidates where candidate.columns == columns {
+                return candidate.statement
+            }
+        }
+        return try prepare(db, key: key, columns: columns, makeSQL: makeSQL)
+    }
+
+    @usableFromInline
+    func prepare(_ db: Database, key: Key, columns: [String], makeSQL: () throws -> String) throws -> Statement {
+        let statement = try db.makeStatement(sql: makeSQL())
+        entries[key, default: []].append((columns, statement))
+        return statement
+    }
+}
