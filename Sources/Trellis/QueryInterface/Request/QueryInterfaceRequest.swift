@@ -206,7 +206,12 @@ extension QueryInterfaceRequest {
         group([SQL(sql: sql, arguments: arguments)])
     }
 
-    /// Keeps the groups that match `predicate`.
+    /// Keeps the groups that match `predicate`. Without grouping, keeps
+    /// the rows that match it: association aggregates filter this way.
+    ///
+    /// ```swift
+    /// Author.having(Author.books.count >= 2)
+    /// ```
     public func having(_ predicate: some SQLExpressible) -> Self {
         var request = self
         request.relation.having.append(predicate.sqlExpression)

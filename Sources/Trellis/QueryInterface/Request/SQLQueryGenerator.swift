@@ -5,15 +5,25 @@ struct SQLQueryGenerator {
     let relation: SQLRelation
 
     /// The compiled statement of the relation.
-    func makePreparedRequest(_ db: Database, singleResult: Bool) throws -> PreparedRequest {
+    ///
+    /// - parameter wrap: turns the generated SELECT into the final SQL (the
+    ///   prefetch of to-many associations limited per parent wraps it in a
+    ///   window query).
+    func makePreparedRequest(_ db: Database, singleResult: Bool, wrap: ((String) -> String)? = nil) throws -> PreparedRequest {
         let context = SQLGenerationContext(db)
         var relation = relation
         if singleResult && relation.limit == nil && !hasToManyJoin(relation) {
             relation.limit = (1, nil)
         }
-        let (sql, layout) = try generate(relation, context: context)
+        var (sql, layout) = try generate(relation, context: context)
+        if let wrap { sql = wrap(sql) }
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(StatementArguments(values: context.arguments))
+        if hasNestedToMany(relation.children) {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "Not implemented: including(all:) inside a to-one association; include it from the root request or from another including(all:)")
+        }
         let prefetches = collectPrefetches(relation, path: [])
         let supplementaryFetch: ((Database, [Row]) throws -> Void)?
         if prefetches.isEmpty {
@@ -57,6 +67,14 @@ struct SQLQueryGenerator {
         return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: context.arguments)) ?? 0
     }
 
+    private func hasNestedToMany(_ children: [(key: String, child: SQLJoinedChild)]) -> Bool {
+        children.contains { $0.child.kind != .all && $0.child.relation.children.contains { $0.child.kind == .all || hasNestedToMany($0.child.relation.children) } }
+    }
+
+    private func hasSelectedJoin(_ joins: [(key: String, child: SQLJoinedChild)]) -> Bool {
+        joins.contains { $0.child.isSelected || hasSelectedJoin($0.child.relation.children.filter { $0.child.kind != .all }) }
+    }
+
     private func hasToManyJoin(_ relation: SQLRelation) -> Bool {
         relation.children.contains { $0.child.kind == .all || hasToManyJoin($0.child.relation) }
     }
@@ -68,8 +86,6 @@ struct SQLQueryGenerator {
         for (key, child) in relation.children {
             if child.kind == .all, let prefetch = child.prefetch {
                 result.append((path, key, prefetch))
-            } else if child.kind != .all && child.isSelected {
-                result.append(contentsOf: collectPrefetches(child.relation, path: path + [key]))
             }
         }
         return result
@@ -83,6 +99,13 @@ struct SQLQueryGenerator {
 
     func generate(_ relation: SQLRelation, context: SQLGenerationContext) throws -> (sql: String, layout: RowLayout?) {
         if let error = relation.buildError { throw error }
+        var relation = relation
+        if relation.groupBy.isEmpty && !relation.having.isEmpty {
+            // Without GROUP BY, HAVING would make the query an aggregate of
+            // one row: its conditions (association aggregates) filter rows.
+            relation.filters += relation.having
+            relation.having = []
+        }
         let db = context.db
         let joins = relation.children.filter { $0.child.kind != .all }
         context.assignNames(to: joinedAliases(relation))
@@ -95,7 +118,7 @@ struct SQLQueryGenerator {
             selectionSQL.append(try selection.sql(context))
         }
         var layout: RowLayout?
-        if joins.contains(where: { $0.child.isSelected }) {
+        if hasSelectedJoin(joins) {
             var columnCount = try Self.columnCount(rootSelection, tableName: relation.tableName, db: db)
             let scopes = try appendSelections(of: joins, to: &selectionSQL, columnCount: &columnCount, context: context)
             layout = RowLayout(scopes: scopes)
@@ -153,7 +176,14 @@ struct SQLQueryGenerator {
         columnCount: inout Int, context: SQLGenerationContext) throws -> [(key: String, range: Range<Int>, layout: RowLayout?)]
     {
         var scopes: [(key: String, range: Range<Int>, layout: RowLayout?)] = []
-        for (key, child) in joins where child.isSelected {
+        for (key, child) in joins {
+            guard child.isSelected else {
+                // An intermediate table (the `through` of an association)
+                // gives its selected descendants to this level.
+                let nestedJoins = child.relation.children.filter { $0.child.kind != .all }
+                scopes += try appendSelections(of: nestedJoins, to: &selectionSQL, columnCount: &columnCount, context: context)
+                continue
+            }
             let start = columnCount
             let selection = child.relation.selection.map { $0.qualified(with: child.relation.alias) }
             for item in selection {

@@ -53,4 +53,17 @@ struct SQLJoinedChild: @unchecked Sendable {
     /// For to-many prefetch: how to fetch and merge, supplied by the
     /// association layer.
     var prefetch: (@Sendable (Database, [Row], String) throws -> Void)?
+    /// What identifies the association, to merge two joins of the same one.
+    var identity = ""
+
+    init(kind: Kind, isSelected: Bool, relation: SQLRelation,
+         condition: @escaping @Sendable (Database) throws -> [(parent: String, child: String)],
+         prefetch: (@Sendable (Database, [Row], String) throws -> Void)?)
+    {
+        self.kind = kind
+        self.isSelected = isSelected
+        self.relation = relation
+        self.condition = condition
+        self.prefetch = prefetch
+    }
 }

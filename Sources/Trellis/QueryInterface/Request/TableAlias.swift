@@ -15,7 +15,7 @@ public final class TableAlias<RowDecoder>: @unchecked Sendable {
     /// An alias whose table is known when a request adopts it. Give it a
     /// `name` to refer to the table in raw SQL.
     public init(name: String? = nil) {
-        identity = AliasIdentity(tableName: "", userName: name)
+        identity = AliasIdentity(tableName: "", userName: name, isExplicit: true)
     }
 
     init(identity: AliasIdentity) {
@@ -42,7 +42,7 @@ public final class TableAlias<RowDecoder>: @unchecked Sendable {
 extension TableAlias where RowDecoder: TableRecord {
     /// An alias for the table of `RowDecoder`.
     public convenience init(name: String? = nil) {
-        self.init(identity: AliasIdentity(tableName: RowDecoder.databaseTableName, userName: name))
+        self.init(identity: AliasIdentity(tableName: RowDecoder.databaseTableName, userName: name, isExplicit: true))
     }
 
     /// A column of the aliased table, from the record's `Columns`:

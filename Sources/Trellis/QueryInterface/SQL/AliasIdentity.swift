@@ -8,10 +8,14 @@ final class AliasIdentity: @unchecked Sendable {
     // without a table: requests are built before they are shared.
     private(set) var tableName: String
     let userName: String?
+    /// Whether the alias comes from a `TableAlias` of the user, who may
+    /// refer to it: it is kept when its association joins a request.
+    let isExplicit: Bool
 
-    init(tableName: String, userName: String? = nil) {
+    init(tableName: String, userName: String? = nil, isExplicit: Bool = false) {
         self.tableName = tableName
         self.userName = userName
+        self.isExplicit = isExplicit
     }
 
     /// Binds the alias to a table. Returns false when it already refers

@@ -31,7 +31,7 @@ extension ColumnExpression where Self: RawRepresentable, RawValue == String {
 }
 
 /// A column, by name.
-public struct Column: ColumnExpression, Hashable {
+public struct Column: ColumnExpression {
     /// The hidden `rowid` column.
     public static let rowID = Column("rowid")
 
@@ -53,12 +53,6 @@ public struct Column: ColumnExpression, Hashable {
     /// ```
     public init(_ codingKey: some CodingKey) {
         self.name = codingKey.stringValue
-    }
-}
-
-extension Column: ExpressibleByStringLiteral {
-    public init(stringLiteral value: String) {
-        self.init(value)
     }
 }
 

@@ -43,9 +43,13 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         case exists(SQLSubquery, negated: Bool)
         /// `(SELECT ...)`.
         case subquery(SQLSubquery)
-        /// An aggregate of an association, resolved when the request
-        /// compiles.
+        /// An expression resolved when the request compiles (it needs the
+        /// schema).
         case deferred(@Sendable (SQLGenerationContext) throws -> SQLExpression)
+        /// An expression that refers to the table of the request it is
+        /// used in (association aggregates), resolved when the request
+        /// qualifies its expressions.
+        case correlated(@Sendable (AliasIdentity) -> SQLExpression)
     }
 
     let impl: Impl
@@ -81,6 +85,8 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         switch impl {
         case .value, .literal, .countAll, .exists, .subquery, .deferred:
             return self
+        case .correlated(let resolve):
+            return resolve(alias).qualified(with: alias)
         case .column(let name, nil):
             return SQLExpression(.column(name, alias))
         case .column:
@@ -142,7 +148,7 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
 
     private var needsParenthesis: Bool {
         switch impl {
-        case .value, .column, .rowID, .function, .countAll, .subquery, .cast, .exists: return false
+        case .value, .column, .rowID, .function, .countAll, .subquery, .cast, .exists, .correlated: return false
         case .literal(let sql): return !sql.isSingleToken
         default: return true
         }
@@ -203,6 +209,10 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
             return "(" + (try subquery.sql(context)) + ")"
         case .deferred(let resolve):
             return try resolve(context).sql(context)
+        case .correlated:
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "An association aggregate can only be used in a request of the association's origin table")
         }
     }
 }
