@@ -93,16 +93,11 @@ struct ToManyPrefetch: Sendable {
         let generator = SQLQueryGenerator(relation: relation)
         let prepared = try generator.makePreparedRequest(db, singleResult: false, wrap: wrap)
         let rows = try db.fetchAll(prepared) { $0.copy() }
-        let keyCount = linkExpressions.count
+        guard let first = rows.first else { return }
+        let names = first.columnNames
+        let positions = (0..<linkExpressions.count).compactMap { names.firstIndex(of: "grdb_link\($0)") }
         for row in rows {
-            let names = row.columnNames
-            var values: [DatabaseValue] = []
-            values.reserveCapacity(keyCount)
-            for index in 0..<keyCount {
-                guard let position = names.firstIndex(of: "grdb_link\(index)") else { break }
-                values.append(row.databaseValue(atIndex: position))
-            }
-            groups[values, default: []].append(row)
+            groups[positions.map { row.databaseValue(atIndex: $0) }, default: []].append(row)
         }
     }
 }

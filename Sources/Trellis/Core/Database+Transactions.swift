@@ -118,15 +118,27 @@ extension Database {
         }
     }
 
-    /// Runs `operations` with writes forbidden.
+    /// Runs `operations` with writes forbidden, in a deferred transaction
+    /// so that all its statements read the same snapshot under a single
+    /// read lock.
     func readOnly<T>(_ operations: () throws -> T) throws -> T {
         if isReadOnlyAccess { return try operations() }
-        try cachedStatement(sql: "PRAGMA query_only = 1").execute()
-        isReadOnlyAccess = true
-        defer {
-            isReadOnlyAccess = false
-            try? cachedStatement(sql: "PRAGMA query_only = 0").execute()
+        let opensTransaction = !isInsideTransaction
+        if opensTransaction {
+            try cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
         }
-        return try operations()
+        isReadOnlyAccess = true
+        defer { isReadOnlyAccess = false }
+        let result: T
+        do {
+            result = try operations()
+        } catch {
+            if opensTransaction { try? rollbackIfNeeded() }
+            throw error
+        }
+        if opensTransaction {
+            try cachedStatement(sql: "COMMIT TRANSACTION").execute()
+        }
+        return result
     }
 }

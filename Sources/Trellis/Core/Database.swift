@@ -44,6 +44,7 @@ public final class Database {
     private var tracer: Tracer?
 
     /// Whether the connection forbids writes for the current access.
+    @usableFromInline
     var isReadOnlyAccess = false
 
     /// Opens a connection. Throws when the file can not be opened or is not
@@ -291,7 +292,13 @@ public final class Database {
     /// Called before a statement runs: keeps the schema cache fresh and
     /// traces the statement.
     @usableFromInline
-    func willExecute(_ statement: Statement) {
+    func willExecute(_ statement: Statement) throws {
+        if isReadOnlyAccess && sqlite3_stmt_readonly(statement.sqliteStatement) == 0 {
+            throw DatabaseError(
+                resultCode: .SQLITE_READONLY,
+                message: "attempt to write a readonly database",
+                sql: statement.sql)
+        }
         if statement.invalidatesSchemaCache {
             schemaCache.clear()
         }

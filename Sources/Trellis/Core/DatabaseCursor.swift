@@ -29,7 +29,7 @@ public final class DatabaseCursor<Element>: Cursor {
         } else {
             statement.reset()
         }
-        statement.database.willExecute(statement)
+        try statement.database.willExecute(statement)
     }
 
     deinit {

@@ -66,7 +66,7 @@ extension Database {
         } else {
             statement.reset()
         }
-        willExecute(statement)
+        try willExecute(statement)
         defer { statement.reset() }
         let row = Row(statement: statement, layout: layout)
         var result: [T] = []
@@ -88,7 +88,7 @@ extension Database {
         } else if !boundArguments {
             statement.reset()
         }
-        willExecute(statement)
+        try willExecute(statement)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         let row = Row(statement: statement, layout: layout)

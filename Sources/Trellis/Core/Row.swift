@@ -143,8 +143,7 @@ public final class Row {
     static func searchIndex(ofColumn name: String, in names: [String], offset: Int, count: Int) -> Int? {
         let window = names[offset..<(offset + count)]
         if let index = window.firstIndex(of: name) { return index - offset }
-        let lowercased = name.lowercased()
-        return window.firstIndex { $0.lowercased() == lowercased }.map { $0 - offset }
+        return window.firstIndex { $0.isEqualIgnoringASCIICase(name) }.map { $0 - offset }
     }
 
     /// The value at `index`, as stored.

@@ -165,7 +165,7 @@ public final class Statement {
     /// Executes the statement, with new arguments if given.
     public func execute(arguments: StatementArguments? = nil) throws {
         if let arguments { try setArguments(arguments) } else { reset() }
-        database.willExecute(self)
+        try database.willExecute(self)
         while try step() {}
     }
 

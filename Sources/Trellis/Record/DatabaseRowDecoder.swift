@@ -94,59 +94,183 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
         // MARK: Values read straight from the statement
 
-        @inlinable
-        func decodeColumn<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, forKey key: Key) throws -> T {
+        /// The index of the column of `key`, or a thrown error naming it.
+        @usableFromInline
+        func columnIndex(forKey key: Key, type: Any.Type) throws -> Int {
             let name = column(for: key)
             guard let index = row.index(ofColumn: name) else {
-                throw RowDecodingError.columnNotFound(name, type: T.self, row: row).forRecord(Record.self)
+                throw RowDecodingError.columnNotFound(name, type: type, row: row).forRecord(Record.self)
             }
-            do {
-                return try row.decode(T.self, atIndex: index)
-            } catch let error as RowDecodingError {
-                throw error.forRecord(Record.self)
-            }
+            return index
         }
 
-        @inlinable
-        func decodeColumnIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, forKey key: Key) throws -> T? {
-            guard let index = row.index(ofColumn: column(for: key)) else { return nil }
-            if row.hasNull(atIndex: index) { return nil }
-            do {
-                return try row.decode(T.self, atIndex: index)
-            } catch let error as RowDecodingError {
-                throw error.forRecord(Record.self)
-            }
+        /// The index of the column of `key`, or nil when it is missing or
+        /// NULL.
+        @usableFromInline
+        func presentColumnIndex(forKey key: Key) -> Int? {
+            guard let index = row.index(ofColumn: column(for: key)), !row.hasNull(atIndex: index) else { return nil }
+            return index
         }
 
-        @inlinable func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeColumn(type, forKey: key) }
-        @inlinable func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeColumn(type, forKey: key) }
-        @inlinable func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeColumn(type, forKey: key) }
-        @inlinable func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeColumn(type, forKey: key) }
-        @inlinable func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeColumn(type, forKey: key) }
-        @inlinable func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeColumn(type, forKey: key) }
-        @inlinable func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeColumn(type, forKey: key) }
-        @inlinable func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeColumn(type, forKey: key) }
-        @inlinable func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeColumn(type, forKey: key) }
-        @inlinable func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeColumn(type, forKey: key) }
-        @inlinable func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeColumn(type, forKey: key) }
-        @inlinable func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeColumn(type, forKey: key) }
-        @inlinable func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeColumn(type, forKey: key) }
-        @inlinable func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeColumn(type, forKey: key) }
+        @usableFromInline
+        func int64(atIndex index: Int, as type: Any.Type) throws -> Int64 {
+            try row.fastInt64(atIndex: index, as: type, record: Record.self)
+        }
 
-        @inlinable func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeColumnIfPresent(type, forKey: key) }
-        @inlinable func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeColumnIfPresent(type, forKey: key) }
-        @inlinable func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeColumnIfPresent(type, forKey: key) }
-        @inlinable func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeColumnIfPresent(type, forKey: key) }
-        @inlinable func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeColumnIfPresent(type, forKey: key) }
-        @inlinable func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeColumnIfPresent(type, forKey: key) }
-        @inlinable func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeColumnIfPresent(type, forKey: key) }
-        @inlinable func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeColumnIfPresent(type, forKey: key) }
-        @inlinable func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeColumnIfPresent(type, forKey: key) }
-        @inlinable func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeColumnIfPresent(type, forKey: key) }
-        @inlinable func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeColumnIfPresent(type, forKey: key) }
-        @inlinable func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeColumnIfPresent(type, forKey: key) }
-        @inlinable func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeColumnIfPresent(type, forKey: key) }
-        @inlinable func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeColumnIfPresent(type, forKey: key) }
+        @usableFromInline
+        func outOfRange(_ type: Any.Type, _ value: Int64, atIndex index: Int) -> RowDecodingError {
+            RowDecodingError.valueMismatch(type, value: DatabaseValue(storage: .int64(value)), index: index, row: row)
+                .forRecord(Record.self)
+        }
+
+        @usableFromInline func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+            let index = try columnIndex(forKey: key, type: type)
+            return try row.fastBool(atIndex: index, record: Record.self)
+        }
+        @usableFromInline func decode(_ type: String.Type, forKey key: Key) throws -> String {
+            let index = try columnIndex(forKey: key, type: type)
+            return try row.fastString(atIndex: index, record: Record.self)
+        }
+        @usableFromInline func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+            let index = try columnIndex(forKey: key, type: type)
+            return try row.fastDouble(atIndex: index, record: Record.self)
+        }
+        @usableFromInline func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+            let index = try columnIndex(forKey: key, type: type)
+            return Float(try row.fastDouble(atIndex: index, record: Record.self))
+        }
+        @usableFromInline func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            return try row.fastBool(atIndex: index, record: Record.self)
+        }
+        @usableFromInline func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            return try row.fastString(atIndex: index, record: Record.self)
+        }
+        @usableFromInline func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            return try row.fastDouble(atIndex: index, record: Record.self)
+        }
+        @usableFromInline func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            return Float(try row.fastDouble(atIndex: index, record: Record.self))
+        }
+        @usableFromInline func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+            let index = try columnIndex(forKey: key, type: type)
+            let value = try int64(atIndex: index, as: type)
+            return Int(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            let value = try int64(atIndex: index, as: type)
+            return Int(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+            let index = try columnIndex(forKey: key, type: type)
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(Int8.min) && value <= Int64(Int8.max) else { throw outOfRange(Int8.self, value, atIndex: index) }
+            return Int8(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(Int8.min) && value <= Int64(Int8.max) else { throw outOfRange(Int8.self, value, atIndex: index) }
+            return Int8(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+            let index = try columnIndex(forKey: key, type: type)
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(Int16.min) && value <= Int64(Int16.max) else { throw outOfRange(Int16.self, value, atIndex: index) }
+            return Int16(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(Int16.min) && value <= Int64(Int16.max) else { throw outOfRange(Int16.self, value, atIndex: index) }
+            return Int16(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+            let index = try columnIndex(forKey: key, type: type)
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(Int32.min) && value <= Int64(Int32.max) else { throw outOfRange(Int32.self, value, atIndex: index) }
+            return Int32(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(Int32.min) && value <= Int64(Int32.max) else { throw outOfRange(Int32.self, value, atIndex: index) }
+            return Int32(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+            let index = try columnIndex(forKey: key, type: type)
+            let value = try int64(atIndex: index, as: type)
+            return value
+        }
+        @usableFromInline func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            let value = try int64(atIndex: index, as: type)
+            return value
+        }
+        @usableFromInline func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+            let index = try columnIndex(forKey: key, type: type)
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(UInt.min) else { throw outOfRange(UInt.self, value, atIndex: index) }
+            return UInt(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(UInt.min) else { throw outOfRange(UInt.self, value, atIndex: index) }
+            return UInt(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+            let index = try columnIndex(forKey: key, type: type)
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(UInt8.min) && value <= Int64(UInt8.max) else { throw outOfRange(UInt8.self, value, atIndex: index) }
+            return UInt8(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(UInt8.min) && value <= Int64(UInt8.max) else { throw outOfRange(UInt8.self, value, atIndex: index) }
+            return UInt8(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+            let index = try columnIndex(forKey: key, type: type)
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(UInt16.min) && value <= Int64(UInt16.max) else { throw outOfRange(UInt16.self, value, atIndex: index) }
+            return UInt16(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(UInt16.min) && value <= Int64(UInt16.max) else { throw outOfRange(UInt16.self, value, atIndex: index) }
+            return UInt16(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+            let index = try columnIndex(forKey: key, type: type)
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(UInt32.min) && value <= Int64(UInt32.max) else { throw outOfRange(UInt32.self, value, atIndex: index) }
+            return UInt32(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(UInt32.min) && value <= Int64(UInt32.max) else { throw outOfRange(UInt32.self, value, atIndex: index) }
+            return UInt32(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+            let index = try columnIndex(forKey: key, type: type)
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(UInt64.min) else { throw outOfRange(UInt64.self, value, atIndex: index) }
+            return UInt64(truncatingIfNeeded: value)
+        }
+        @usableFromInline func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+            guard let index = presentColumnIndex(forKey: key) else { return nil }
+            let value = try int64(atIndex: index, as: type)
+            guard value >= Int64(UInt64.min) else { throw outOfRange(UInt64.self, value, atIndex: index) }
+            return UInt64(truncatingIfNeeded: value)
+        }
 
         // MARK: Other values, nested records, associations
 
@@ -171,12 +295,12 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         @usableFromInline
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             let name = column(for: key)
+            if let scope = row.scopes[name] {
+                return try decodeRecord(T.self, from: scope, key: key)
+            }
             if let index = row.index(ofColumn: name) {
                 return try ColumnDecoder<Record>(row: row, index: index, column: name, codingPath: codingPath + [key])
                     .decode(T.self)
-            }
-            if let scope = row.scopes[name] {
-                return try decodeRecord(T.self, from: scope, key: key)
             }
             if let rows = row.prefetchedRows[name] {
                 return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]))
@@ -189,11 +313,21 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
             return try decodeRecord(T.self, from: row, key: key)
         }
 
+        /// Decodes a nested record with its own `init(row:)` when it is a
+        /// FetchableRecord (so that its own strategies apply), or with
+        /// this decoder.
         private func decodeRecord<T: Decodable>(_ type: T.Type, from row: Row, key: Key) throws -> T {
-            if let recordType = T.self as? any FetchableRecord.Type, let record = try recordType.init(row: row) as? T {
-                return record
+            if let recordType = T.self as? any FetchableRecord.Type {
+                return try decodeFetchable(recordType, as: T.self, from: row, key: key)
             }
             return try T(from: DatabaseRowDecoder(row: row, codingPath: codingPath + [key]))
+        }
+
+        private func decodeFetchable<R: FetchableRecord, T: Decodable>(_ recordType: R.Type, as type: T.Type, from row: Row, key: Key) throws -> T {
+            guard let record = try R(row: row) as? T else {
+                return try T(from: DatabaseRowDecoder(row: row, codingPath: codingPath + [key]))
+            }
+            return record
         }
 
         @usableFromInline

@@ -98,7 +98,7 @@ extension Statement {
     /// Runs a statement whose arguments are already bound.
     @inlinable
     func executeBoundStatement() throws {
-        database.willExecute(self)
+        try database.willExecute(self)
         do {
             while try step() {}
         } catch {

@@ -66,7 +66,6 @@ public struct PersistenceContainer: Sendable {
         // Columns are few: a linear search with the exact name first beats
         // hashing.
         if let index = columns.firstIndex(of: column) { return index }
-        let lowercased = column.lowercased()
-        return columns.firstIndex { $0.lowercased() == lowercased }
+        return columns.firstIndex { $0.isEqualIgnoringASCIICase(column) }
     }
 }

@@ -5,7 +5,7 @@ extension Database {
     /// if try db.tableExists("player") { ... }
     /// ```
     public func tableExists(_ name: String) throws -> Bool {
-        let key = name.lowercased()
+        let key = name
         if let exists = schemaCache.tableExists[key] { return exists }
         let exists = try Bool.fetchOne(self, sql: """
             SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE
@@ -35,7 +35,7 @@ extension Database {
     /// let names = try db.columns(in: "player").map(\.name)
     /// ```
     public func columns(in table: String) throws -> [ColumnInfo] {
-        let key = table.lowercased()
+        let key = table
         if let columns = schemaCache.columns[key] { return columns }
         try checkTableExists(table)
         let rows = try Row.fetchAll(self, sql: "PRAGMA table_xinfo(\(table.quotedDatabaseIdentifier))")
@@ -57,7 +57,7 @@ extension Database {
     /// primaryKey.columns // ["id"]
     /// ```
     public func primaryKey(_ table: String) throws -> PrimaryKeyInfo {
-        let key = table.lowercased()
+        let key = table
         if let primaryKey = schemaCache.primaryKeys[key] { return primaryKey }
         let columns = try self.columns(in: table)
         let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
@@ -81,7 +81,7 @@ extension Database {
     /// The foreign keys of a table. Implicit destination columns are the
     /// primary key of the destination table.
     public func foreignKeys(on table: String) throws -> [ForeignKeyInfo] {
-        let key = table.lowercased()
+        let key = table
         if let foreignKeys = schemaCache.foreignKeys[key] { return foreignKeys }
         try checkTableExists(table)
         let rows = try Row.fetchAll(self, sql: "PRAGMA foreign_key_list(\(table.quotedDatabaseIdentifier))")
@@ -112,7 +112,7 @@ extension Database {
 
     /// The indexes of a table.
     public func indexes(on table: String) throws -> [IndexInfo] {
-        let key = table.lowercased()
+        let key = table
         if let indexes = schemaCache.indexes[key] { return indexes }
         try checkTableExists(table)
         let list = try Row.fetchAll(self, sql: "PRAGMA index_list(\(table.quotedDatabaseIdentifier))")

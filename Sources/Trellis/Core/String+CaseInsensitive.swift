@@ -1,0 +1,23 @@
+extension String {
+    /// Whether the strings are equal, ignoring ASCII case, without
+    /// allocating: SQLite compares identifiers this way.
+    @usableFromInline
+    func isEqualIgnoringASCIICase(_ other: String) -> Bool {
+        if self == other { return true }
+        var lhs = utf8.makeIterator()
+        var rhs = other.utf8.makeIterator()
+        while true {
+            switch (lhs.next(), rhs.next()) {
+            case (nil, nil):
+                return true
+            case let (l?, r?):
+                if l == r { continue }
+                let lowerL = (l >= 65 && l <= 90) ? l + 32 : l
+                let lowerR = (r >= 65 && r <= 90) ? r + 32 : r
+                if lowerL != lowerR { return false }
+            default:
+                return false
+            }
+        }
+    }
+}
