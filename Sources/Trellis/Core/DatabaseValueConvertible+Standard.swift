@@ -35,16 +35,11 @@ extension Int: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
+    /// Reads integers, and converts reals and text the way SQLite's CAST
+    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
-            let value = sqlite3_column_double(sqliteStatement, index)
-            guard value.isFinite, let converted = Int(exactly: value.rounded(.towardZero)) else { return nil }
-            self = converted
-        } else {
-            guard let converted = Int(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-            self = converted
-        }
+        self = Int(truncatingIfNeeded: sqlite3_column_int64(sqliteStatement, index))
     }
 }
 
@@ -60,16 +55,12 @@ extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
+    /// Reads integers, and converts reals and text the way SQLite's CAST
+    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
-            let value = sqlite3_column_double(sqliteStatement, index)
-            guard value.isFinite, let converted = Int8(exactly: value.rounded(.towardZero)) else { return nil }
-            self = converted
-        } else {
-            guard let converted = Int8(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-            self = converted
-        }
+        guard let converted = Int8(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
+        self = converted
     }
 }
 
@@ -85,16 +76,12 @@ extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
+    /// Reads integers, and converts reals and text the way SQLite's CAST
+    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
-            let value = sqlite3_column_double(sqliteStatement, index)
-            guard value.isFinite, let converted = Int16(exactly: value.rounded(.towardZero)) else { return nil }
-            self = converted
-        } else {
-            guard let converted = Int16(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-            self = converted
-        }
+        guard let converted = Int16(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
+        self = converted
     }
 }
 
@@ -110,16 +97,12 @@ extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
+    /// Reads integers, and converts reals and text the way SQLite's CAST
+    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
-            let value = sqlite3_column_double(sqliteStatement, index)
-            guard value.isFinite, let converted = Int32(exactly: value.rounded(.towardZero)) else { return nil }
-            self = converted
-        } else {
-            guard let converted = Int32(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-            self = converted
-        }
+        guard let converted = Int32(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
+        self = converted
     }
 }
 
@@ -135,16 +118,11 @@ extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
+    /// Reads integers, and converts reals and text the way SQLite's CAST
+    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
-            let value = sqlite3_column_double(sqliteStatement, index)
-            guard value.isFinite, let converted = Int64(exactly: value.rounded(.towardZero)) else { return nil }
-            self = converted
-        } else {
-            guard let converted = Int64(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-            self = converted
-        }
+        self = sqlite3_column_int64(sqliteStatement, index)
     }
 }
 
@@ -160,16 +138,12 @@ extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
+    /// Reads integers, and converts reals and text the way SQLite's CAST
+    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
-            let value = sqlite3_column_double(sqliteStatement, index)
-            guard value.isFinite, let converted = UInt(exactly: value.rounded(.towardZero)) else { return nil }
-            self = converted
-        } else {
-            guard let converted = UInt(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-            self = converted
-        }
+        guard let converted = UInt(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
+        self = converted
     }
 }
 
@@ -185,16 +159,12 @@ extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
+    /// Reads integers, and converts reals and text the way SQLite's CAST
+    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
-            let value = sqlite3_column_double(sqliteStatement, index)
-            guard value.isFinite, let converted = UInt8(exactly: value.rounded(.towardZero)) else { return nil }
-            self = converted
-        } else {
-            guard let converted = UInt8(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-            self = converted
-        }
+        guard let converted = UInt8(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
+        self = converted
     }
 }
 
@@ -210,16 +180,12 @@ extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
+    /// Reads integers, and converts reals and text the way SQLite's CAST
+    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
-            let value = sqlite3_column_double(sqliteStatement, index)
-            guard value.isFinite, let converted = UInt16(exactly: value.rounded(.towardZero)) else { return nil }
-            self = converted
-        } else {
-            guard let converted = UInt16(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-            self = converted
-        }
+        guard let converted = UInt16(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
+        self = converted
     }
 }
 
@@ -235,16 +201,12 @@ extension UInt32: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
+    /// Reads integers, and converts reals and text the way SQLite's CAST
+    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
-            let value = sqlite3_column_double(sqliteStatement, index)
-            guard value.isFinite, let converted = UInt32(exactly: value.rounded(.towardZero)) else { return nil }
-            self = converted
-        } else {
-            guard let converted = UInt32(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-            self = converted
-        }
+        guard let converted = UInt32(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
+        self = converted
     }
 }
 
@@ -265,16 +227,12 @@ extension UInt64: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
+    /// Reads integers, and converts reals and text the way SQLite's CAST
+    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
-            let value = sqlite3_column_double(sqliteStatement, index)
-            guard value.isFinite, let converted = UInt64(exactly: value.rounded(.towardZero)) else { return nil }
-            self = converted
-        } else {
-            guard let converted = UInt64(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-            self = converted
-        }
+        guard let converted = UInt64(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
+        self = converted
     }
 }
 

@@ -37,8 +37,7 @@ extension Row {
         guard index >= 0 && index < count else {
             throw RowDecodingError.indexOutOfRange(index, type: Value.self, row: self)
         }
-        if let statement {
-            let sqliteStatement = statement.sqliteStatement
+        if let sqliteStatement {
             let column = CInt(offset + index)
             if sqlite3_column_type(sqliteStatement, column) != SQLITE_NULL,
                let value = Value(sqliteStatement: sqliteStatement, index: column)

@@ -23,6 +23,15 @@ public final class Row {
     @usableFromInline
     let statement: Statement?
 
+    /// The same statement, read without reference counting on the hot
+    /// paths: `statement` keeps it alive.
+    @usableFromInline
+    unowned(unsafe) let unretainedStatement: Statement?
+
+    /// The SQLite handle of `statement`.
+    @usableFromInline
+    let sqliteStatement: SQLiteStatement?
+
     /// The values of a copied row (all columns of the base row).
     @usableFromInline
     let storedValues: [DatabaseValue]
@@ -58,6 +67,8 @@ public final class Row {
          layout: RowLayout?, prefetched: [String: [Row]] = [:], parent: Row?)
     {
         self.statement = statement
+        self.unretainedStatement = statement
+        self.sqliteStatement = statement?.sqliteStatement
         self.storedValues = values
         self.storedNames = names
         self.offset = offset
@@ -131,10 +142,13 @@ public final class Row {
     /// case-insensitively.
     @inlinable
     public func index(ofColumn name: String) -> Int? {
-        if let statement {
-            return statement.columnLookup.index(ofColumn: name, window: offset << 32 | count) { [offset, count] name in
-                Row.searchIndex(ofColumn: name, in: statement.columnNames, offset: offset, count: count)
+        if let statement = unretainedStatement {
+            let window = offset << 32 | count
+            let cached = statement.columnLookup.cachedIndex(ofColumn: name, window: window)
+            if cached != ColumnLookup.unknown {
+                return cached < 0 ? nil : cached
             }
+            return statement.resolveIndex(ofColumn: name, offset: offset, count: count, window: window)
         }
         return Self.searchIndex(ofColumn: name, in: storedNames, offset: offset, count: count)
     }
@@ -149,8 +163,8 @@ public final class Row {
     /// The value at `index`, as stored.
     @inlinable
     public func databaseValue(atIndex index: Int) -> DatabaseValue {
-        if let statement {
-            return DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt(offset + index))
+        if let sqliteStatement {
+            return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(offset + index))
         }
         return storedValues[offset + index]
     }

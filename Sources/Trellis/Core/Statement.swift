@@ -76,9 +76,20 @@ public final class Statement {
     /// place in the sequence.
     @inlinable
     public func index(ofColumn name: String) -> Int? {
-        columnLookup.index(ofColumn: name, window: columnCount) { [unowned self] name in
-            Row.searchIndex(ofColumn: name, in: self.columnNames, offset: 0, count: self.columnCount)
+        let cached = columnLookup.cachedIndex(ofColumn: name, window: columnCount)
+        if cached != ColumnLookup.unknown {
+            return cached < 0 ? nil : cached
         }
+        return resolveIndex(ofColumn: name, offset: 0, count: columnCount, window: columnCount)
+    }
+
+    /// Searches a column that the lookup memo did not know, and remembers
+    /// the answer at the current place in the sequence of lookups.
+    @usableFromInline
+    func resolveIndex(ofColumn name: String, offset: Int, count: Int, window: Int) -> Int? {
+        let index = Row.searchIndex(ofColumn: name, in: columnNames, offset: offset, count: count)
+        columnLookup.remember(name, window: window, index: index)
+        return index
     }
 
     // MARK: - Arguments
@@ -201,9 +212,24 @@ extension Statement: CustomStringConvertible {
 /// columns (a scope of the row), which is part of what is remembered.
 @usableFromInline
 struct ColumnLookup {
-    @usableFromInline var names: [String] = []
-    @usableFromInline var windows: [Int] = []
-    @usableFromInline var indexes: [Int] = []
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var name: String
+        @usableFromInline var window: Int
+        @usableFromInline var index: Int
+
+        @inlinable
+        init(name: String, window: Int, index: Int) {
+            self.name = name
+            self.window = window
+            self.index = index
+        }
+    }
+
+    /// What `cachedIndex` returns when it does not know the answer.
+    @usableFromInline static let unknown = Int.min
+
+    @usableFromInline var entries: [Entry] = []
     @usableFromInline var position = 0
 
     @inlinable
@@ -211,27 +237,29 @@ struct ColumnLookup {
         position = 0
     }
 
+    /// The remembered index (-1 for a missing column), or `unknown`.
     @inlinable
-    mutating func index(ofColumn name: String, window: Int, search: (String) -> Int?) -> Int? {
+    mutating func cachedIndex(ofColumn name: String, window: Int) -> Int {
         let position = self.position
         self.position = position &+ 1
-        if position < names.count {
-            if windows[position] == window && names[position] == name {
-                let index = indexes[position]
-                return index < 0 ? nil : index
+        if position < entries.count {
+            let entry = entries[position]
+            if entry.window == window && entry.name == name {
+                return entry.index
             }
-            let index = search(name)
-            names[position] = name
-            windows[position] = window
-            indexes[position] = index ?? -1
-            return index
         }
-        let index = search(name)
-        if position == names.count && position < 1024 {
-            names.append(name)
-            windows.append(window)
-            indexes.append(index ?? -1)
+        return Self.unknown
+    }
+
+    /// Remembers the answer of the lookup that `cachedIndex` did not know.
+    @usableFromInline
+    mutating func remember(_ name: String, window: Int, index: Int?) {
+        let position = self.position &- 1
+        let entry = Entry(name: name, window: window, index: index ?? -1)
+        if position < entries.count {
+            entries[position] = entry
+        } else if position == entries.count && position < 1024 {
+            entries.append(entry)
         }
-        return index
     }
 }

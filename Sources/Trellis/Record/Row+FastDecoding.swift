@@ -7,8 +7,7 @@ import TrellisSQLite
 extension Row {
     @usableFromInline
     func fastInt64(atIndex index: Int, as type: Any.Type, record: Any.Type) throws -> Int64 {
-        if let statement {
-            let sqliteStatement = statement.sqliteStatement
+        if let sqliteStatement {
             let column = CInt(offset + index)
             if sqlite3_column_type(sqliteStatement, column) == SQLITE_INTEGER {
                 return sqlite3_column_int64(sqliteStatement, column)
@@ -23,8 +22,7 @@ extension Row {
 
     @usableFromInline
     func fastDouble(atIndex index: Int, record: Any.Type) throws -> Double {
-        if let statement {
-            let sqliteStatement = statement.sqliteStatement
+        if let sqliteStatement {
             let column = CInt(offset + index)
             switch sqlite3_column_type(sqliteStatement, column) {
             case SQLITE_FLOAT: return sqlite3_column_double(sqliteStatement, column)
@@ -41,8 +39,7 @@ extension Row {
 
     @usableFromInline
     func fastString(atIndex index: Int, record: Any.Type) throws -> String {
-        if let statement {
-            let sqliteStatement = statement.sqliteStatement
+        if let sqliteStatement {
             let column = CInt(offset + index)
             if sqlite3_column_type(sqliteStatement, column) == SQLITE_TEXT {
                 return String(sqliteText: sqliteStatement, index: column)
@@ -57,8 +54,7 @@ extension Row {
 
     @usableFromInline
     func fastBool(atIndex index: Int, record: Any.Type) throws -> Bool {
-        if let statement {
-            let sqliteStatement = statement.sqliteStatement
+        if let sqliteStatement {
             let column = CInt(offset + index)
             if sqlite3_column_type(sqliteStatement, column) == SQLITE_INTEGER {
                 return sqlite3_column_int64(sqliteStatement, column) != 0
