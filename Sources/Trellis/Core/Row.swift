@@ -32,6 +32,10 @@ public final class Row {
     @usableFromInline
     let sqliteStatement: SQLiteStatement?
 
+    /// The column lookup memo of `statement`, kept alive by `statement`.
+    @usableFromInline
+    let columnLookup: Unmanaged<ColumnLookup>?
+
     /// The values of a copied row (all columns of the base row).
     @usableFromInline
     let storedValues: [DatabaseValue]
@@ -69,6 +73,7 @@ public final class Row {
         self.statement = statement
         self.unretainedStatement = statement
         self.sqliteStatement = statement?.sqliteStatement
+        self.columnLookup = statement.map { Unmanaged.passUnretained($0.columnLookup) }
         self.storedValues = values
         self.storedNames = names
         self.offset = offset
@@ -142,13 +147,13 @@ public final class Row {
     /// case-insensitively.
     @inlinable
     public func index(ofColumn name: String) -> Int? {
-        if let statement = unretainedStatement {
+        if let columnLookup {
             let window = offset << 32 | count
-            let cached = statement.columnLookup.cachedIndex(ofColumn: name, window: window)
+            let cached = columnLookup._withUnsafeGuaranteedRef { $0.cachedIndex(ofColumn: name, window: window) }
             if cached != ColumnLookup.unknown {
                 return cached < 0 ? nil : cached
             }
-            return statement.resolveIndex(ofColumn: name, offset: offset, count: count, window: window)
+            return unretainedStatement?.resolveIndex(ofColumn: name, offset: offset, count: count, window: window)
         }
         return Self.searchIndex(ofColumn: name, in: storedNames, offset: offset, count: count)
     }

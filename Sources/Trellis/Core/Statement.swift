@@ -35,8 +35,8 @@ public final class Statement {
     /// The current arguments.
     public private(set) var arguments = StatementArguments()
 
-    @usableFromInline @exclusivity(unchecked)
-    var columnLookup: ColumnLookup
+    @usableFromInline
+    let columnLookup = ColumnLookup()
 
     private var _columnNames: [String]?
     private var _parameterNames: [String?]?
@@ -47,7 +47,6 @@ public final class Statement {
         self.sql = sql
         self.invalidatesSchemaCache = invalidatesSchemaCache
         self.columnCount = Int(sqlite3_column_count(sqliteStatement))
-        self.columnLookup = ColumnLookup()
     }
 
     deinit {
@@ -210,8 +209,11 @@ extension Statement: CustomStringConvertible {
 /// the order of the lookups, so that the same sequence on the next row costs
 /// one string comparison per lookup. A lookup is made in a window of
 /// columns (a scope of the row), which is part of what is remembered.
+///
+/// It is a class with manually managed storage so that rows can reach it
+/// without reference counting or copy-on-write checks on every lookup.
 @usableFromInline
-struct ColumnLookup {
+final class ColumnLookup {
     @usableFromInline
     struct Entry {
         @usableFromInline var name: String
@@ -229,23 +231,37 @@ struct ColumnLookup {
     /// What `cachedIndex` returns when it does not know the answer.
     @usableFromInline static let unknown = Int.min
 
-    @usableFromInline var entries: [Entry] = []
-    @usableFromInline var position = 0
+    /// The longest remembered sequence of lookups per row.
+    @usableFromInline static let capacity = 256
+
+    @usableFromInline let entries: UnsafeMutablePointer<Entry>
+    // Only the connection's thread touches a lookup, one access at a time.
+    @usableFromInline @exclusivity(unchecked) var count = 0
+    @usableFromInline @exclusivity(unchecked) var position = 0
+
+    init() {
+        entries = .allocate(capacity: Self.capacity)
+    }
+
+    deinit {
+        entries.deinitialize(count: count)
+        entries.deallocate()
+    }
 
     @inlinable
-    mutating func startRow() {
+    func startRow() {
         position = 0
     }
 
     /// The remembered index (-1 for a missing column), or `unknown`.
     @inlinable
-    mutating func cachedIndex(ofColumn name: String, window: Int) -> Int {
+    func cachedIndex(ofColumn name: String, window: Int) -> Int {
         let position = self.position
         self.position = position &+ 1
-        if position < entries.count {
-            let entry = entries[position]
-            if entry.window == window && entry.name == name {
-                return entry.index
+        if position < count {
+            let entry = entries + position
+            if entry.pointee.window == window && entry.pointee.name == name {
+                return entry.pointee.index
             }
         }
         return Self.unknown
@@ -253,13 +269,14 @@ struct ColumnLookup {
 
     /// Remembers the answer of the lookup that `cachedIndex` did not know.
     @usableFromInline
-    mutating func remember(_ name: String, window: Int, index: Int?) {
+    func remember(_ name: String, window: Int, index: Int?) {
         let position = self.position &- 1
         let entry = Entry(name: name, window: window, index: index ?? -1)
-        if position < entries.count {
+        if position < count {
             entries[position] = entry
-        } else if position == entries.count && position < 1024 {
-            entries.append(entry)
+        } else if position == count && position < Self.capacity {
+            (entries + position).initialize(to: entry)
+            count += 1
         }
     }
 }

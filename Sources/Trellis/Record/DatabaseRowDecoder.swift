@@ -7,15 +7,24 @@ import Foundation
 /// A key that is not a column decodes a nested record: from the scope of
 /// that name (a joined association), from the prefetched rows of that name
 /// (a to-many association), or else from the row itself.
+///
+/// It is a class, so that its containers share it with one reference, and
+/// it reads the record's column strategy once.
 @usableFromInline
-struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
+final class DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     @usableFromInline let row: Row
     @usableFromInline let codingPath: [any CodingKey]
+    @usableFromInline let usesDefaultKeys: Bool
 
     @inlinable
     init(row: Row, codingPath: [any CodingKey]) {
         self.row = row
         self.codingPath = codingPath
+        if case .useDefaultKeys = Record.databaseColumnDecodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
+        }
     }
 
     @usableFromInline
@@ -59,10 +68,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
         @inlinable
         func column(for key: Key) -> String {
-            switch Record.databaseColumnDecodingStrategy {
-            case .useDefaultKeys: return key.stringValue
-            default: return columnName(for: key)
-            }
+            decoder.usesDefaultKeys ? key.stringValue : columnName(for: key)
         }
 
         @usableFromInline
