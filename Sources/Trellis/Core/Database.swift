@@ -300,7 +300,7 @@ public final class Database {
                 sql: statement.sql)
         }
         if statement.invalidatesSchemaCache {
-            schemaCache.clear()
+            clearSchemaDerivedCaches()
         }
         tracer?.trace(statement)
     }
@@ -314,7 +314,7 @@ public final class Database {
         var version: UInt32 = 0
         guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return }
         if let lastDataVersion, lastDataVersion != version {
-            schemaCache.clear()
+            clearSchemaDerivedCaches()
         }
         lastDataVersion = version
     }
@@ -346,7 +346,14 @@ public final class Database {
 
     /// Clears the cached schema: the next introspection reads it again.
     public func clearSchemaCache() {
+        clearSchemaDerivedCaches()
+    }
+
+    /// Clears what was derived from the schema: introspection, and the
+    /// table facts that record persistence keeps.
+    func clearSchemaDerivedCaches() {
         schemaCache.clear()
+        recordStatementCache.rowIDColumns.removeAll()
     }
 
     // MARK: - Tracing

@@ -4,28 +4,17 @@ import Foundation
 /// of a persistence container, and nested values as JSON text.
 @usableFromInline
 final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
-    @usableFromInline
-    final class Storage {
-        @usableFromInline var container = PersistenceContainer(minimumCapacity: 16)
-        @usableFromInline init() {}
-    }
-
-    @usableFromInline let storage: Storage
+    /// The encoded columns. Keyed containers write here.
+    @usableFromInline @exclusivity(unchecked) var container = PersistenceContainer(minimumCapacity: 16)
     @usableFromInline var codingPath: [any CodingKey] { [] }
     @usableFromInline var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
 
     @inlinable
-    init() {
-        storage = Storage()
-    }
-
-    init(sharing storage: Storage) {
-        self.storage = storage
-    }
+    init() {}
 
     @inlinable
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(KeyedContainer<Key>(storage: storage))
+        KeyedEncodingContainer(KeyedContainer<Key>(encoder: self))
     }
 
     @usableFromInline
@@ -40,12 +29,12 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
 
     @usableFromInline
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        @usableFromInline let storage: Storage
+        @usableFromInline let encoder: DatabaseRecordEncoder
         @usableFromInline var codingPath: [any CodingKey] { [] }
 
         @inlinable
-        init(storage: Storage) {
-            self.storage = storage
+        init(encoder: DatabaseRecordEncoder) {
+            self.encoder = encoder
         }
 
         @inlinable
@@ -61,8 +50,8 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
         func store(_ value: DatabaseValue, forKey key: Key) {
             let column = column(for: key)
             // Encodable writes each key once: append without a search.
-            storage.container.columns.append(column)
-            storage.container.values.append(value)
+            encoder.container.columns.append(column)
+            encoder.container.values.append(value)
         }
 
         @inlinable mutating func encodeNil(forKey key: Key) throws { store(.null, forKey: key) }
@@ -138,7 +127,7 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             // Nested containers write into the same columns, as GRDB does
             // for records that flatten nested structures.
-            KeyedEncodingContainer(DatabaseRecordEncoder<Record>.KeyedContainer<NestedKey>(storage: storage))
+            KeyedEncodingContainer(DatabaseRecordEncoder<Record>.KeyedContainer<NestedKey>(encoder: encoder))
         }
 
         @usableFromInline
@@ -147,10 +136,10 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
         }
 
         @usableFromInline
-        mutating func superEncoder() -> any Encoder { DatabaseRecordEncoder<Record>(sharing: storage) }
+        mutating func superEncoder() -> any Encoder { encoder }
 
         @usableFromInline
-        mutating func superEncoder(forKey key: Key) -> any Encoder { DatabaseRecordEncoder<Record>(sharing: storage) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
     }
 
 }

@@ -135,6 +135,6 @@ extension EncodableRecord where Self: Encodable {
     public func encode(to container: inout PersistenceContainer) throws {
         let encoder = DatabaseRecordEncoder<Self>()
         try self.encode(to: encoder)
-        container = encoder.storage.container
+        container = encoder.container
     }
 }

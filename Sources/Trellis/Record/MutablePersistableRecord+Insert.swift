@@ -71,8 +71,19 @@ extension MutablePersistableRecord {
         try statement.executeBoundStatement()
         return InsertionSuccess(
             rowID: db.lastInsertedRowID,
-            rowIDColumn: try db.primaryKey(Self.databaseTableName).rowIDColumn,
+            rowIDColumn: try Self.rowIDColumn(db),
             persistenceContainer: container)
+    }
+
+    /// The column that aliases the rowid of the table, cached per
+    /// connection by record type.
+    @inlinable
+    static func rowIDColumn(_ db: Database) throws -> String? {
+        let key = ObjectIdentifier(Self.self)
+        if let column = db.recordStatementCache.rowIDColumns[key] { return column }
+        let column = try db.primaryKey(databaseTableName).rowIDColumn
+        db.recordStatementCache.rowIDColumns[key] = column
+        return column
     }
 
     @usableFromInline

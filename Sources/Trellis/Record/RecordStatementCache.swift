@@ -32,6 +32,10 @@ final class RecordStatementCache {
     @usableFromInline
     var entries: [Key: [(columns: [String], statement: Statement)]] = [:]
 
+    /// The rowid column of each record type's table (inserts report it).
+    @usableFromInline
+    var rowIDColumns: [ObjectIdentifier: String?] = [:]
+
     @usableFromInline
     init() {}
 

@@ -33,7 +33,7 @@ public enum AnyColumns {}
 
 extension TableRecord {
     public static var databaseTableName: String {
-        defaultDatabaseTableName(String(describing: self))
+        DefaultTableNames.shared.name(for: self)
     }
 
     public static var databaseSelection: [any SQLSelectable] {
@@ -46,6 +46,31 @@ extension TableRecord {
 
     static var defaultSelection: [SQLSelection] {
         databaseSelection.map(\.sqlSelection)
+    }
+}
+
+/// The default table names, computed once per type: they derive from the
+/// type name, which is slow to obtain.
+final class DefaultTableNames: @unchecked Sendable {
+    static let shared = DefaultTableNames()
+
+    // Guarded by `lock`.
+    private var names: [ObjectIdentifier: String] = [:]
+    private let lock = NSLock()
+
+    func name(for type: Any.Type) -> String {
+        let key = ObjectIdentifier(type)
+        lock.lock()
+        if let name = names[key] {
+            lock.unlock()
+            return name
+        }
+        lock.unlock()
+        let name = defaultDatabaseTableName(String(describing: type))
+        lock.lock()
+        names[key] = name
+        lock.unlock()
+        return name
     }
 }
 
