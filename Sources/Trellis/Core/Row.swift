@@ -274,14 +274,9 @@ extension Row {
         /// Whether no association was prefetched.
         public var isEmpty: Bool { row.prefetched.isEmpty }
 
-        /// The prefetched rows of the association `key`, searched in the
-        /// row and its scopes.
+        /// The prefetched rows of the association `key`.
         public subscript(_ key: String) -> [Row]? {
-            if let rows = row.prefetched[key] { return rows }
-            for name in row.scopes.names {
-                if let rows = row.scopes[name]?.prefetchedRows[key] { return rows }
-            }
-            return nil
+            row.prefetched.isEmpty ? nil : row.prefetched[key]
         }
     }
 }

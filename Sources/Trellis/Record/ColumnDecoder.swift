@@ -6,7 +6,20 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
     let row: Row
     let index: Int
     let column: String
-    let codingPath: [any CodingKey]
+    /// The coding path of the record, and the key of the column: the full
+    /// path is only built for errors.
+    let parentPath: [any CodingKey]
+    let key: (any CodingKey)?
+
+    init(row: Row, index: Int, column: String, parentPath: [any CodingKey], key: (any CodingKey)?) {
+        self.row = row
+        self.index = index
+        self.column = column
+        self.parentPath = parentPath
+        self.key = key
+    }
+
+    var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
 
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
 

@@ -45,7 +45,7 @@ final class DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     @usableFromInline
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         // A single value record reads the first column.
-        ColumnDecoder<Record>(row: row, index: 0, column: row.columnNames.first ?? "", codingPath: codingPath)
+        ColumnDecoder<Record>(row: row, index: 0, column: row.columnNames.first ?? "", parentPath: codingPath, key: nil)
     }
 
     @usableFromInline
@@ -285,7 +285,7 @@ final class DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
             let name = column(for: key)
             if let index = row.index(ofColumn: name) {
                 if row.hasNull(atIndex: index) { return nil }
-                return try ColumnDecoder<Record>(row: row, index: index, column: name, codingPath: codingPath + [key])
+                return try ColumnDecoder<Record>(row: row, index: index, column: name, parentPath: codingPath, key: key)
                     .decode(T.self)
             }
             if let scope = row.scopes[name] {
@@ -305,7 +305,7 @@ final class DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
                 return try decodeRecord(T.self, from: scope, key: key)
             }
             if let index = row.index(ofColumn: name) {
-                return try ColumnDecoder<Record>(row: row, index: index, column: name, codingPath: codingPath + [key])
+                return try ColumnDecoder<Record>(row: row, index: index, column: name, parentPath: codingPath, key: key)
                     .decode(T.self)
             }
             if let rows = row.prefetchedRows[name] {
@@ -330,10 +330,19 @@ final class DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         }
 
         private func decodeFetchable<R: FetchableRecord, T: Decodable>(_ recordType: R.Type, as type: T.Type, from row: Row, key: Key) throws -> T {
-            guard let record = try R(row: row) as? T else {
+            guard R.self == T.self else {
                 return try T(from: DatabaseRowDecoder(row: row, codingPath: codingPath + [key]))
             }
-            return record
+            // R and T are the same type: move the record out as a T without
+            // a dynamic cast.
+            let record = try R(row: row)
+            return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+                guard let address = buffer.baseAddress else {
+                    throw RowDecodingError(reason: .other, message: "could not allocate \(T.self)")
+                }
+                UnsafeMutableRawPointer(address).assumingMemoryBound(to: R.self).initialize(to: record)
+                return address.move()
+            }
         }
 
         @usableFromInline
