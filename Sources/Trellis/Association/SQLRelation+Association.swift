@@ -44,9 +44,11 @@ extension SQLRelation {
         var child = SQLJoinedChild(
             kind: kind, isSelected: selected, relation: last.relation,
             condition: { db in try last.columnPairs(db) }, prefetch: nil)
+        var childKey = impl.key
         for (index, hop) in hops.dropLast().enumerated().reversed() {
             var intermediate = hop.relation
-            intermediate.children.append((key: "\(impl.key)#through\(index)", child: child))
+            intermediate.children.append((key: childKey, child: child))
+            childKey = "\(impl.key)#through\(index)"
             child = SQLJoinedChild(
                 kind: kind, isSelected: false, relation: intermediate,
                 condition: { db in try hop.columnPairs(db) }, prefetch: nil)

@@ -295,6 +295,10 @@ final class DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
             if row.prefetchedRows[name] != nil {
                 return try decode(T.self, forKey: key)
             }
+            if let scope = row.scopesTree[name] {
+                if !scope.containsNonNullValue { return nil }
+                return try decodeRecord(T.self, from: scope, key: key)
+            }
             return nil
         }
 
@@ -313,6 +317,11 @@ final class DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
             }
             if T.self is any DatabaseValueConvertible.Type {
                 throw RowDecodingError.columnNotFound(name, type: T.self, row: row).forRecord(Record.self)
+            }
+            // The scope of a nested association, such as the `country` of
+            // `Book.including(required: Book.author.including(optional: Author.country))`.
+            if let scope = row.scopesTree[name] {
+                return try decodeRecord(T.self, from: scope, key: key)
             }
             // A nested record that reads the same row, such as the `book`
             // of `struct BookInfo { var book: Book; var author: Author }`.

@@ -1,0 +1,195 @@
+import Testing
+import Trellis
+
+private typealias Country = LibraryFixture.Country
+private typealias Person = LibraryFixture.Person
+private typealias Book = LibraryFixture.Book
+private typealias Cover = LibraryFixture.Cover
+private typealias Award = LibraryFixture.Award
+private typealias Tag = LibraryFixture.Tag
+private typealias BookTag = LibraryFixture.BookTag
+private typealias Library = LibraryFixture.Library
+private typealias Address = LibraryFixture.Address
+
+@Suite struct JoinedRequestTests {
+    fileprivate struct BookInfo: Decodable, FetchableRecord {
+        var book: Book
+        var author: Person
+        var translator: Person?
+    }
+
+    @Test func includingRequiredFetchesOnlyRecordsThatHaveTheAssociatedRecord() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let titles = try dbQueue.read { db in
+            try Book.including(required: Book.translator).order(Column("id")).fetchAll(db).map(\.title)
+        }
+        #expect(titles == ["Les Misérables", "Anna Karenina"])
+    }
+
+    @Test func theSameTableTwiceUnderTwoKeys() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let infos = try dbQueue.read { db in
+            try Book
+                .including(required: Book.author)
+                .including(optional: Book.translator)
+                .order(Column("id"))
+                .asRequest(of: BookInfo.self)
+                .fetchAll(db)
+        }
+        #expect(infos.map(\.author.name) == ["Victor Hugo", "Leo Tolstoy", "Leo Tolstoy", "Victor Hugo", "Anonymous"])
+        #expect(infos.map(\.translator?.name) == ["Isabel Hapgood", nil, "Isabel Hapgood", nil, nil])
+    }
+
+    @Test func nestedChainsDecodeFlatRecords() throws {
+        struct Info: Decodable, FetchableRecord {
+            var book: Book
+            var author: Person
+            var country: Country?
+        }
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let infos = try dbQueue.read { db in
+            try Book
+                .including(required: Book.author.including(optional: Person.country))
+                .order(Column("id"))
+                .asRequest(of: Info.self)
+                .fetchAll(db)
+        }
+        #expect(infos.map(\.country?.name) == ["France", "Russia", "Russia", "France", nil])
+    }
+
+    @Test func scopesOfHandWrittenRecords() throws {
+        struct Info: FetchableRecord {
+            var title: String
+            var authorName: String
+            var countryName: String?
+            init(row: Row) throws {
+                title = row["title"]
+                let author = try #require(row.scopes["author"])
+                authorName = author["name"]
+                countryName = author.scopes["country"]?["name"]
+            }
+        }
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let infos = try dbQueue.read { db in
+            try Info.fetchAll(db, Book.including(required: Book.author.including(optional: Person.country)).order(Column("id")))
+        }
+        #expect(infos.first?.authorName == "Victor Hugo")
+        #expect(infos.last?.countryName == nil)
+        #expect(infos[1].countryName == "Russia")
+    }
+
+    @Test func joiningFiltersWithoutSelecting() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        try dbQueue.read { db in
+            let russianBooks = try Book
+                .joining(required: Book.author.joining(required: Person.country.filter(Column("code") == "RU")))
+                .order(Column("id"))
+                .fetchAll(db)
+            #expect(russianBooks.map(\.id) == [2, 3])
+            let row = try #require(try Row.fetchOne(db, Book.joining(required: Book.author)))
+            #expect(row.scopes.names.isEmpty)
+            #expect(row.count == 7)
+        }
+    }
+
+    @Test func joiningOptionalKeepsRecordsWithoutAssociatedRecord() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let count = try dbQueue.read { db in
+            try Book.joining(optional: Book.translator).fetchCount(db)
+        }
+        #expect(count == 5)
+    }
+
+    @Test func associationsAreFilteredSortedAndSelected() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        try dbQueue.read { db in
+            let rows = try Row.fetchAll(db, Book
+                .including(required: Book.author.select(Column("name")).filter(Column("birthYear") < 1850))
+                .order(Column("id")))
+            #expect(rows.count == 4)
+            #expect(rows[0].scopes["author"]?.columnNames == ["name"])
+        }
+    }
+
+    @Test func tableAliasesFilterOnJoinedColumns() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let authorAlias = TableAlias<Person>()
+        let titles = try dbQueue.read { db in
+            try Book
+                .joining(required: Book.author.aliased(authorAlias))
+                .filter(authorAlias[Column("name")] == "Victor Hugo")
+                .order(authorAlias[Column("name")], Column("year"))
+                .fetchAll(db)
+                .map(\.title)
+        }
+        #expect(titles == ["Notre-Dame de Paris", "Les Misérables"])
+    }
+
+    @Test func selfReferencesJoinTheSameTable() throws {
+        struct PersonInfo: Decodable, FetchableRecord {
+            var person: Person
+            var mentor: Person?
+        }
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let infos = try dbQueue.read { db in
+            try Person.including(optional: Person.mentor).order(Column("id")).asRequest(of: PersonInfo.self).fetchAll(db)
+        }
+        #expect(infos.map(\.mentor?.name) == [nil, nil, "Victor Hugo", "Leo Tolstoy"])
+    }
+
+    @Test func hasOneThroughJoinsTheIntermediateTable() throws {
+        struct Info: Decodable, FetchableRecord {
+            var book: Book
+            var returnAddress: Address?
+        }
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let infos = try dbQueue.read { db in
+            try Book.including(optional: Book.returnAddress).order(Column("id")).asRequest(of: Info.self).fetchAll(db)
+        }
+        #expect(infos.map(\.returnAddress?.city) == ["Paris", nil, nil, "Paris", nil])
+    }
+
+    @Test func aRequiredAssociationBehindAnOptionalOneDoesNotDropRecords() throws {
+        struct Info: Decodable, FetchableRecord {
+            var book: Book
+            var translator: Person?
+            var country: Country?
+        }
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let infos = try dbQueue.read { db in
+            try Book
+                .including(optional: Book.translator.including(required: Person.country))
+                .order(Column("id"))
+                .asRequest(of: Info.self)
+                .fetchAll(db)
+        }
+        #expect(infos.count == 5)
+        #expect(infos[0].country?.code == "US")
+    }
+
+    @Test func requestForFetchesTheAssociatedRecordsOfOneRecord() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        try dbQueue.read { db in
+            let tolstoy = try Person.find(db, key: 3)
+            #expect(try tolstoy.request(for: Person.writtenBooks).order(Column("id")).fetchAll(db).map(\.id) == [2, 3])
+            #expect(try tolstoy.request(for: Person.mentor).fetchOne(db)?.name == "Victor Hugo")
+            #expect(try tolstoy.request(for: Person.awards).fetchCount(db) == 2)
+            let book = try Book.find(db, key: 1)
+            #expect(try book.request(for: Book.tags).order(Column("label")).fetchAll(db).map(\.label) == ["history", "novel"])
+            #expect(try book.request(for: Book.returnAddress).fetchOne(db)?.city == "Paris")
+        }
+    }
+
+    @Test func aMissingTableIsAClearError() throws {
+        struct Ghost: TableRecord {}
+        struct Haunted: TableRecord {
+            static let databaseTableName = "book"
+            static let ghost = belongsTo(Ghost.self)
+        }
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let error = #expect(throws: DatabaseError.self) {
+            try dbQueue.read { db in try Row.fetchAll(db, Haunted.including(required: Haunted.ghost)) }
+        }
+        #expect(error?.message == "no such table: ghost")
+    }
+}
