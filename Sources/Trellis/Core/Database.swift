@@ -353,7 +353,7 @@ public final class Database {
     /// table facts that record persistence keeps.
     func clearSchemaDerivedCaches() {
         schemaCache.clear()
-        recordStatementCache.rowIDColumns.removeAll()
+        recordStatementCache.clear()
     }
 
     // MARK: - Tracing

@@ -24,6 +24,14 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension Int: DatabaseValueConvertible, StatementColumnConvertible {
+    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
+    @inlinable
+    public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int?? {
+        let value = sqlite3_column_int64(sqliteStatement, index)
+        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        return .some(Int(exactly: value))
+    }
+
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
@@ -39,11 +47,20 @@ extension Int: DatabaseValueConvertible, StatementColumnConvertible {
     /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        self = Int(truncatingIfNeeded: sqlite3_column_int64(sqliteStatement, index))
+        guard let converted = Int(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
+        self = converted
     }
 }
 
 extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
+    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
+    @inlinable
+    public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int8?? {
+        let value = sqlite3_column_int64(sqliteStatement, index)
+        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        return .some(Int8(exactly: value))
+    }
+
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
@@ -65,6 +82,14 @@ extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
+    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
+    @inlinable
+    public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int16?? {
+        let value = sqlite3_column_int64(sqliteStatement, index)
+        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        return .some(Int16(exactly: value))
+    }
+
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
@@ -86,6 +111,14 @@ extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
+    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
+    @inlinable
+    public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int32?? {
+        let value = sqlite3_column_int64(sqliteStatement, index)
+        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        return .some(Int32(exactly: value))
+    }
+
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
@@ -107,6 +140,14 @@ extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
+    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
+    @inlinable
+    public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int64?? {
+        let value = sqlite3_column_int64(sqliteStatement, index)
+        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        return .some(value)
+    }
+
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
@@ -127,6 +168,14 @@ extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
+    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
+    @inlinable
+    public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt?? {
+        let value = sqlite3_column_int64(sqliteStatement, index)
+        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        return .some(UInt(exactly: value))
+    }
+
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
@@ -148,6 +197,14 @@ extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
+    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
+    @inlinable
+    public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt8?? {
+        let value = sqlite3_column_int64(sqliteStatement, index)
+        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        return .some(UInt8(exactly: value))
+    }
+
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
@@ -169,6 +226,14 @@ extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
+    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
+    @inlinable
+    public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt16?? {
+        let value = sqlite3_column_int64(sqliteStatement, index)
+        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        return .some(UInt16(exactly: value))
+    }
+
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
@@ -190,6 +255,14 @@ extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension UInt32: DatabaseValueConvertible, StatementColumnConvertible {
+    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
+    @inlinable
+    public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt32?? {
+        let value = sqlite3_column_int64(sqliteStatement, index)
+        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        return .some(UInt32(exactly: value))
+    }
+
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
@@ -211,6 +284,14 @@ extension UInt32: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension UInt64: DatabaseValueConvertible, StatementColumnConvertible {
+    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
+    @inlinable
+    public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt64?? {
+        let value = sqlite3_column_int64(sqliteStatement, index)
+        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        return .some(UInt64(exactly: value))
+    }
+
     /// SQLite integers are signed 64-bit: values above `Int64.max` are
     /// stored as REAL, and lose precision.
     @inlinable

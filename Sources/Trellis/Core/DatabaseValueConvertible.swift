@@ -52,6 +52,19 @@ public protocol StatementColumnConvertible {
     /// Reads a non-NULL value at `index`, or returns nil when the conversion
     /// is not possible.
     init?(sqliteStatement: SQLiteStatement, index: CInt)
+
+    /// Reads the value at `index`: nil for NULL, `.some(nil)` when the
+    /// conversion is not possible. You don't implement it: integers use it
+    /// to read with a single SQLite call.
+    static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Self??
+}
+
+extension StatementColumnConvertible {
+    @inlinable
+    public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Self?? {
+        if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        return .some(Self(sqliteStatement: sqliteStatement, index: index))
+    }
 }
 
 /// A value that can be bound as a statement argument.

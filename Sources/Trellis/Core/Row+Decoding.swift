@@ -37,13 +37,10 @@ extension Row {
         guard index >= 0 && index < count else {
             throw RowDecodingError.indexOutOfRange(index, type: Value.self, row: self)
         }
-        if let sqliteStatement {
-            let column = CInt(offset + index)
-            if sqlite3_column_type(sqliteStatement, column) != SQLITE_NULL,
-               let value = Value(sqliteStatement: sqliteStatement, index: column)
-            {
-                return value
-            }
+        if let sqliteStatement, case .some(.some(let value)) = Value._decodeColumn(
+            sqliteStatement: sqliteStatement, index: CInt(offset + index))
+        {
+            return value
         }
         let dbValue = databaseValue(atIndex: index)
         guard let value = Value.fromDatabaseValue(dbValue) else {

@@ -45,6 +45,26 @@ extension MutablePersistableRecord {
 }
 
 extension TableRecord {
+    /// The cached statement of a lookup by a single-column primary key. The
+    /// last one used is found without hashing: lookups come in series.
+    @inlinable
+    static func singleColumnKeyStatement(_ db: Database, operation: RecordStatementCache.Operation) throws -> Statement {
+        let key = RecordStatementCache.Key(type: ObjectIdentifier(Self.self), operation: operation)
+        let cache = db.recordStatementCache
+        if let last = cache.lastKeyStatement, last.key == key {
+            return last.statement
+        }
+        let primaryKey = try db.primaryKey(databaseTableName)
+        guard primaryKey.columns.count == 1 else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "table \(databaseTableName) has a primary key of \(primaryKey.columns.count) columns: use a key dictionary such as [\"\(primaryKey.columns[0])\": ...]")
+        }
+        let statement = try primaryKeyStatement(db, operation: operation, primaryKey: primaryKey)
+        cache.lastKeyStatement = (key, statement)
+        return statement
+    }
+
     /// A cached statement that selects, tests or deletes a row by primary
     /// key, with one parameter per key column.
     @usableFromInline

@@ -36,6 +36,18 @@ final class RecordStatementCache {
     @usableFromInline
     var rowIDColumns: [ObjectIdentifier: String?] = [:]
 
+    /// The last statement of a lookup by key.
+    @usableFromInline
+    var lastKeyStatement: (key: Key, statement: Statement)?
+
+    /// Forgets what depends on the schema: statements are prepared again
+    /// from the new schema when they are next needed.
+    func clear() {
+        entries.removeAll()
+        rowIDColumns.removeAll()
+        lastKeyStatement = nil
+    }
+
     @usableFromInline
     init() {}
 

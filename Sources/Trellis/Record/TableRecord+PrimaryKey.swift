@@ -35,11 +35,7 @@ extension FetchableRecord where Self: TableRecord {
     /// ```
     @inlinable
     public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
-        let primaryKey = try db.primaryKey(databaseTableName)
-        guard primaryKey.columns.count == 1 else {
-            return try fetchOne(db, key: [primaryKey.columns[0]: key])
-        }
-        let statement = try primaryKeyStatement(db, operation: .fetchByPrimaryKey, primaryKey: primaryKey)
+        let statement = try singleColumnKeyStatement(db, operation: .fetchByPrimaryKey)
         try statement.bind(CollectionOfOne(key.databaseValue))
         return try db.fetchOne(statement, arguments: nil, boundArguments: true) { try Self(row: $0) }
     }
@@ -116,8 +112,7 @@ extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseVa
 extension TableRecord {
     /// Whether a row has the given primary key.
     public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        let primaryKey = try db.primaryKey(databaseTableName)
-        let statement = try primaryKeyStatement(db, operation: .existsByPrimaryKey, primaryKey: primaryKey)
+        let statement = try singleColumnKeyStatement(db, operation: .existsByPrimaryKey)
         try statement.bind(CollectionOfOne(key.databaseValue))
         return try Bool.fetchOne(statement) ?? false
     }
@@ -131,8 +126,7 @@ extension TableRecord {
     /// was deleted.
     @discardableResult
     public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        let primaryKey = try db.primaryKey(databaseTableName)
-        let statement = try primaryKeyStatement(db, operation: .deleteByPrimaryKey, primaryKey: primaryKey)
+        let statement = try singleColumnKeyStatement(db, operation: .deleteByPrimaryKey)
         try statement.bind(CollectionOfOne(key.databaseValue))
         try statement.executeBoundStatement()
         return db.changesCount > 0
