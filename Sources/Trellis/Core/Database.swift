@@ -39,7 +39,7 @@ public final class Database {
 
     /// The data version at the end of the last access, to notice schema
     /// changes made by other connections.
-    private var lastDataVersion: UInt32?
+    private var lastDataVersion: UInt32??
 
     private var tracer: Tracer?
 
@@ -310,13 +310,26 @@ public final class Database {
     /// Clears the schema cache when another connection changed the
     /// database since the last access.
     func checkForExternalChanges() {
-        guard let connection = sqliteConnection else { return }
-        var version: UInt32 = 0
-        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return }
+        let version = dataVersion
         if let lastDataVersion, lastDataVersion != version {
             clearSchemaDerivedCaches()
         }
         lastDataVersion = version
+    }
+
+    /// Remembers the data version at the end of an access, so that the
+    /// connection's own changes do not count as external ones.
+    func rememberDataVersion() {
+        lastDataVersion = dataVersion
+    }
+
+    /// A counter that changes whenever the database file changes, by this
+    /// connection or another one.
+    private var dataVersion: UInt32? {
+        guard let connection = sqliteConnection else { return nil }
+        var version: UInt32 = 0
+        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return nil }
+        return version
     }
 
     private func installAuthorizer() {

@@ -32,6 +32,7 @@ final class SerializedDatabase: @unchecked Sendable {
         return try queue.sync {
             _ = try db.openConnection()
             db.checkForExternalChanges()
+            defer { db.rememberDataVersion() }
             return try block(db)
         }
     }
@@ -50,6 +51,7 @@ final class SerializedDatabase: @unchecked Sendable {
                 continuation.resume(with: Result {
                     _ = try self.db.openConnection()
                     self.db.checkForExternalChanges()
+                    defer { self.db.rememberDataVersion() }
                     return try block(self.db)
                 })
             }

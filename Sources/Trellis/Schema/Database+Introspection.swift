@@ -75,7 +75,11 @@ extension Database {
 
     private func isWithoutRowID(_ table: String) throws -> Bool {
         let sql = try String.fetchOne(self, sql: "SELECT sql FROM sqlite_master WHERE name = ? COLLATE NOCASE", arguments: [table]) ?? ""
-        return sql.uppercased().replacingOccurrences(of: " ", with: "").hasSuffix("WITHOUTROWID")
+        // Table options follow the last parenthesis: `) WITHOUT ROWID, STRICT`.
+        guard let close = sql.lastIndex(of: ")") else { return false }
+        let options = sql[sql.index(after: close)...].uppercased()
+            .split(whereSeparator: { $0.isWhitespace || $0 == "," })
+        return zip(options, options.dropFirst()).contains { $0 == "WITHOUT" && $1 == "ROWID" }
     }
 
     /// The foreign keys of a table. Implicit destination columns are the
