@@ -177,11 +177,27 @@ extension DatabaseValue: ExpressibleByNilLiteral, ExpressibleByIntegerLiteral,
 extension String {
     /// The string as an SQL string literal, with single quotes doubled.
     var sqlQuotedLiteral: String {
-        "'" + replacingOccurrences(of: "'", with: "''") + "'"
+        quoted(by: "'")
     }
 
     /// The string as a quoted SQL identifier: `"name"`.
     public var quotedDatabaseIdentifier: String {
-        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        quoted(by: "\"")
+    }
+
+    /// The string between quotes, with inner quotes doubled.
+    private func quoted(by quote: Character) -> String {
+        var result = String(quote)
+        result.reserveCapacity(utf8.count + 2)
+        if contains(quote) {
+            for character in self {
+                if character == quote { result.append(quote) }
+                result.append(character)
+            }
+        } else {
+            result += self
+        }
+        result.append(quote)
+        return result
     }
 }

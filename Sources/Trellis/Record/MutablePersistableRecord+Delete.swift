@@ -65,6 +65,35 @@ extension TableRecord {
         return statement
     }
 
+    /// The cached statement that selects all rows of the table, or the
+    /// first one: the requests of `fetchAll(_:)` and `fetchOne(_:)` need no
+    /// SQL generation.
+    @usableFromInline
+    static func tableStatement(_ db: Database, operation: RecordStatementCache.Operation) throws -> Statement {
+        let key = RecordStatementCache.Key(type: ObjectIdentifier(Self.self), operation: operation)
+        let cache = db.recordStatementCache
+        if let last = cache.lastKeyStatement, last.key == key {
+            return last.statement
+        }
+        let statement = try cache.statement(db, key: key, columns: []) {
+            try checkTableExists(db)
+            let context = SQLGenerationContext(db, inlinesValues: true)
+            let selection = try defaultSelection.map { try $0.sql(context) }.joined(separator: ", ")
+            var sql = "SELECT \(selection) FROM \(databaseTableName.quotedDatabaseIdentifier)"
+            if operation == .selectOne { sql += " LIMIT 1" }
+            return sql
+        }
+        cache.lastKeyStatement = (key, statement)
+        return statement
+    }
+
+    /// Throws a clear error when the table of the record does not exist.
+    static func checkTableExists(_ db: Database) throws {
+        if try !db.tableExists(databaseTableName) && !db.viewExists(databaseTableName) {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(databaseTableName)")
+        }
+    }
+
     /// A cached statement that selects, tests or deletes a row by primary
     /// key, with one parameter per key column.
     @usableFromInline

@@ -45,7 +45,9 @@ extension FetchableRecord where Self: TableRecord {
     /// let players = try Player.fetchAll(db)
     /// ```
     @inlinable
-    public static func fetchAll(_ db: Database) throws -> [Self] { try all().fetchAll(db) }
+    public static func fetchAll(_ db: Database) throws -> [Self] {
+        try db.fetchAll(tableStatement(db, operation: .selectAll), arguments: nil) { try Self(row: $0) }
+    }
 
     /// The first record of the table, or nil.
     ///
@@ -53,7 +55,9 @@ extension FetchableRecord where Self: TableRecord {
     /// let config = try AppConfiguration.fetchOne(db)
     /// ```
     @inlinable
-    public static func fetchOne(_ db: Database) throws -> Self? { try all().fetchOne(db) }
+    public static func fetchOne(_ db: Database) throws -> Self? {
+        try db.fetchOne(tableStatement(db, operation: .selectOne), arguments: nil) { try Self(row: $0) }
+    }
 }
 
 extension FetchableRecord where Self: TableRecord & Hashable {

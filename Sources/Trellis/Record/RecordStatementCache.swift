@@ -26,6 +26,8 @@ final class RecordStatementCache {
         case fetchByPrimaryKey
         case existsByPrimaryKey
         case deleteByPrimaryKey
+        case selectAll
+        case selectOne
         case custom(String)
     }
 
