@@ -19,7 +19,7 @@ public struct _AssociationStorage: @unchecked Sendable {
 ///
 /// Associations are refined like requests: `filter`, `order`, `select`,
 /// `forKey`, `aliased`, and nested `including` / `joining`.
-public protocol Association<OriginRowDecoder, RowDecoder>: Sendable {
+public protocol Association<OriginRowDecoder, RowDecoder>: DerivableRequest, Sendable {
     /// The record type the association starts from.
     associatedtype OriginRowDecoder
     /// The associated record type.
@@ -131,7 +131,7 @@ extension Association {
     }
 
     /// Appends columns to the selection of the associated records.
-    public func annotated(with selection: any SQLSelectable...) -> Self {
+    public func annotated(with selection: [any SQLSelectable]) -> Self {
         mapDestination { $0.selection += selection.map(\.sqlSelection) }
     }
 
@@ -197,32 +197,5 @@ extension Association {
     /// selecting its columns.
     public func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
         mapDestination { $0 = $0.appending(association.impl, kind: .oneOptional, selected: false) }
-    }
-}
-
-extension Association where RowDecoder: TableRecord {
-    /// Keeps the associated records that match a predicate built from
-    /// their columns.
-    ///
-    /// ```swift
-    /// Author.books.filter { $0.year > 2000 }
-    /// ```
-    public func filter(_ predicate: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self {
-        filter(try predicate(RowDecoder.Columns.self))
-    }
-
-    /// Sorts the associated records by their columns.
-    public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> Self {
-        order([try orderings(RowDecoder.Columns.self)])
-    }
-
-    /// Sorts the associated records by their columns.
-    public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> Self {
-        order(try orderings(RowDecoder.Columns.self))
-    }
-
-    /// Selects columns of the associated records.
-    public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
-        select(try selection(RowDecoder.Columns.self))
     }
 }

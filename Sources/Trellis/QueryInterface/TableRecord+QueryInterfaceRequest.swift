@@ -129,33 +129,6 @@ extension TableRecord {
     }
 }
 
-extension QueryInterfaceRequest where RowDecoder: TableRecord {
-    /// Keeps the rows that match the predicate built from the record's
-    /// columns.
-    ///
-    /// ```swift
-    /// Player.all().filter { $0.score > 1000 }
-    /// ```
-    public func filter(_ predicate: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self {
-        filter(try predicate(RowDecoder.Columns.self))
-    }
-
-    /// Sorts by the record's columns.
-    public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> Self {
-        order([try orderings(RowDecoder.Columns.self)])
-    }
-
-    /// Sorts by the record's columns.
-    public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> Self {
-        order(try orderings(RowDecoder.Columns.self))
-    }
-
-    /// Selects the record's columns.
-    public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
-        select(try selection(RowDecoder.Columns.self))
-    }
-}
-
 extension QueryInterfaceRequest {
     /// Sorts by primary key.
     public func orderByPrimaryKey() -> Self {

@@ -193,3 +193,31 @@ private typealias Address = LibraryFixture.Address
         #expect(error?.message == "no such table: ghost")
     }
 }
+
+extension DerivableRequest<LibraryFixture.Person> {
+    fileprivate func filter(country: String) -> Self {
+        filter { $0.countryCode == country }
+    }
+
+    fileprivate func orderedByName() -> Self {
+        order { $0.name }
+    }
+}
+
+extension DerivableRequest<LibraryFixture.Book> {
+    fileprivate func filter(authorCountry country: String) -> Self {
+        joining(required: LibraryFixture.Book.author.filter(country: country))
+    }
+}
+
+@Suite struct DerivableRequestTests {
+    @Test func refinementsAreSharedByRequestsAndAssociations() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        try dbQueue.read { db in
+            let names = try Person.all().filter(country: "FR").orderedByName().fetchAll(db).map(\.name)
+            #expect(names == ["Victor Hugo"])
+            let titles = try Book.all().filter(authorCountry: "RU").order(Column("id")).fetchAll(db).map(\.title)
+            #expect(titles == ["War and Peace", "Anna Karenina"])
+        }
+    }
+}
