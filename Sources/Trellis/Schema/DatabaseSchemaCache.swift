@@ -10,6 +10,9 @@ final class DatabaseSchemaCache {
     /// Values cached by upper layers (resolved foreign keys, statement SQL
     /// per record type), which depend on the schema.
     var derived: [String: Any] = [:]
+    /// Facts about the connection that schema changes keep: registered
+    /// collations and functions.
+    var persistent: [String: Any] = [:]
 
     func clear() {
         tableExists.removeAll()

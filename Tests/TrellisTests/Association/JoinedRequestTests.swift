@@ -200,7 +200,7 @@ extension DerivableRequest<LibraryFixture.Person> {
     }
 
     fileprivate func orderedByName() -> Self {
-        order { $0.name }
+        order { $0.name.collating(.localizedCaseInsensitiveCompare) }
     }
 }
 
@@ -219,5 +219,22 @@ extension DerivableRequest<LibraryFixture.Book> {
             let titles = try Book.all().filter(authorCountry: "RU").order(Column("id")).fetchAll(db).map(\.title)
             #expect(titles == ["War and Peace", "Anna Karenina"])
         }
+    }
+}
+
+@Suite struct CollationTests {
+    @Test func swiftCollationsSortText() throws {
+        let dbQueue = try DatabaseQueue()
+        let names = try dbQueue.write { db -> [String] in
+            try db.execute(sql: "CREATE TABLE t(name TEXT); INSERT INTO t VALUES ('b'), ('A'), ('c'), ('B')")
+            let collation = DatabaseCollation("reversedText") { lhs, rhs in
+                lhs == rhs ? .orderedSame : (lhs < rhs ? .orderedDescending : .orderedAscending)
+            }
+            db.add(collation: collation)
+            let reversed = try String.fetchAll(db, sql: "SELECT name FROM t ORDER BY name COLLATE reversedText")
+            #expect(reversed == ["c", "b", "B", "A"])
+            return try String.fetchAll(db, SQLRequest<String>(literal: "SELECT name FROM t ORDER BY \(Column("name").collating(.caseInsensitiveCompare)), name"))
+        }
+        #expect(names == ["A", "B", "b", "c"])
     }
 }

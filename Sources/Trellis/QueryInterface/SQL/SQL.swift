@@ -199,7 +199,7 @@ extension SQL: ExpressibleByStringInterpolation {
         }
 
         /// An ordering term: `\(Column("score").desc)`.
-        public mutating func appendInterpolation(_ ordering: some SQLOrderingTerm) {
+        public mutating func appendInterpolation(_ ordering: SQLOrdering) {
             elements.append(.ordering(ordering.sqlOrdering))
         }
 

@@ -166,6 +166,15 @@ extension SQLSpecificExpressible {
         SQLExpression(.collated(sqlExpression, collation.rawValue))
     }
 
+    /// `x COLLATE name`, with a collation implemented in Swift.
+    ///
+    /// ```swift
+    /// Author.order(Column("name").collating(.localizedCaseInsensitiveCompare))
+    /// ```
+    public func collating(_ collation: DatabaseCollation) -> SQLExpression {
+        SQLExpression(.customCollated(sqlExpression, collation))
+    }
+
     /// `CAST(x AS type)`
     public func cast(as type: Database.ColumnType) -> SQLExpression {
         SQLExpression(.cast(sqlExpression, type.rawValue))

@@ -37,6 +37,8 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         case between(SQLExpression, SQLExpression, SQLExpression, negated: Bool)
         /// `x COLLATE name`.
         case collated(SQLExpression, String)
+        /// `x COLLATE name`, for a collation registered when it is used.
+        case customCollated(SQLExpression, DatabaseCollation)
         /// `CAST(x AS type)`.
         case cast(SQLExpression, String)
         /// `[NOT] EXISTS (SELECT ...)`.
@@ -114,6 +116,8 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
                 x.qualified(with: alias), low.qualified(with: alias), high.qualified(with: alias), negated: negated))
         case .collated(let x, let collation):
             return SQLExpression(.collated(x.qualified(with: alias), collation))
+        case .customCollated(let x, let collation):
+            return SQLExpression(.customCollated(x.qualified(with: alias), collation))
         case .cast(let x, let type):
             return SQLExpression(.cast(x.qualified(with: alias), type))
         }
@@ -123,7 +127,7 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
     var columnNames: [String] {
         switch impl {
         case .column(let name, nil): return [name]
-        case .unary(_, let x), .isNull(let x, _), .collated(let x, _), .cast(let x, _): return x.columnNames
+        case .unary(_, let x), .isNull(let x, _), .collated(let x, _), .customCollated(let x, _), .cast(let x, _): return x.columnNames
         case .binary(_, let x, let y): return x.columnNames + y.columnNames
         case .associative(_, let xs), .function(_, let xs, _): return xs.flatMap(\.columnNames)
         case .inList(let x, let xs, _): return x.columnNames + xs.flatMap(\.columnNames)
@@ -201,6 +205,9 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
                 + low.sql(context, wrappedInParenthesis: true) + " AND " + high.sql(context, wrappedInParenthesis: true)
         case .collated(let x, let collation):
             return try x.sql(context, wrappedInParenthesis: true) + " COLLATE " + collation
+        case .customCollated(let x, let collation):
+            context.db.addIfNeeded(collation: collation)
+            return try x.sql(context, wrappedInParenthesis: true) + " COLLATE " + collation.name.quotedDatabaseIdentifier
         case .cast(let x, let type):
             return "CAST(" + (try x.sql(context)) + " AS " + type + ")"
         case .exists(let subquery, let negated):
