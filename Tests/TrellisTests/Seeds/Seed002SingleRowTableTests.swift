@@ -47,14 +47,21 @@ extension AppConfiguration: FetchableRecord, PersistableRecord {
 
 @Suite struct Seed002SingleRowTableTests {
     private func makeDatabase() throws -> DatabaseQueue {
-        let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE appConfiguration (
-                  id INTEGER PRIMARY KEY ON CONFLICT REPLACE CHECK (id = 1),
-                  storedFlag BOOLEAN)
-                """)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("appConfiguration") { db in
+            // Table creation
+            try db.create(table: "appConfiguration") { t in
+                // Single row guarantee: have inserts replace the existing row,
+                // and make sure the id column is always 1.
+                t.primaryKey("id", .integer, onConflict: .replace)
+                    .check { $0 == 1 }
+                // The configuration columns
+                t.column("storedFlag", .boolean)
+                // ... other columns
+            }
         }
+        let dbQueue = try DatabaseQueue()
+        try migrator.migrate(dbQueue)
         return dbQueue
     }
 

@@ -1,0 +1,226 @@
+/// Migrations: the ordered steps that build and evolve the schema of a
+/// database, each applied once.
+///
+/// ```swift
+/// var migrator = DatabaseMigrator()
+/// migrator.registerMigration("createPlayer") { db in
+///     try db.create(table: "player") { t in
+///         t.autoIncrementedPrimaryKey("id")
+///         t.column("name", .text).notNull()
+///     }
+/// }
+/// migrator.registerMigration("addScore") { db in
+///     try db.alter(table: "player") { t in
+///         t.add(column: "score", .integer).notNull().defaults(to: 0)
+///     }
+/// }
+/// try migrator.migrate(dbQueue)
+/// ```
+///
+/// Applied migrations are recorded in the `grdb_migrations` table, as GRDB
+/// does, so that databases migrated with GRDB keep their history. Each
+/// migration runs in its own transaction: a migration that throws, or that
+/// leaves foreign key violations, leaves the database as it was before it.
+public struct DatabaseMigrator: Sendable {
+    /// When foreign keys are checked during a migration.
+    public enum ForeignKeyChecks: Sendable {
+        /// Foreign keys are disabled while the migration runs, and checked
+        /// before it commits: the migration can recreate tables.
+        case deferred
+        /// Foreign keys stay enforced while the migration runs.
+        case immediate
+    }
+
+    struct Migration: Sendable {
+        let identifier: String
+        let foreignKeyChecks: ForeignKeyChecks
+        let migrate: @Sendable (Database) throws -> Void
+    }
+
+    private var registered: [Migration] = []
+    private var duplicates: [String] = []
+
+    /// Whether the database is erased and migrated again when the migrations
+    /// that built it have changed: a development convenience.
+    public var eraseDatabaseOnSchemaChange = false
+
+    public init() {}
+
+    /// The identifiers of the registered migrations, in order.
+    public var migrations: [String] { registered.map(\.identifier) }
+
+    /// Registers a migration. Registering an identifier twice is reported
+    /// by `migrate`, which throws.
+    public mutating func registerMigration(
+        _ identifier: String,
+        foreignKeyChecks: ForeignKeyChecks = .deferred,
+        migrate: @escaping @Sendable (Database) throws -> Void)
+    {
+        if registered.contains(where: { $0.identifier == identifier }) {
+            duplicates.append(identifier)
+            return
+        }
+        registered.append(Migration(identifier: identifier, foreignKeyChecks: foreignKeyChecks, migrate: migrate))
+    }
+
+    /// Applies the migrations that have not been applied yet.
+    public func migrate(_ writer: some DatabaseWriter) throws {
+        try migrate(writer, upTo: registered.last?.identifier)
+    }
+
+    /// Applies the migrations up to `targetIdentifier`, included.
+    public func migrate(_ writer: some DatabaseWriter, upTo targetIdentifier: String) throws {
+        try migrate(writer, upTo: Optional(targetIdentifier))
+    }
+
+    /// Applies the migrations that have not been applied yet, without
+    /// blocking the caller's thread.
+    public func migrate(_ writer: some DatabaseWriter) async throws {
+        let migrator = self
+        try await writer.barrierWriteWithoutTransaction { db in
+            try migrator.runMigrations(db, upTo: migrator.registered.last?.identifier)
+        }
+    }
+
+    private func migrate(_ writer: some DatabaseWriter, upTo targetIdentifier: String?) throws {
+        try writer.barrierWriteWithoutTransaction { db in
+            try runMigrations(db, upTo: targetIdentifier)
+        }
+    }
+
+    // MARK: Reading the history
+
+    /// The identifiers of the applied migrations that are registered, in
+    /// the order of registration.
+    public func appliedMigrations(_ db: Database) throws -> [String] {
+        let applied = try appliedIdentifiers(db)
+        return migrations.filter { applied.contains($0) }
+    }
+
+    /// All identifiers recorded in the database, registered or not.
+    public func appliedIdentifiers(_ db: Database) throws -> Set<String> {
+        guard try db.tableExists("grdb_migrations") else { return [] }
+        return try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations")
+    }
+
+    /// The applied migrations that are completed: all registered
+    /// migrations up to the last applied one.
+    public func completedMigrations(_ db: Database) throws -> [String] {
+        let applied = try appliedIdentifiers(db)
+        var completed: [String] = []
+        for identifier in migrations {
+            guard applied.contains(identifier) else { break }
+            completed.append(identifier)
+        }
+        return completed
+    }
+
+    /// Whether all registered migrations are applied.
+    public func hasCompletedMigrations(_ db: Database) throws -> Bool {
+        try completedMigrations(db).count == registered.count
+    }
+
+    /// Whether the database has applied migrations that this migrator does
+    /// not know: it was migrated by a newer version of the application.
+    public func hasBeenSuperseded(_ db: Database) throws -> Bool {
+        try !appliedIdentifiers(db).isSubset(of: Set(migrations))
+    }
+
+    // MARK: Running
+
+    private func runMigrations(_ db: Database, upTo targetIdentifier: String?) throws {
+        if let duplicate = duplicates.first {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "The migration \"\(duplicate)\" is registered more than once")
+        }
+        let lastIndex: Int
+        if let targetIdentifier {
+            guard let index = registered.firstIndex(where: { $0.identifier == targetIdentifier }) else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Undefined migration: \"\(targetIdentifier)\"")
+            }
+            lastIndex = index
+        } else {
+            lastIndex = registered.count - 1
+        }
+        if eraseDatabaseOnSchemaChange, try needsErasure(db) {
+            try erase(db)
+        }
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        let applied = try appliedIdentifiers(db)
+        for migration in registered.prefix(lastIndex + 1) where !applied.contains(migration.identifier) {
+            try run(migration, db)
+        }
+    }
+
+    private func run(_ migration: Migration, _ db: Database) throws {
+        let foreignKeysEnabled = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
+        let disablesForeignKeys = migration.foreignKeyChecks == .deferred && foreignKeysEnabled
+        if disablesForeignKeys {
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+        }
+        defer {
+            if disablesForeignKeys {
+                try? db.execute(sql: "PRAGMA foreign_keys = ON")
+            }
+        }
+        try db.inTransaction(.immediate) {
+            try migration.migrate(db)
+            if disablesForeignKeys {
+                let violations = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+                if let violation = violations.first {
+                    let table: String = violation["table"] ?? "?"
+                    let parent: String = violation["parent"] ?? "?"
+                    let rowid: Int64? = violation["rowid"]
+                    throw DatabaseError(
+                        resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,
+                        message: "Migration \"\(migration.identifier)\" left \(violations.count) foreign key violation(s): "
+                            + "a row of \(table)\(rowid.map { " (rowid \($0))" } ?? "") references a missing row of \(parent)")
+                }
+            }
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
+            return .commit
+        }
+    }
+
+    // MARK: Erasing
+
+    /// Whether the schema differs from the one the applied migrations build
+    /// on an empty database.
+    private func needsErasure(_ db: Database) throws -> Bool {
+        let applied = try appliedIdentifiers(db)
+        if applied.isEmpty { return false }
+        if !applied.isSubset(of: Set(migrations)) { return true }
+        let reference = try DatabaseQueue()
+        var referenceMigrator = DatabaseMigrator()
+        referenceMigrator.registered = registered.filter { applied.contains($0.identifier) }
+        try referenceMigrator.migrate(reference)
+        let referenceSchema = try reference.read { try Self.schema($0) }
+        return try Self.schema(db) != referenceSchema
+    }
+
+    private static func schema(_ db: Database) throws -> [Row] {
+        try Row.fetchAll(db, sql: """
+            SELECT type, name, tbl_name, sql FROM sqlite_master
+            WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name
+            """)
+    }
+
+    private func erase(_ db: Database) throws {
+        let foreignKeys = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
+        if foreignKeys { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
+        defer { if foreignKeys { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
+        try db.inTransaction {
+            let objects = try Row.fetchAll(db, sql: """
+                SELECT type, name FROM sqlite_master
+                WHERE name NOT LIKE 'sqlite_%' AND type IN ('table', 'view', 'trigger')
+                """)
+            for object in objects {
+                let type: String = object["type"]
+                let name: String = object["name"]
+                try db.execute(sql: "DROP \(type.uppercased()) IF EXISTS \(name.quotedDatabaseIdentifier)")
+            }
+            return .commit
+        }
+    }
+}

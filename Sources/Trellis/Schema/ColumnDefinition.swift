@@ -1,0 +1,230 @@
+/// The definition of a column, refined with chained calls.
+///
+/// ```swift
+/// try db.create(table: "player") { t in
+///     t.autoIncrementedPrimaryKey("id")
+///     t.column("name", .text).notNull().unique().collate(.nocase)
+///     t.column("score", .integer).notNull().defaults(to: 0).check { $0 >= 0 }
+///     t.column("teamId", .integer).references("team", onDelete: .cascade).indexed()
+/// }
+/// ```
+public final class ColumnDefinition {
+    let name: String
+    let type: Database.ColumnType?
+    var primaryKey: (conflict: Database.ConflictResolution?, autoincrement: Bool)?
+    var notNull: Database.ConflictResolution??
+    var unique: Database.ConflictResolution??
+    var isIndexed = false
+    var checks: [SQL] = []
+    var defaultSQL: SQL?
+    var collation: String?
+    var customCollation: DatabaseCollation?
+    var generated: (sql: SQL, qualification: Database.GeneratedColumnQualification)?
+    var reference: ForeignKeyDefinition?
+
+    init(name: String, type: Database.ColumnType?) {
+        self.name = name
+        self.type = type
+    }
+
+    /// Makes the column the primary key.
+    @discardableResult
+    public func primaryKey(onConflict conflictResolution: Database.ConflictResolution? = nil, autoincrement: Bool = false) -> Self {
+        primaryKey = (conflictResolution, autoincrement)
+        return self
+    }
+
+    /// Adds a NOT NULL constraint.
+    @discardableResult
+    public func notNull(onConflict conflictResolution: Database.ConflictResolution? = nil) -> Self {
+        notNull = .some(conflictResolution)
+        return self
+    }
+
+    /// Adds a UNIQUE constraint.
+    @discardableResult
+    public func unique(onConflict conflictResolution: Database.ConflictResolution? = nil) -> Self {
+        unique = .some(conflictResolution)
+        return self
+    }
+
+    /// Creates an index on the column, after the table.
+    @discardableResult
+    public func indexed() -> Self {
+        isIndexed = true
+        return self
+    }
+
+    /// Adds a CHECK constraint built from the column.
+    ///
+    /// ```swift
+    /// t.primaryKey("id", .integer, onConflict: .replace).check { $0 == 1 }
+    /// ```
+    @discardableResult
+    public func check(_ condition: (Column) -> any SQLExpressible) -> Self {
+        checks.append(SQL(condition(Column(name)).sqlExpression))
+        return self
+    }
+
+    /// Adds a CHECK constraint from SQL.
+    @discardableResult
+    public func check(sql: String) -> Self {
+        checks.append(SQL(sql: sql))
+        return self
+    }
+
+    /// Sets the default value.
+    ///
+    /// ```swift
+    /// t.column("score", .integer).defaults(to: 0)
+    /// ```
+    @discardableResult
+    public func defaults(to value: some DatabaseValueConvertible) -> Self {
+        defaultSQL = SQL(value.databaseValue.sqlExpression)
+        return self
+    }
+
+    /// Sets the default value with SQL.
+    ///
+    /// ```swift
+    /// t.column("creationDate", .datetime).defaults(sql: "CURRENT_TIMESTAMP")
+    /// ```
+    @discardableResult
+    public func defaults(sql: String) -> Self {
+        defaultSQL = SQL(sql: sql)
+        return self
+    }
+
+    /// Sets the collation.
+    @discardableResult
+    public func collate(_ collation: Database.CollationName) -> Self {
+        self.collation = collation.rawValue
+        return self
+    }
+
+    /// Sets a collation implemented in Swift.
+    @discardableResult
+    public func collate(_ collation: DatabaseCollation) -> Self {
+        customCollation = collation
+        self.collation = collation.name
+        return self
+    }
+
+    /// Makes the column generated from an expression.
+    ///
+    /// ```swift
+    /// t.column("total", .integer).generatedAs(Column("price") * Column("quantity"), .stored)
+    /// ```
+    @discardableResult
+    public func generatedAs(_ expression: some SQLExpressible, _ qualification: Database.GeneratedColumnQualification = .virtual) -> Self {
+        generated = (SQL(expression.sqlExpression), qualification)
+        return self
+    }
+
+    /// Makes the column generated from SQL.
+    @discardableResult
+    public func generatedAs(sql: String, _ qualification: Database.GeneratedColumnQualification = .virtual) -> Self {
+        generated = (SQL(sql: sql), qualification)
+        return self
+    }
+
+    /// Adds a foreign key to the primary key (or `column`) of `table`.
+    ///
+    /// ```swift
+    /// t.column("countryCode", .text).notNull().references("country", onDelete: .cascade)
+    /// ```
+    @discardableResult
+    public func references(
+        _ table: String, column: String? = nil,
+        onDelete deleteAction: Database.ForeignKeyAction? = nil,
+        onUpdate updateAction: Database.ForeignKeyAction? = nil,
+        deferred: Bool = false) -> Self
+    {
+        reference = ForeignKeyDefinition(
+            columns: [name], table: table, destinationColumns: column.map { [$0] },
+            deleteAction: deleteAction, updateAction: updateAction, deferred: deferred)
+        return self
+    }
+
+    func sql(_ db: Database) throws -> String {
+        var sql = name.quotedDatabaseIdentifier
+        if let type { sql += " " + type.rawValue }
+        if let (conflict, autoincrement) = primaryKey {
+            sql += " PRIMARY KEY"
+            if let conflict { sql += " ON CONFLICT \(conflict.rawValue)" }
+            if autoincrement { sql += " AUTOINCREMENT" }
+        }
+        if let notNull {
+            sql += " NOT NULL"
+            if let conflict = notNull { sql += " ON CONFLICT \(conflict.rawValue)" }
+        }
+        if let unique {
+            sql += " UNIQUE"
+            if let conflict = unique { sql += " ON CONFLICT \(conflict.rawValue)" }
+        }
+        for check in checks {
+            sql += " CHECK (" + (try check.inlinedSQL(db)) + ")"
+        }
+        if let defaultSQL {
+            sql += " DEFAULT " + (try defaultSQL.inlinedSQL(db, parenthesized: true))
+        }
+        if let customCollation {
+            db.addIfNeeded(collation: customCollation)
+        }
+        if let collation { sql += " COLLATE " + collation }
+        if let reference {
+            sql += " " + reference.referencesClause
+        }
+        if let (expression, qualification) = generated {
+            sql += " GENERATED ALWAYS AS (" + (try expression.inlinedSQL(db)) + ")"
+            sql += qualification == .stored ? " STORED" : " VIRTUAL"
+        }
+        return sql
+    }
+}
+
+/// A foreign key of a table definition.
+public final class ForeignKeyDefinition {
+    let columns: [String]
+    let table: String
+    let destinationColumns: [String]?
+    let deleteAction: Database.ForeignKeyAction?
+    let updateAction: Database.ForeignKeyAction?
+    let deferred: Bool
+
+    init(columns: [String], table: String, destinationColumns: [String]?,
+         deleteAction: Database.ForeignKeyAction?, updateAction: Database.ForeignKeyAction?, deferred: Bool)
+    {
+        self.columns = columns
+        self.table = table
+        self.destinationColumns = destinationColumns
+        self.deleteAction = deleteAction
+        self.updateAction = updateAction
+        self.deferred = deferred
+    }
+
+    /// `REFERENCES "table"("column") ON DELETE ... ON UPDATE ...`
+    var referencesClause: String {
+        var sql = "REFERENCES " + table.quotedDatabaseIdentifier
+        if let destinationColumns {
+            sql += "(" + destinationColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+        }
+        if let deleteAction { sql += " ON DELETE " + deleteAction.rawValue }
+        if let updateAction { sql += " ON UPDATE " + updateAction.rawValue }
+        if deferred { sql += " DEFERRABLE INITIALLY DEFERRED" }
+        return sql
+    }
+}
+
+extension SQL {
+    /// The SQL with its values written as literals, as schema statements
+    /// need.
+    func inlinedSQL(_ db: Database, parenthesized: Bool = false) throws -> String {
+        let context = SQLGenerationContext(db, inlinesValues: true)
+        let sql = try self.sql(context)
+        if parenthesized && elements.count == 1, case .expression(let expression) = elements[0], expression.databaseValue == nil {
+            return "(" + sql + ")"
+        }
+        return sql
+    }
+}

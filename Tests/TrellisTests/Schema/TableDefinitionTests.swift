@@ -1,0 +1,107 @@
+import Testing
+import Trellis
+
+@Suite struct TableDefinitionTests {
+    @Test func columnConstraintsAreEnforced() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique(onConflict: .ignore).collate(.nocase)
+                t.column("score", .integer).notNull().defaults(to: 0).check { $0 >= 0 }
+                t.column("code", .text).defaults(sql: "'none'")
+                t.column("double", .integer).generatedAs(Column("score") * 2)
+                t.column("email", .text).indexed()
+            }
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('ARTHUR')") // ignored: unique, nocase
+            #expect(try Row.fetchAll(db, sql: "SELECT name, score, code, double FROM player")
+                == [["name": "Arthur", "score": 0, "code": "none", "double": 0]])
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO player (name, score) VALUES ('B', -1)") }
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO player (score) VALUES (1)") }
+            #expect(try db.indexes(on: "player").contains { $0.columns == ["email"] && !$0.isUnique })
+        }
+    }
+
+    @Test func textPrimaryKeysAreNotNull() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.create(table: "item") { t in t.primaryKey("uuid", .text) }
+            #expect(try db.columns(in: "item").first?.isNotNull == true)
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO item VALUES (NULL)") }
+        }
+    }
+
+    @Test func primaryKeyBodyAndOptions() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.create(table: "pair", options: [.withoutRowID, .strict, .ifNotExists]) { t in
+                t.primaryKey {
+                    t.column("a", .integer)
+                    t.column("b", .text)
+                }
+            }
+            try db.create(table: "pair", options: .ifNotExists) { t in t.column("ignored") }
+            #expect(try db.primaryKey("pair").columns == ["a", "b"])
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO pair VALUES ('x', 'y')") } // STRICT
+        }
+    }
+
+    @Test func belongsToAddsColumnForeignKeyAndIndex() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.create(table: "country") { t in t.primaryKey("code", .text) }
+            try db.create(table: "person") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("country", onDelete: .setNull)
+                t.belongsTo("mentor", inTable: "person")
+            }
+            let columns = try db.columns(in: "person").map(\.name)
+            #expect(columns == ["id", "countryCode", "mentorId"])
+            let foreignKeys = try db.foreignKeys(on: "person")
+            #expect(Set(foreignKeys.map(\.destinationTable)) == ["country", "person"])
+            #expect(try db.indexes(on: "person").count == 2)
+        }
+    }
+
+    @Test func alterationsChangeTheTable() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.create(table: "player") { t in
+                t.column("name", .text)
+                t.column("obsolete", .integer)
+            }
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+            try db.alter(table: "player") { t in
+                t.add(column: "score", .integer).notNull().defaults(to: 10)
+                t.rename(column: "name", to: "fullName")
+                t.drop(column: "obsolete")
+            }
+            #expect(try db.columns(in: "player").map(\.name) == ["fullName", "score"])
+            #expect(try Row.fetchOne(db, sql: "SELECT * FROM player") == ["fullName": "Arthur", "score": 10])
+            try db.rename(table: "player", to: "gamer")
+            #expect(try db.tableExists("gamer"))
+            try db.create(indexOn: "gamer", columns: ["score"])
+            #expect(try db.indexes(on: "gamer").map(\.name) == ["index_gamer_on_score"])
+            try db.drop(index: "index_gamer_on_score")
+            try db.create(index: "gamer_name", on: "gamer", columns: ["fullName"], options: [.unique, .ifNotExists], condition: Column("score") > 0)
+            #expect(try db.table("gamer", hasUniqueKey: ["fullName"]))
+            try db.create(view: "bestGamers", asLiteral: "SELECT * FROM gamer WHERE score > \(5)")
+            #expect(try db.viewExists("bestGamers"))
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM bestGamers") == 1)
+            try db.drop(view: "bestGamers")
+            try db.drop(table: "gamer")
+            #expect(try !db.tableExists("gamer"))
+        }
+    }
+
+    @Test func introspectingAMissingTableNamesIt() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let error = #expect(throws: DatabaseError.self) { try db.columns(in: "ghost") }
+            #expect(error?.message == "no such table: ghost")
+            #expect(throws: DatabaseError.self) { try db.primaryKey("ghost") }
+            #expect(throws: DatabaseError.self) { try db.alter(table: "ghost") { _ in } }
+        }
+    }
+}
