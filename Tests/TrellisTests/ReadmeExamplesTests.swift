@@ -69,6 +69,33 @@ import Trellis
         #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 2)
     }
 
+    @Test func schemaExample() throws {
+        let dbQueue = try DatabaseQueue()
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("createLibrary") { db in
+            try db.create(table: "author") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "book") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("author", onDelete: .cascade).notNull() // authorId, its foreign key and index
+                t.column("title", .text).notNull()
+                t.column("year", .integer).check { $0 > 0 }
+            }
+        }
+        migrator.registerMigration("addBookPages") { db in
+            try db.alter(table: "book") { t in
+                t.add(column: "pages", .integer).notNull().defaults(to: 0)
+            }
+        }
+        try migrator.migrate(dbQueue)
+        try dbQueue.read { (db: Database) throws in
+            #expect(try db.columns(in: "book").map(\.name) == ["id", "authorId", "title", "year", "pages"])
+            #expect(try db.foreignKeys(on: "book").first?.destinationTable == "author")
+        }
+    }
+
     @Test func recordsExample() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

@@ -105,3 +105,37 @@ import Trellis
         }
     }
 }
+
+@Suite struct SchemaMiscellaneousTests {
+    @Test func sqlColumnsConstraintsAndFlags() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.create(table: "t", temporary: true, ifNotExists: true) { t in
+                t.column(sql: "a INTEGER NOT NULL")
+                t.column(literal: "b TEXT DEFAULT \("x")")
+                t.constraint(sql: "CHECK (a > 0)")
+            }
+            try db.execute(sql: "INSERT INTO t (a) VALUES (1)")
+            #expect(try String.fetchOne(db, sql: "SELECT b FROM t") == "x")
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO t (a) VALUES (0)") }
+            try db.alter(table: "t") { t in t.addColumn(sql: "c INTEGER DEFAULT 3") }
+            #expect(try Int.fetchOne(db, sql: "SELECT c FROM t") == 3)
+        }
+    }
+
+    @Test func foreignKeyViolationsAreListed() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.writeWithoutTransaction { (db: Database) throws in
+            try db.create(table: "parent") { t in t.autoIncrementedPrimaryKey("id") }
+            try db.create(table: "child") { t in t.autoIncrementedPrimaryKey("id"); t.belongsTo("parent") }
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "INSERT INTO child (parentId) VALUES (7)")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            let violations = try db.foreignKeyViolations()
+            #expect(violations.map(\.originTable) == ["child"])
+            #expect(violations.map(\.destinationTable) == ["parent"])
+            let error = #expect(throws: DatabaseError.self) { try db.checkForeignKeys() }
+            #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
+        }
+    }
+}
