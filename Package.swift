@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Trellis", targets: ["Trellis"]),
+        .library(name: "TrellisObjects", targets: ["TrellisObjects"]),
     ],
     targets: [
         .systemLibrary(
@@ -16,6 +17,16 @@ let package = Package(
         .target(
             name: "Trellis",
             dependencies: ["TrellisSQLite"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "TrellisObjects",
+            dependencies: ["Trellis"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "TrellisObjectsTests",
+            dependencies: ["TrellisObjects"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -1,0 +1,223 @@
+import Trellis
+
+/// The objects of one entity type in a store.
+///
+/// ```swift
+/// let box = store.box(for: Person.self)
+/// let id = try box.put(person)          // person.id is set
+/// let again = try box.get(id)
+/// let everybody = try box.all()
+/// let amandas = try box.query { Column("name") == "Amanda" }.find()
+/// try box.remove(person)
+/// ```
+public final class Box<T: Entity>: @unchecked Sendable {
+    // A box holds no mutable state: the store serializes database work.
+    /// The store of the box.
+    public let store: Store
+
+    init(store: Store) {
+        self.store = store
+    }
+
+    var table: EntityTable { store.table(for: T.self) }
+    var tableName: String { T.entityTableName }
+
+    // MARK: Put
+
+    /// Stores an object, inserting it when its id is 0, and returns its id.
+    /// Targets of its relations that are not stored yet are put first, in
+    /// the same transaction.
+    @discardableResult
+    public func put(_ object: T) throws -> Id {
+        try store.write { db in
+            let context = PutContext()
+            try put(object, db: db, context: context)
+            try finish(context)
+            return object.id
+        }
+    }
+
+    /// Stores objects in one transaction, and returns their ids.
+    @discardableResult
+    public func put(_ objects: [T]) throws -> [Id] {
+        try store.write { db in
+            let context = PutContext()
+            for object in objects {
+                try put(object, db: db, context: context)
+            }
+            try finish(context)
+            return objects.map(\.id)
+        }
+    }
+
+    private func finish(_ context: PutContext) throws {
+        while !context.putAgain.isEmpty {
+            let pending = context.putAgain
+            context.putAgain = []
+            for putAgain in pending { try putAgain() }
+        }
+    }
+
+    func put(_ object: T, db: Database, context: PutContext) throws {
+        context.begin(object)
+        defer { context.end(object) }
+        var encoded = try EntityEncoder.encode(object)
+        var cycle = false
+        var hadUnsavedTargets = false
+        for toOne in encoded.toOnes where toOne.relation.targetId == nil {
+            hadUnsavedTargets = true
+            if try !toOne.relation.putUnsavedTarget(db, store: store, context: context) {
+                cycle = true
+            }
+        }
+        if hadUnsavedTargets {
+            encoded = try EntityEncoder.encode(object)
+        }
+        try table.prepare(db, for: encoded)
+        if object.id == 0 {
+            let columns = Array(encoded.columns.dropFirst(encoded.columns.first == "id" ? 1 : 0))
+            let values = Array(encoded.values.dropFirst(encoded.columns.first == "id" ? 1 : 0))
+            let statement = try db.cachedStatement(sql: table.insertSQL(columns: columns))
+            try statement.execute(arguments: StatementArguments(values: values))
+            object.id = Id(bitPattern: db.lastInsertedRowID)
+        } else {
+            let statement = try db.cachedStatement(sql: table.upsertSQL(columns: encoded.columns))
+            try statement.execute(arguments: StatementArguments(values: encoded.values))
+        }
+        if cycle {
+            context.putAgain.append { [unowned self] in try self.put(object, db: db, context: context) }
+        }
+        for toMany in encoded.toManys where toMany.relation.isModified {
+            try toMany.relation.save(db, store: store, ownerId: object.id, propertyName: toMany.property, context: context)
+        }
+        for toOne in encoded.toOnes {
+            toOne.relation.store = store
+        }
+    }
+
+    // MARK: Get
+
+    /// The object with the given id, or nil.
+    public func get(_ id: Id) throws -> T? {
+        try store.read { db in
+            guard try db.tableExists(tableName) else { return nil }
+            let statement = try db.cachedStatement(sql: "SELECT * FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?")
+            guard let row = try Row.fetchOne(statement, arguments: [Int64(bitPattern: id)]) else { return nil }
+            return try decode(row)
+        }
+    }
+
+    /// The objects with the given ids, in the order of the ids; missing
+    /// objects are skipped.
+    public func get(_ ids: [Id]) throws -> [T] {
+        try store.read { db in
+            guard try db.tableExists(tableName), !ids.isEmpty else { return [] }
+            let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" IN (\(placeholders))",
+                                        arguments: StatementArguments(ids.map { Int64(bitPattern: $0) }))
+            var objects: [Id: T] = [:]
+            for row in rows {
+                let object = try decode(row)
+                objects[object.id] = object
+            }
+            return ids.compactMap { objects[$0] }
+        }
+    }
+
+    /// All objects, by increasing id.
+    public func all() throws -> [T] {
+        try fetch(sql: "SELECT * FROM \(tableName.quotedDatabaseIdentifier) ORDER BY \"id\"")
+    }
+
+    /// The number of objects.
+    public func count() throws -> Int {
+        try store.read { db in
+            guard try db.tableExists(tableName) else { return 0 }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(tableName.quotedDatabaseIdentifier)") ?? 0
+        }
+    }
+
+    /// Whether the box has no object.
+    public func isEmpty() throws -> Bool {
+        try count() == 0
+    }
+
+    /// Whether an object has the given id.
+    public func contains(_ id: Id) throws -> Bool {
+        try store.read { db in
+            guard try db.tableExists(tableName) else { return false }
+            return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?)",
+                                     arguments: [Int64(bitPattern: id)]) ?? false
+        }
+    }
+
+    // MARK: Remove
+
+    /// Removes the object with the given id; returns whether it existed.
+    /// Relations to it follow their delete rule (removed by default).
+    @discardableResult
+    public func remove(_ id: Id) throws -> Bool {
+        try store.write { db in
+            guard try db.tableExists(tableName) else { return false }
+            try db.execute(sql: "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?", arguments: [Int64(bitPattern: id)])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Removes an object; returns whether it existed. Its id is reset to 0.
+    @discardableResult
+    public func remove(_ object: T) throws -> Bool {
+        let removed = try remove(object.id)
+        object.id = 0
+        return removed
+    }
+
+    /// Removes objects; returns how many existed.
+    @discardableResult
+    public func remove(_ objects: [T]) throws -> Int {
+        try store.write { _ in
+            var count = 0
+            for object in objects where try remove(object) { count += 1 }
+            return count
+        }
+    }
+
+    /// Removes all objects; returns how many there were.
+    @discardableResult
+    public func removeAll() throws -> Int {
+        try store.write { db in
+            guard try db.tableExists(tableName) else { return 0 }
+            try db.execute(sql: "DELETE FROM \(tableName.quotedDatabaseIdentifier)")
+            return db.changesCount
+        }
+    }
+
+    // MARK: Query
+
+    /// A query of the objects that match a condition on their columns.
+    ///
+    /// ```swift
+    /// let adults = try personBox.query { Column("age") >= 18 }.ordered(by: Column("name")).find()
+    /// ```
+    public func query(_ condition: () -> any SQLExpressible) -> Query<T> {
+        Query(box: self, conditions: [condition().sqlExpression], orderings: [])
+    }
+
+    /// A query of all objects.
+    public func query() -> Query<T> {
+        Query(box: self, conditions: [], orderings: [])
+    }
+
+    // MARK: Decoding
+
+    func decode(_ row: Row) throws -> T {
+        try T(from: EntityDecoder(row: row, store: store))
+    }
+
+    func fetch(sql: String, arguments: StatementArguments = StatementArguments()) throws -> [T] {
+        try store.read { db in
+            guard try db.tableExists(tableName) else { return [] }
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try decode($0) }
+        }
+    }
+}

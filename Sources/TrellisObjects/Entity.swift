@@ -1,0 +1,78 @@
+import Trellis
+
+/// The identifier of a stored object: 0 means "not stored yet".
+public typealias Id = UInt64
+
+/// An object that a ``Store`` persists: a class with an `id`, whose
+/// stored properties are saved in a table named after the class.
+///
+/// ```swift
+/// class Person: Entity {
+///     var id: Id = 0
+///     var name = ""
+///     var spouse: ToOne<Person> = nil
+/// }
+/// ```
+///
+/// No code generator and no hand-written binding: the properties are read
+/// and written through the class's `Codable` conformance, which the
+/// compiler synthesizes. Supported property types are those Trellis stores
+/// in a column (numbers, `Bool`, `String`, `Data`, `Date`, `UUID`...,
+/// optional or not), ``ToOne`` and ``ToMany`` relations, and other Codable
+/// values, stored as JSON text.
+///
+/// Entities are classes: a store writes the id of a new object back into
+/// it, and relations load lazily into the object. Structs are not
+/// supported.
+public protocol Entity: AnyObject, Codable {
+    /// The identifier: 0 until the object is stored.
+    var id: Id { get set }
+
+    /// What happens to an object when the target of one of its `ToOne`
+    /// properties is removed, by property name. Default: the relation is
+    /// removed (`.nullify`).
+    static var deleteRules: [String: DeleteRule] { get }
+
+    /// The name of the `ToOne` property of the source type that each
+    /// backlink `ToMany` property follows, by `ToMany` property name.
+    /// Needed only when the source has several `ToOne` properties to this
+    /// type.
+    static var backlinks: [String: String] { get }
+}
+
+extension Entity {
+    public static var deleteRules: [String: DeleteRule] { [:] }
+    public static var backlinks: [String: String] { [:] }
+
+    /// The table of the entity.
+    static var entityTableName: String { String(describing: self) }
+}
+
+/// What happens to an object whose `ToOne` target is removed.
+public enum DeleteRule: Sendable {
+    /// The relation is removed: the `ToOne` reads nil.
+    case nullify
+    /// The object is removed too.
+    case cascade
+    /// Removing the target throws while objects point to it.
+    case deny
+
+    var foreignKeyAction: String {
+        switch self {
+        case .nullify: return "SET NULL"
+        case .cascade: return "CASCADE"
+        case .deny: return "RESTRICT"
+        }
+    }
+}
+
+/// An error of the object store.
+public struct ObjectStoreError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

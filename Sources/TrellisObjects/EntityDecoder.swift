@@ -1,0 +1,143 @@
+import Foundation
+import Trellis
+
+/// Decodes an entity from a row of its table, and attaches its relations
+/// to the store so that they load lazily.
+final class EntityDecoder: Decoder {
+    let row: Row
+    let store: Store
+    let ownerId: Id
+
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(row: Row, store: Store) throws {
+        self.row = row
+        self.store = store
+        let id: Int64 = try row.decode(forColumn: "id")
+        self.ownerId = Id(bitPattern: id)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(Container<Key>(decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw ObjectStoreError("an entity must decode its properties with a keyed container")
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw ObjectStoreError("an entity must decode its properties with a keyed container")
+    }
+
+    struct Container<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let decoder: EntityDecoder
+        var codingPath: [any CodingKey] { [] }
+        var allKeys: [Key] { decoder.row.columnNames.compactMap { Key(stringValue: $0) } }
+        var row: Row { decoder.row }
+
+        func contains(_ key: Key) -> Bool {
+            row.hasColumn(key.stringValue) || row.hasColumn(key.stringValue + "Id")
+        }
+
+        func decodeNil(forKey key: Key) throws -> Bool {
+            guard let value = row[key.stringValue] as DatabaseValue? else { return true }
+            return value.isNull
+        }
+
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.decode(forColumn: key.stringValue) }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try row.decode(forColumn: key.stringValue) }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try row.decode(forColumn: key.stringValue) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try row.decode(forColumn: key.stringValue) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try row.decode(forColumn: key.stringValue) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try row.decode(forColumn: key.stringValue) }
+
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+            // Ids are stored as signed 64-bit integers.
+            let value: Int64 = try row.decode(forColumn: key.stringValue)
+            return UInt64(bitPattern: value)
+        }
+
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            let name = key.stringValue
+            if T.self is any AnyToOne.Type {
+                let id: Int64? = try row.decodeIfPresent(forColumn: name + "Id")
+                return try T(from: RelationDecoder(store: decoder.store, targetId: id.map { Id(bitPattern: $0) }))
+            }
+            if T.self is any AnyToMany.Type {
+                return try T(from: RelationDecoder(store: decoder.store, ownerId: decoder.ownerId, propertyName: name))
+            }
+            if let convertible = T.self as? any DatabaseValueConvertible.Type {
+                guard let dbValue = row[name] as DatabaseValue? else {
+                    if let missing = convertible.fromMissingColumn() as? T { return missing }
+                    throw ObjectStoreError("no column \(name) for \(T.self) in table of \(decoder.row)")
+                }
+                guard let value = convertible.fromDatabaseValue(dbValue) as? T else {
+                    throw ObjectStoreError("could not decode \(T.self) from \(dbValue), column \(name)")
+                }
+                return value
+            }
+            guard let text = try row.decodeIfPresent(String.self, forColumn: name) else {
+                throw ObjectStoreError("no value for \(name) (\(T.self))")
+            }
+            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        }
+
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            if T.self is any AnyToOne.Type || T.self is any AnyToMany.Type {
+                return try decode(T.self, forKey: key)
+            }
+            if try decodeNil(forKey: key) { return nil }
+            return try decode(T.self, forKey: key)
+        }
+
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+            KeyedDecodingContainer(Container<NestedKey>(decoder: decoder))
+        }
+
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            throw ObjectStoreError("unsupported nested array for \(key.stringValue)")
+        }
+
+        func superDecoder() throws -> any Decoder { decoder }
+        func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
+    }
+}
+
+/// The decoder that `ToOne` and `ToMany` receive: it carries the store and
+/// the ids of the relation instead of a value.
+final class RelationDecoder: Decoder {
+    let store: Store
+    let targetId: Id?
+    let ownerId: Id
+    let propertyName: String
+
+    init(store: Store, targetId: Id?) {
+        self.store = store
+        self.targetId = targetId
+        self.ownerId = 0
+        self.propertyName = ""
+    }
+
+    init(store: Store, ownerId: Id, propertyName: String) {
+        self.store = store
+        self.targetId = nil
+        self.ownerId = ownerId
+        self.propertyName = propertyName
+    }
+
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw ObjectStoreError("a relation has no keyed value")
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw ObjectStoreError("a relation has no unkeyed value")
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw ObjectStoreError("a relation has no single value")
+    }
+}

@@ -1,0 +1,95 @@
+import Trellis
+
+/// The table of an entity type: created, and given new columns, from the
+/// columns the entity encodes; and the cached SQL of its statements.
+final class EntityTable: @unchecked Sendable {
+    // Only touched inside database accesses, which the queue serializes.
+    let name: String
+    let deleteRules: [String: DeleteRule]
+    private var knownColumns: Set<String>?
+    private var insertSQL: (columns: [String], sql: String)?
+    private var upsertSQL: (columns: [String], sql: String)?
+
+    init(name: String, deleteRules: [String: DeleteRule]) {
+        self.name = name
+        self.deleteRules = deleteRules
+    }
+
+    /// Forgets what the table looks like, after the database changed.
+    func invalidate() {
+        knownColumns = nil
+    }
+
+    /// Creates the table, or adds the columns it lacks.
+    func prepare(_ db: Database, for encoded: EntityEncoder) throws {
+        if let knownColumns, encoded.columns.allSatisfy({ knownColumns.contains($0) }) { return }
+        if try !db.tableExists(name) {
+            try create(db, encoded)
+        } else {
+            let existing = Set(try db.columns(in: name).map(\.name))
+            for (column, value) in zip(encoded.columns, encoded.values) where !existing.contains(column) && column != "id" {
+                try db.execute(sql: "ALTER TABLE \(name.quotedDatabaseIdentifier) ADD COLUMN " + definition(column, value, encoded))
+                if let toOne = encoded.toOnes.first(where: { $0.column == column }) {
+                    try createIndex(db, column: toOne.column)
+                }
+            }
+        }
+        knownColumns = Set(try db.columns(in: name).map(\.name))
+    }
+
+    private func create(_ db: Database, _ encoded: EntityEncoder) throws {
+        var definitions = ["\"id\" INTEGER PRIMARY KEY AUTOINCREMENT"]
+        for (column, value) in zip(encoded.columns, encoded.values) where column != "id" {
+            definitions.append(definition(column, value, encoded))
+        }
+        try db.execute(sql: "CREATE TABLE \(name.quotedDatabaseIdentifier) (" + definitions.joined(separator: ", ") + ")")
+        for toOne in encoded.toOnes {
+            try createIndex(db, column: toOne.column)
+        }
+    }
+
+    private func createIndex(_ db: Database, column: String) throws {
+        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("index_\(name)_on_\(column)".quotedDatabaseIdentifier) ON \(name.quotedDatabaseIdentifier)(\(column.quotedDatabaseIdentifier))")
+    }
+
+    /// The column definition: a type from the encoded value, and a foreign
+    /// key for relations.
+    private func definition(_ column: String, _ value: DatabaseValue, _ encoded: EntityEncoder) -> String {
+        if let toOne = encoded.toOnes.first(where: { $0.column == column }) {
+            let rule = deleteRules[toOne.property] ?? .nullify
+            let target = type(of: toOne.relation).targetTableName
+            return "\(column.quotedDatabaseIdentifier) INTEGER REFERENCES \(target.quotedDatabaseIdentifier)(\"id\") ON DELETE \(rule.foreignKeyAction)"
+        }
+        let type: String
+        switch value.storage {
+        case .int64: type = " INTEGER"
+        case .double: type = " REAL"
+        case .string: type = " TEXT"
+        case .blob: type = " BLOB"
+        case .null: type = ""
+        }
+        return column.quotedDatabaseIdentifier + type
+    }
+
+    /// `INSERT INTO t (columns) VALUES (...)`, for new objects.
+    func insertSQL(columns: [String]) -> String {
+        if let insertSQL, insertSQL.columns == columns { return insertSQL.sql }
+        let sql = columns.isEmpty
+            ? "INSERT INTO \(name.quotedDatabaseIdentifier) DEFAULT VALUES"
+            : "INSERT INTO \(name.quotedDatabaseIdentifier) (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+                + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        insertSQL = (columns, sql)
+        return sql
+    }
+
+    /// An insert that updates the row of an existing id.
+    func upsertSQL(columns: [String]) -> String {
+        if let upsertSQL, upsertSQL.columns == columns { return upsertSQL.sql }
+        var sql = "INSERT INTO \(name.quotedDatabaseIdentifier) (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ") ON CONFLICT(\"id\") DO "
+        let updates = columns.filter { $0 != "id" }.map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }
+        sql += updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", ")
+        upsertSQL = (columns, sql)
+        return sql
+    }
+}

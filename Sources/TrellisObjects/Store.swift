@@ -1,0 +1,159 @@
+import Foundation
+import Trellis
+
+/// The object store: a database of entities, with a ``Box`` for each
+/// entity type.
+///
+/// ```swift
+/// let store = try Store(directoryPath: "/path/to/objects")
+/// let personBox = store.box(for: Person.self)
+/// let amanda = Person()
+/// amanda.name = "Amanda"
+/// try personBox.put(amanda)
+/// ```
+///
+/// Objects and records can share one file and one transaction: open the
+/// store over a `DatabaseQueue` with ``init(queue:)``. Tables are created,
+/// and new properties added as columns, the first time objects of a type
+/// are put.
+public final class Store: @unchecked Sendable {
+    // Mutable state is guarded by `lock`; database work runs on the queue.
+    /// The database of the store.
+    public let queue: DatabaseQueue
+    private let lock = NSLock()
+    private var boxes: [ObjectIdentifier: AnyObject] = [:]
+    private var tables: [String: EntityTable] = [:]
+    private let threadKey = "trellis.objects.store.\(UUID().uuidString)"
+
+    /// The name of the database file in the store's folder.
+    public static let databaseFileName = "objects.sqlite"
+
+    /// Opens a store in a folder, creating the folder and its database file
+    /// when needed.
+    public init(directoryPath: String) throws {
+        try FileManager.default.createDirectory(atPath: directoryPath, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(5)
+        queue = try DatabaseQueue(
+            path: (directoryPath as NSString).appendingPathComponent(Self.databaseFileName),
+            configuration: configuration)
+    }
+
+    /// Opens a store in memory.
+    public init() throws {
+        queue = try DatabaseQueue()
+    }
+
+    /// Opens a store over an existing database, shared with records.
+    ///
+    /// ```swift
+    /// let dbQueue = try DatabaseQueue(path: path)
+    /// let store = Store(queue: dbQueue)
+    /// ```
+    public init(queue: DatabaseQueue) {
+        self.queue = queue
+    }
+
+    /// The box of an entity type.
+    public func box<T: Entity>(for type: T.Type = T.self) -> Box<T> {
+        lock.lock()
+        defer { lock.unlock() }
+        let key = ObjectIdentifier(type)
+        if let box = boxes[key] as? Box<T> { return box }
+        let box = Box<T>(store: self)
+        boxes[key] = box
+        return box
+    }
+
+    /// Runs `body` in a transaction. Box operations inside join it, and so
+    /// do nested calls; a thrown error rolls all of it back.
+    ///
+    /// ```swift
+    /// try store.runInTransaction {
+    ///     try personBox.put(amanda)
+    ///     try personBox.put(bob)
+    /// }
+    /// ```
+    @discardableResult
+    public func runInTransaction<R>(_ body: () throws -> R) throws -> R {
+        try write { _ in try body() }
+    }
+
+    /// Runs `body` in a transaction that can not write. Nested calls join
+    /// the outer transaction.
+    @discardableResult
+    public func runInReadOnlyTransaction<R>(_ body: () throws -> R) throws -> R {
+        try read { _ in try body() }
+    }
+
+    /// Closes the store. Later operations throw.
+    public func close() throws {
+        try queue.close()
+    }
+
+    // MARK: Database access
+
+    /// The connection of the transaction that runs on this thread, if any.
+    private var currentDatabase: Database? {
+        get { (Thread.current.threadDictionary[threadKey] as? DatabaseBox)?.db }
+        set { Thread.current.threadDictionary[threadKey] = newValue.map(DatabaseBox.init) }
+    }
+
+    func write<R>(_ body: (Database) throws -> R) throws -> R {
+        if let db = currentDatabase {
+            if db.isInsideTransaction { return try body(db) }
+        }
+        return try queue.write { db in
+            currentDatabase = db
+            defer { currentDatabase = nil }
+            return try body(db)
+        }
+    }
+
+    func read<R>(_ body: (Database) throws -> R) throws -> R {
+        if let db = currentDatabase { return try body(db) }
+        return try queue.read { db in
+            currentDatabase = db
+            defer { currentDatabase = nil }
+            return try body(db)
+        }
+    }
+
+    // MARK: Schema
+
+    func table(for type: any Entity.Type) -> EntityTable {
+        let name = type.entityTableName
+        lock.lock()
+        defer { lock.unlock() }
+        if let table = tables[name] { return table }
+        let table = EntityTable(name: name, deleteRules: type.deleteRules)
+        tables[name] = table
+        return table
+    }
+}
+
+/// Holds a connection in a thread dictionary.
+private final class DatabaseBox {
+    unowned let db: Database
+    init(_ db: Database) { self.db = db }
+}
+
+/// The state of one `put`: the objects being put (to stop at cycles), and
+/// the objects to put again once the objects they point to have ids.
+final class PutContext {
+    private var putting: Set<ObjectIdentifier> = []
+    var putAgain: [() throws -> Void] = []
+
+    func isPutting(_ object: AnyObject) -> Bool {
+        putting.contains(ObjectIdentifier(object))
+    }
+
+    func begin(_ object: AnyObject) {
+        putting.insert(ObjectIdentifier(object))
+    }
+
+    func end(_ object: AnyObject) {
+        putting.remove(ObjectIdentifier(object))
+    }
+}

@@ -1,0 +1,160 @@
+import Trellis
+
+/// A to-many relation: the objects of type `S` related to an owner of type
+/// `T`.
+///
+/// As a backlink, it lists the objects whose `ToOne<T>` property points to
+/// the owner:
+///
+/// ```swift
+/// class Customer: Entity {
+///     var id: Id = 0
+///     var orders: ToMany<Order, Customer> = nil   // the orders whose `customer` is this one
+/// }
+/// class Order: Entity {
+///     var id: Id = 0
+///     var customer: ToOne<Customer> = nil
+/// }
+/// ```
+///
+/// When `S` has no `ToOne<T>` property, the relation is a standalone
+/// many-to-many one, stored in a join table, and readable from the other
+/// end with a backlink `ToMany` named in ``Entity/backlinks``.
+///
+/// Changes made here (`append`, `remove`, `replace`) are written when the
+/// owner is put. The objects load lazily on first access; collection access
+/// can not throw, so a database error while loading reads as an empty
+/// relation: call ``resolve()`` to get the error instead.
+public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codable, RandomAccessCollection {
+    /// Where the relation is stored, once its owner is.
+    var store: Store?
+    var ownerId: Id = 0
+    var propertyName: String?
+
+    private var loaded: [S]?
+    /// Whether the collection was changed since it was loaded.
+    private(set) var isModified = false
+
+    /// An empty relation.
+    public init(nilLiteral: ()) {}
+
+    /// A relation to the given objects, stored when the owner is put.
+    public init(_ objects: [S]) {
+        loaded = objects
+        isModified = true
+    }
+
+    init(store: Store, ownerId: Id, propertyName: String) {
+        self.store = store
+        self.ownerId = ownerId
+        self.propertyName = propertyName
+    }
+
+    /// The related objects; throws when the database can not be read.
+    @discardableResult
+    public func resolve() throws -> [S] {
+        if let loaded { return loaded }
+        guard let store, let propertyName, ownerId != 0 else {
+            loaded = []
+            return []
+        }
+        let objects = try store.relatedObjects(S.self, owner: T.self, ownerId: ownerId, property: propertyName)
+        loaded = objects
+        return objects
+    }
+
+    private var objects: [S] { (try? resolve()) ?? [] }
+
+    // MARK: Collection
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { objects.count }
+
+    public subscript(position: Int) -> S {
+        objects[position]
+    }
+
+    // MARK: Changes
+
+    /// Adds an object to the relation.
+    public func append(_ object: S) {
+        var current = objects
+        current.append(object)
+        loaded = current
+        isModified = true
+    }
+
+    /// Adds objects to the relation.
+    public func append(contentsOf newObjects: some Sequence<S>) {
+        var current = objects
+        current.append(contentsOf: newObjects)
+        loaded = current
+        isModified = true
+    }
+
+    /// Removes the object at `index`.
+    @discardableResult
+    public func remove(at index: Int) -> S {
+        var current = objects
+        let removed = current.remove(at: index)
+        loaded = current
+        isModified = true
+        return removed
+    }
+
+    /// Removes an object from the relation.
+    public func remove(_ object: S) {
+        loaded = objects.filter { $0 !== object && ($0.id == 0 || $0.id != object.id) }
+        isModified = true
+    }
+
+    /// Removes all objects from the relation.
+    public func removeAll() {
+        loaded = []
+        isModified = true
+    }
+
+    /// Replaces the related objects.
+    public func replace(_ newObjects: [S]) {
+        loaded = newObjects
+        isModified = true
+    }
+
+    /// Forgets the loaded objects: the next access reads them again.
+    public func reset() {
+        loaded = nil
+        isModified = false
+    }
+
+    // MARK: Codable
+
+    /// A relation is not a column: decoding attaches it to its owner.
+    public init(from decoder: any Decoder) throws {
+        if let relationDecoder = decoder as? RelationDecoder {
+            store = relationDecoder.store
+            ownerId = relationDecoder.ownerId
+            propertyName = relationDecoder.propertyName
+        }
+    }
+
+    /// A relation is not a column: it encodes nothing.
+    public func encode(to encoder: any Encoder) throws {}
+}
+
+/// The type-erased facets of `ToMany` that the store needs.
+protocol AnyToMany: AnyObject {
+    var isModified: Bool { get }
+    /// Writes the changes of the relation, after its owner was put.
+    func save(_ db: Database, store: Store, ownerId: Id, propertyName: String, context: PutContext) throws
+}
+
+extension ToMany: AnyToMany {
+    func save(_ db: Database, store: Store, ownerId: Id, propertyName: String, context: PutContext) throws {
+        self.store = store
+        self.ownerId = ownerId
+        self.propertyName = propertyName
+        guard isModified, let desired = loaded else { return }
+        try store.saveRelation(desired, owner: T.self, ownerId: ownerId, property: propertyName, db: db, context: context)
+        isModified = false
+    }
+}

@@ -1,0 +1,143 @@
+import Trellis
+
+/// A to-one relation to another object: stored as the target's id in a
+/// foreign key column of the owner's table (`spouseId` for `spouse`).
+///
+/// ```swift
+/// class Person: Entity {
+///     var id: Id = 0
+///     var spouse: ToOne<Person> = nil
+/// }
+///
+/// amanda.spouse.target = bob
+/// try personBox.put(amanda)
+///
+/// // Each of these removes the relation, once amanda is put:
+/// amanda.spouse.target = nil
+/// amanda.spouse.targetId = nil
+/// amanda.spouse = nil
+/// ```
+///
+/// The target loads lazily, on first access, and is then cached. A target
+/// id whose row is gone reads as a nil target, and the id is kept. The
+/// `target` property can not throw: a database error while loading reads as
+/// nil. Call ``resolve()`` to get the error instead.
+public final class ToOne<T: Entity>: ExpressibleByNilLiteral, Codable {
+    private var storedTargetId: Id?
+    private var loadedTarget: T?
+    private var isLoaded: Bool
+    /// The store that loads the target.
+    var store: Store?
+
+    /// No relation.
+    public init(nilLiteral: ()) {
+        storedTargetId = nil
+        isLoaded = true
+    }
+
+    /// A relation to `target`.
+    public init(target: T?) {
+        loadedTarget = target
+        storedTargetId = target.map { $0.id == 0 ? nil : $0.id } ?? nil
+        isLoaded = true
+    }
+
+    /// A relation to the object with the given id.
+    public init(targetId: Id?) {
+        storedTargetId = targetId == 0 ? nil : targetId
+        isLoaded = targetId == nil
+    }
+
+    init(targetId: Id?, store: Store) {
+        storedTargetId = targetId == 0 ? nil : targetId
+        isLoaded = storedTargetId == nil
+        self.store = store
+    }
+
+    /// The related object, loaded on first access. Setting it sets the
+    /// relation; put the owner to store it.
+    public var target: T? {
+        get { try? resolve() }
+        set {
+            loadedTarget = newValue
+            storedTargetId = newValue.map { $0.id == 0 ? nil : $0.id } ?? nil
+            isLoaded = true
+        }
+    }
+
+    /// The id of the related object. Setting it sets the relation; put the
+    /// owner to store it.
+    public var targetId: Id? {
+        get {
+            if let loadedTarget, loadedTarget.id != 0 { return loadedTarget.id }
+            return storedTargetId
+        }
+        set {
+            storedTargetId = newValue == 0 ? nil : newValue
+            loadedTarget = nil
+            isLoaded = storedTargetId == nil
+        }
+    }
+
+    /// Whether the relation points to an object.
+    public var hasValue: Bool { targetId != nil || loadedTarget != nil }
+
+    /// The related object, loaded on first access; throws when the database
+    /// can not be read.
+    public func resolve() throws -> T? {
+        if isLoaded { return loadedTarget }
+        guard let storedTargetId, let store else { return loadedTarget }
+        loadedTarget = try store.box(for: T.self).get(storedTargetId)
+        isLoaded = true
+        return loadedTarget
+    }
+
+    /// The target object, if it is set and not stored yet.
+    var unsavedTarget: T? {
+        guard let loadedTarget, loadedTarget.id == 0 else { return nil }
+        return loadedTarget
+    }
+
+    // MARK: Codable
+
+    /// Decodes the target id.
+    public init(from decoder: any Decoder) throws {
+        if let entityDecoder = decoder as? RelationDecoder {
+            storedTargetId = entityDecoder.targetId
+            store = entityDecoder.store
+        } else {
+            let container = try decoder.singleValueContainer()
+            storedTargetId = container.decodeNil() ? nil : try container.decode(Id.self)
+        }
+        isLoaded = storedTargetId == nil
+    }
+
+    /// Encodes the target id.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let targetId { try container.encode(targetId) } else { try container.encodeNil() }
+    }
+}
+
+/// The type-erased facets of `ToOne` that the store needs.
+protocol AnyToOne: AnyObject {
+    static var targetTableName: String { get }
+    var targetId: Id? { get set }
+    var store: Store? { get set }
+    /// Puts a target that is not stored yet. Returns false when the target
+    /// is being put already (a cycle): the owner is then put again once
+    /// the target has its id.
+    func putUnsavedTarget(_ db: Database, store: Store, context: PutContext) throws -> Bool
+}
+
+extension ToOne: AnyToOne {
+    static var targetTableName: String { T.entityTableName }
+
+    func putUnsavedTarget(_ db: Database, store: Store, context: PutContext) throws -> Bool {
+        guard let target = unsavedTarget else { return true }
+        if context.isPutting(target) { return false }
+        try store.box(for: T.self).put(target, db: db, context: context)
+        storedTargetId = target.id
+        return true
+    }
+}
