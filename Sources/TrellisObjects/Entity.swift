@@ -28,6 +28,9 @@ public protocol Entity: AnyObject, Codable {
     /// The identifier: 0 until the object is stored.
     var id: Id { get set }
 
+    /// The name of the entity, and of its table. Default: the class name.
+    static var entityName: String { get }
+
     /// What happens to an object when the target of one of its `ToOne`
     /// properties is removed, by property name. Default: the relation is
     /// removed (`.nullify`).
@@ -43,9 +46,10 @@ public protocol Entity: AnyObject, Codable {
 extension Entity {
     public static var deleteRules: [String: DeleteRule] { [:] }
     public static var backlinks: [String: String] { [:] }
+    public static var entityName: String { String(describing: self) }
 
     /// The table of the entity.
-    static var entityTableName: String { String(describing: self) }
+    static var entityTableName: String { entityName }
 }
 
 /// What happens to an object whose `ToOne` target is removed.

@@ -45,17 +45,24 @@ final class EntityDecoder: Decoder {
             return value.isNull
         }
 
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.decode(forColumn: key.stringValue) }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String { try row.decode(forColumn: key.stringValue) }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try row.decode(forColumn: key.stringValue) }
-        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try row.decode(forColumn: key.stringValue) }
-        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try row.decode(forColumn: key.stringValue) }
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try row.decode(forColumn: key.stringValue) }
+        /// The value of a column. A property added in a later version of the
+        /// entity reads NULL in older rows: it gets the zero value of its
+        /// type, as in ObjectBox.
+        private func value<T: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key, zero: T) throws -> T {
+            guard let index = row.index(ofColumn: key.stringValue), !row.hasNull(atIndex: index) else { return zero }
+            return try row.decode(T.self, atIndex: index)
+        }
+
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try value(key, zero: false) }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try value(key, zero: "") }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try value(key, zero: 0) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try value(key, zero: 0) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try value(key, zero: 0) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try value(key, zero: 0) }
 
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
             // Ids are stored as signed 64-bit integers.
-            let value: Int64 = try row.decode(forColumn: key.stringValue)
-            return UInt64(bitPattern: value)
+            UInt64(bitPattern: try value(key, zero: Int64(0)))
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {

@@ -38,6 +38,14 @@ final class EntityTable: @unchecked Sendable {
     }
 
     private func create(_ db: Database, _ encoded: EntityEncoder) throws {
+        // Foreign keys need their tables: a target type that was never put
+        // gets a table with its id, and its other columns when it is put.
+        for toOne in encoded.toOnes {
+            let target = type(of: toOne.relation).targetTableName
+            if target != name {
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(target.quotedDatabaseIdentifier) (\"id\" INTEGER PRIMARY KEY AUTOINCREMENT)")
+            }
+        }
         var definitions = ["\"id\" INTEGER PRIMARY KEY AUTOINCREMENT"]
         for (column, value) in zip(encoded.columns, encoded.values) where column != "id" {
             definitions.append(definition(column, value, encoded))

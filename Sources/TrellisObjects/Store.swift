@@ -104,11 +104,23 @@ public final class Store: @unchecked Sendable {
         if let db = currentDatabase {
             if db.isInsideTransaction { return try body(db) }
         }
-        return try queue.write { db in
-            currentDatabase = db
-            defer { currentDatabase = nil }
-            return try body(db)
+        do {
+            return try queue.write { db in
+                currentDatabase = db
+                defer { currentDatabase = nil }
+                return try body(db)
+            }
+        } catch {
+            // The transaction rolled back, and tables it created with it.
+            invalidateTables()
+            throw error
         }
+    }
+
+    private func invalidateTables() {
+        lock.lock()
+        defer { lock.unlock() }
+        for table in tables.values { table.invalidate() }
     }
 
     func read<R>(_ body: (Database) throws -> R) throws -> R {
