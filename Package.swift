@@ -7,6 +7,11 @@ let package = Package(
     products: [
         .library(name: "Trellis", targets: ["Trellis"]),
         .library(name: "TrellisObjects", targets: ["TrellisObjects"]),
+        .executable(name: "trellis", targets: ["TrellisCLI"]),
+    ],
+    dependencies: [
+        // The command line parser of the `trellis` command only.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -22,6 +27,24 @@ let package = Package(
         .target(
             name: "TrellisObjects",
             dependencies: ["Trellis"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "TrellisCLICore",
+            dependencies: ["Trellis", "TrellisObjects"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "TrellisCLI",
+            dependencies: [
+                "TrellisCLICore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "TrellisCLITests",
+            dependencies: ["TrellisCLICore"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

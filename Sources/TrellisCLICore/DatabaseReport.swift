@@ -1,0 +1,70 @@
+import Foundation
+import Trellis
+
+/// What `trellis inspect` reports about a database: its tables, and the
+/// associations Trellis can infer from its foreign keys.
+///
+/// The JSON output encodes this value; its field names are stable.
+public struct DatabaseReport: Codable, Equatable, Sendable {
+    public struct Column: Codable, Equatable, Sendable {
+        public var name: String
+        public var type: String
+        public var notNull: Bool
+        public var defaultValue: String?
+        /// The 1-based position in the primary key, or nil.
+        public var primaryKeyIndex: Int?
+    }
+
+    public struct ForeignKey: Codable, Equatable, Sendable {
+        public var columns: [String]
+        public var destinationTable: String
+        public var destinationColumns: [String]
+    }
+
+    public struct Index: Codable, Equatable, Sendable {
+        public var name: String
+        public var columns: [String]
+        public var unique: Bool
+    }
+
+    public struct Table: Codable, Equatable, Sendable {
+        public var name: String
+        public var columns: [Column]
+        /// The primary key columns; `["rowid"]` for a table without one.
+        public var primaryKey: [String]
+        public var hasExplicitPrimaryKey: Bool
+        public var foreignKeys: [ForeignKey]
+        public var indexes: [Index]
+    }
+
+    public struct Association: Codable, Equatable, Sendable {
+        /// `belongsTo`, `hasOne`, `hasMany` or `hasManyThrough`.
+        public var kind: String
+        /// The table that declares the association.
+        public var table: String
+        /// The associated table.
+        public var destination: String
+        /// The foreign key columns, on the table that holds them.
+        public var foreignKey: [String]
+        /// For `hasManyThrough`: the join table.
+        public var through: String?
+        /// Whether the association needs an explicit `ForeignKey`, because
+        /// several foreign keys link the two tables.
+        public var needsExplicitForeignKey: Bool
+        /// The Swift declaration of the association.
+        public var declaration: String
+    }
+
+    public struct Ambiguity: Codable, Equatable, Sendable {
+        public var from: String
+        public var to: String
+        /// The columns of each foreign key from `from` to `to`.
+        public var foreignKeys: [[String]]
+        public var advice: String
+    }
+
+    public var path: String
+    public var tables: [Table]
+    public var associations: [Association]
+    public var ambiguities: [Ambiguity]
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// The text and JSON forms of a `DatabaseReport`.
+public enum ReportRenderer {
+    public static func json(_ report: DatabaseReport) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(report), as: UTF8.self)
+    }
+
+    public static func text(_ report: DatabaseReport) -> String {
+        var output: [String] = ["Database: \(report.path)", ""]
+        if report.tables.isEmpty {
+            output.append("No table.")
+        }
+        for table in report.tables {
+            output.append("Table \(table.name)")
+            output.append(TextTable(
+                headers: ["column", "type", "not null", "default", "primary key"],
+                rows: table.columns.map {
+                    [$0.name, $0.type, $0.notNull ? "yes" : "", $0.defaultValue ?? "", $0.primaryKeyIndex.map(String.init) ?? ""]
+                }).rendered)
+            output.append("Primary key: " + (table.hasExplicitPrimaryKey ? table.primaryKey.joined(separator: ", ") : "none (hidden rowid)"))
+            for foreignKey in table.foreignKeys {
+                output.append("Foreign key: (\(foreignKey.columns.joined(separator: ", "))) -> \(foreignKey.destinationTable)(\(foreignKey.destinationColumns.joined(separator: ", ")))")
+            }
+            for index in table.indexes {
+                output.append("Index \(index.name): (\(index.columns.joined(separator: ", ")))" + (index.unique ? " unique" : ""))
+            }
+            output.append("")
+        }
+        output.append("Associations")
+        if report.associations.isEmpty {
+            output.append("None: the schema has no foreign key.")
+        } else {
+            output.append(TextTable(
+                headers: ["table", "association", "declaration"],
+                rows: report.associations.map { [$0.table, $0.kind + " " + $0.destination, $0.declaration] }).rendered)
+        }
+        if !report.ambiguities.isEmpty {
+            output.append("")
+            output.append("Needs an explicit ForeignKey")
+            for ambiguity in report.ambiguities {
+                output.append("- \(ambiguity.advice)")
+            }
+        }
+        return output.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import Trellis
+import TrellisCLICore
+
+@Suite struct InspectTests {
+    private func makeDatabase(_ sql: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString).sqlite").path
+        let dbQueue = try DatabaseQueue(path: path)
+        try dbQueue.write { db in try db.execute(sql: sql) }
+        try dbQueue.close()
+        return path
+    }
+
+    private let librarySQL = """
+        CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT NOT NULL, managerId INTEGER REFERENCES person(id));
+        CREATE TABLE book (
+          id INTEGER PRIMARY KEY, title TEXT NOT NULL DEFAULT 'untitled',
+          authorId INTEGER NOT NULL REFERENCES person(id),
+          translatorId INTEGER REFERENCES person(id));
+        CREATE TABLE tag (id INTEGER PRIMARY KEY, label TEXT);
+        CREATE TABLE bookTag (bookId INTEGER NOT NULL REFERENCES book(id), tagId INTEGER NOT NULL REFERENCES tag(id), PRIMARY KEY (bookId, tagId));
+        CREATE TABLE cover (bookId INTEGER NOT NULL UNIQUE REFERENCES book(id), color TEXT);
+        CREATE TABLE log (message TEXT);
+        CREATE INDEX book_title ON book(title);
+        """
+
+    @Test func theReportListsTablesKeysAndIndexes() throws {
+        let path = try makeDatabase(librarySQL)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let report = try SchemaInspector.inspect(path: path)
+        #expect(report.tables.map(\.name) == ["book", "bookTag", "cover", "log", "person", "tag"])
+        let book = try #require(report.tables.first { $0.name == "book" })
+        #expect(book.columns.map(\.name) == ["id", "title", "authorId", "translatorId"])
+        #expect(book.columns[1].defaultValue == "'untitled'")
+        #expect(book.columns[1].notNull)
+        #expect(book.primaryKey == ["id"])
+        #expect(Set(book.foreignKeys.map(\.columns)) == [["authorId"], ["translatorId"]])
+        #expect(book.indexes.map(\.name) == ["book_title"])
+        let log = try #require(report.tables.first { $0.name == "log" })
+        #expect(!log.hasExplicitPrimaryKey)
+        #expect(log.primaryKey == ["rowid"])
+    }
+
+    @Test func theReportInfersAssociations() throws {
+        let path = try makeDatabase(librarySQL)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let report = try SchemaInspector.inspect(path: path)
+        func has(_ kind: String, _ table: String, _ destination: String) -> Bool {
+            report.associations.contains { $0.kind == kind && $0.table == table && $0.destination == destination }
+        }
+        #expect(has("belongsTo", "person", "person"))              // a self-reference
+        #expect(has("hasMany", "person", "person"))
+        #expect(has("hasOne", "book", "cover"))                    // unique foreign key
+        #expect(has("hasManyThrough", "book", "tag"))              // the join table
+        #expect(has("hasManyThrough", "tag", "book"))
+        let bookToPerson = report.associations.filter { $0.table == "book" && $0.destination == "person" }
+        #expect(!bookToPerson.isEmpty && bookToPerson.allSatisfy { $0.needsExplicitForeignKey })
+        #expect(report.ambiguities.count == 1)
+        #expect(report.ambiguities[0].from == "book" && report.ambiguities[0].to == "person")
+        #expect(Set(report.ambiguities[0].foreignKeys) == [["authorId"], ["translatorId"]])
+        #expect(report.ambiguities[0].advice.contains("ForeignKey([\"authorId\"])"))
+    }
+
+    @Test func theJSONOutputHasStableFields() throws {
+        let path = try makeDatabase(librarySQL)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let json = try ReportRenderer.json(try SchemaInspector.inspect(path: path))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["path", "tables", "associations", "ambiguities"])
+        let tables = try #require(object["tables"] as? [[String: Any]])
+        let cover = try #require(tables.first { $0["name"] as? String == "cover" })
+        #expect(cover["hasExplicitPrimaryKey"] as? Bool == false)
+        let foreignKeys = try #require(cover["foreignKeys"] as? [[String: Any]])
+        #expect(foreignKeys.first?["destinationTable"] as? String == "book")
+        #expect(foreignKeys.first?["columns"] as? [String] == ["bookId"])
+        #expect(foreignKeys.first?["destinationColumns"] as? [String] == ["id"])
+        let associations = try #require(object["associations"] as? [[String: Any]])
+        let through = try #require(associations.first { $0["kind"] as? String == "hasManyThrough" })
+        #expect(through["through"] as? String == "bookTag")
+        #expect(through["declaration"] as? String != nil)
+        // And the text form names the same things.
+        let text = ReportRenderer.text(try SchemaInspector.inspect(path: path))
+        #expect(text.contains("Table book"))
+        #expect(text.contains("Needs an explicit ForeignKey"))
+    }
+
+    @Test func inspectingNeverChangesTheFile() throws {
+        let path = try makeDatabase(librarySQL)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        _ = try SchemaInspector.inspect(path: path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func errorsAreOneClearLine() throws {
+        let missing = "/tmp/missing-\(UUID().uuidString).sqlite"
+        let missingError = #expect(throws: CommandError.self) { try SchemaInspector.inspect(path: missing) }
+        #expect(missingError?.description == "no such file: \(missing)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+
+        let text = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-db-\(UUID().uuidString).txt").path
+        try Data(String(repeating: "hello, this is not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: text))
+        defer { try? FileManager.default.removeItem(atPath: text) }
+        let notADatabase = #expect(throws: CommandError.self) { try SchemaInspector.inspect(path: text) }
+        #expect(notADatabase?.description == "\(text) is not a SQLite database")
+
+        let folderError = #expect(throws: CommandError.self) { try SchemaInspector.inspect(path: NSTemporaryDirectory()) }
+        #expect(folderError?.description.contains("folder") == true)
+    }
+}
+
+@Suite struct DemoTests {
+    @Test func theDemoCreatesTheFileAndPrintsEachScenario() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/trellis-demo.sqlite"
+        var lines: [String] = []
+        try Demo.run(path: path) { lines.append($0) }
+        try Demo.run(path: path) { _ in }  // recreates the file
+        let output = lines.joined(separator: "\n")
+        #expect(output.contains("Iceland  -"))
+        #expect(output.contains("Les Misérables  Victor Hugo  Isabel Hapgood"))
+        #expect(output.contains("Ambiguous foreign key from book to person"))
+        #expect(output.contains("after   flag = false"))
+        #expect(output.contains("Amanda  Bob"))
+        #expect(output.contains("sqlite3 "))
+        let dbQueue = try DatabaseQueue(path: path)
+        let counts = try dbQueue.read { db in
+            try ["country", "book", "appConfiguration", "CustomerOrder"].map { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0)") ?? 0 }
+        }
+        #expect(counts == [3, 3, 1, 3])
+        let report = try SchemaInspector.inspect(path: path)
+        #expect(report.ambiguities.map(\.from) == ["book"])
+    }
+}
