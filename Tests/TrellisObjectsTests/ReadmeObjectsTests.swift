@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+import Trellis
+import TrellisObjects
+
+// The objects example of README.md, compiled and run.
+
+private class Person: Entity {
+    var id: Id = 0
+    var name = ""
+    var spouse: ToOne<Person> = nil
+}
+
+@Suite struct ReadmeObjectsTests {
+    @Test func objectsExample() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("people-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Store(directoryPath: folder)
+        let personBox = store.box(for: Person.self)
+        let amanda = Person()
+        amanda.name = "Amanda"
+        let bob = Person()
+        bob.name = "Bob"
+        amanda.spouse.target = bob
+        try personBox.put(amanda)                 // puts bob first, then amanda
+        let people = try personBox.query { Column("name").like("A%") }.find()
+        #expect(people.map(\.name) == ["Amanda"])
+        #expect(people.first?.spouse.target?.name == "Bob")
+        #expect(bob.id != 0)
+    }
+}
