@@ -1,0 +1,47 @@
+import Foundation
+
+/// The sizes of the workloads: `--quick` divides them by ten.
+struct Sizes: Sendable {
+    var inserts = 20_000
+    var rows = 100_000
+    var books = 100_000
+    var authors = 1_000
+    var booksPerAuthor = 20
+    var cycles = 10_000
+    var lookups = 100_000
+    var objects = 100_000
+
+    static func quick() -> Sizes {
+        Sizes(inserts: 2_000, rows: 10_000, books: 10_000, authors: 100, booksPerAuthor: 20, cycles: 1_000, lookups: 10_000, objects: 10_000)
+    }
+}
+
+/// One workload on one backend: prepared outside the timed part, then
+/// run, returning a checksum over every value read so that the backends
+/// can be compared.
+struct Task {
+    var prepare: () throws -> Void = {}
+    var run: () throws -> Int
+}
+
+/// The workloads of a backend. A backend that does not run a workload
+/// returns nil.
+protocol Backend {
+    var name: String { get }
+    func task(_ workload: String, sizes: Sizes, path: String) throws -> Task?
+}
+
+/// The identifiers and descriptions of the workloads, in order.
+let workloads: [(id: String, description: String)] = [
+    ("W1c", "insert 20,000 records of 10 integer columns in one transaction (Codable)"),
+    ("W1h", "insert 20,000 records of 10 integer columns in one transaction (hand-written encoding)"),
+    ("W2c", "fetch 100,000 rows of 10 integer columns into structs (Codable)"),
+    ("W2h", "fetch 100,000 rows of 10 integer columns into structs (hand-written init(row:))"),
+    ("W3", "fetch 100,000 books, each with its author (including(required:))"),
+    ("W4", "fetch 1,000 authors with their 20 books each (including(all:))"),
+    ("W5", "10,000 cycles: read a single-row configuration, then update it in a write"),
+    ("W6", "100,000 primary-key lookups"),
+    ("O1", "put 100,000 objects with a ToOne each"),
+    ("O2", "get all 100,000 objects"),
+    ("O3", "100,000 gets by id"),
+]
