@@ -102,7 +102,8 @@ public final class Box<T: Entity>: @unchecked Sendable {
         try store.read { db in
             guard try db.tableExists(tableName) else { return nil }
             let statement = try db.cachedStatement(sql: "SELECT * FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?")
-            guard let row = try Row.fetchOne(statement, arguments: [Int64(bitPattern: id)]) else { return nil }
+            let rows = try Row.fetchCursor(statement, arguments: [Int64(bitPattern: id)])
+            guard let row = try rows.next() else { return nil }
             return try decode(row)
         }
     }
@@ -217,7 +218,12 @@ public final class Box<T: Entity>: @unchecked Sendable {
     func fetch(sql: String, arguments: StatementArguments = StatementArguments()) throws -> [T] {
         try store.read { db in
             guard try db.tableExists(tableName) else { return [] }
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try decode($0) }
+            var objects: [T] = []
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try rows.next() {
+                objects.append(try decode(row))
+            }
+            return objects
         }
     }
 }

@@ -23,7 +23,9 @@ public final class Store: @unchecked Sendable {
     private let lock = NSLock()
     private var boxes: [ObjectIdentifier: AnyObject] = [:]
     private var tables: [String: EntityTable] = [:]
-    private let threadKey = "trellis.objects.store.\(UUID().uuidString)"
+    // The access in progress: only one runs at a time on the queue.
+    private var activeDatabase: DatabaseBox?
+    private var activeThread: pthread_t?
 
     /// The name of the database file in the store's folder.
     public static let databaseFileName = "objects.sqlite"
@@ -94,10 +96,21 @@ public final class Store: @unchecked Sendable {
 
     // MARK: Database access
 
-    /// The connection of the transaction that runs on this thread, if any.
+    /// The connection of the access that runs on this thread, if any, so
+    /// that box operations inside `runInTransaction` join it.
     private var currentDatabase: Database? {
-        get { (Thread.current.threadDictionary[threadKey] as? DatabaseBox)?.db }
-        set { Thread.current.threadDictionary[threadKey] = newValue.map(DatabaseBox.init) }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            guard let activeThread, pthread_equal(activeThread, pthread_self()) != 0 else { return nil }
+            return activeDatabase?.db
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            activeDatabase = newValue.map(DatabaseBox.init)
+            activeThread = newValue == nil ? nil : pthread_self()
+        }
     }
 
     func write<R>(_ body: (Database) throws -> R) throws -> R {
