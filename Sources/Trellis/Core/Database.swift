@@ -217,14 +217,14 @@ public final class Database {
     /// Prepares every statement of `sql`, in order.
     private func prepareStatements(sql: String, persistent: Bool) throws -> [Statement] {
         var statements: [Statement] = []
-        try forEachStatement(sql: sql, persistent: persistent) { statements.append($0) }
+        try forEachStatement(sql: sql, persistent: persistent) { statement, _ in statements.append(statement) }
         return statements
     }
 
     /// Prepares the statements of `sql` one after the other, each after
     /// `body` ran the previous one: a statement may depend on a table that
     /// the previous one creates.
-    private func forEachStatement(sql: String, persistent: Bool, _ body: (Statement) throws -> Void) throws {
+    private func forEachStatement(sql: String, persistent: Bool, _ body: (Statement, _ isLast: Bool) throws -> Void) throws {
         let connection = try openConnection()
         try sql.utf8CString.withUnsafeBufferPointer { buffer in
             guard let start = buffer.baseAddress else { return }
@@ -246,11 +246,12 @@ public final class Database {
                     decoding: UnsafeRawBufferPointer(start: cursor, count: next - cursor),
                     as: UTF8.self
                 ).trimmingCharacters(in: .whitespacesAndNewlines)
+                let rest = String(cString: next).trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))
                 try body(Statement(
                     database: self,
                     sqliteStatement: sqliteStatement,
                     sql: statementSQL,
-                    invalidatesSchemaCache: preparedStatementChangesSchema))
+                    invalidatesSchemaCache: preparedStatementChangesSchema), rest.isEmpty)
             }
         }
     }
@@ -268,7 +269,15 @@ public final class Database {
     /// arguments are available to all.
     public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
         var remaining = arguments.values[...]
-        try forEachStatement(sql: sql, persistent: false) { statement in
+        try forEachStatement(sql: sql, persistent: false) { statement, isLast in
+            if isLast {
+                // The last statement takes what is left: extra arguments
+                // fail before it runs.
+                let values = Array(remaining)
+                remaining = []
+                try statement.execute(arguments: StatementArguments(values: values, namedValues: arguments.namedValues))
+                return
+            }
             let parameterCount = Int(sqlite3_bind_parameter_count(statement.sqliteStatement))
             var positionalCount = 0
             for index in 0..<parameterCount {
@@ -293,7 +302,7 @@ public final class Database {
     /// traces the statement.
     @usableFromInline
     func willExecute(_ statement: Statement) throws {
-        if isReadOnlyAccess && sqlite3_stmt_readonly(statement.sqliteStatement) == 0 {
+        if isReadOnlyAccess && !statement.isAllowedInReadOnlyAccess {
             throw DatabaseError(
                 resultCode: .SQLITE_READONLY,
                 message: "attempt to write a readonly database",

@@ -32,6 +32,12 @@ public final class Statement {
     /// found by the authorizer when the statement was prepared.
     let invalidatesSchemaCache: Bool
 
+    /// Whether the statement may run in a read-only access: it does not
+    /// write, or it is a pragma (reading `PRAGMA journal_mode` counts as a
+    /// write for SQLite).
+    @usableFromInline
+    let isAllowedInReadOnlyAccess: Bool
+
     /// The current arguments.
     public private(set) var arguments = StatementArguments()
 
@@ -47,6 +53,8 @@ public final class Statement {
         self.sql = sql
         self.invalidatesSchemaCache = invalidatesSchemaCache
         self.columnCount = Int(sqlite3_column_count(sqliteStatement))
+        self.isAllowedInReadOnlyAccess = sqlite3_stmt_readonly(sqliteStatement) != 0
+            || sql.prefix(6).uppercased() == "PRAGMA"
     }
 
     deinit {

@@ -1,0 +1,336 @@
+import Foundation
+import Testing
+import Trellis
+
+@Suite struct CoreDatabaseQueueTests {
+    @Test func aThrownErrorInWriteRollsBack() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(a INTEGER)") }
+        struct Failure: Error {}
+        #expect(throws: Failure.self) {
+            try dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                throw Failure()
+            }
+        }
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 0)
+    }
+
+    @Test func readForbidsWrites() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(a INTEGER)") }
+        let error = #expect(throws: DatabaseError.self) {
+            try dbQueue.read { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        }
+        #expect(error?.resultCode == .SQLITE_READONLY)
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 1)
+    }
+
+    @Test func reentrantAccessThrowsInsteadOfDeadlocking() throws {
+        let dbQueue = try DatabaseQueue()
+        let error = #expect(throws: DatabaseError.self) {
+            try dbQueue.write { _ in try dbQueue.read { _ in 1 } }
+        }
+        #expect(error?.message?.contains("not reentrant") == true)
+    }
+
+    @Test func aClosedQueueThrows() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.close()
+        let error = #expect(throws: DatabaseError.self) { try dbQueue.read { try Int.fetchOne($0, sql: "SELECT 1") } }
+        #expect(error?.message?.contains("closed") == true)
+    }
+
+    @Test func namedInMemoryDatabasesAreShared() throws {
+        let name = "shared-\(UUID().uuidString)"
+        let first = try DatabaseQueue(named: name)
+        let second = try DatabaseQueue(named: name)
+        try first.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (42)") }
+        #expect(try second.read { try Int.fetchOne($0, sql: "SELECT a FROM t") } == 42)
+        #expect(try DatabaseQueue().read { try $0.tableExists("t") } == false)
+    }
+
+    @Test func asyncAccessesWork() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)") }
+        let count = try await dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? 0 }
+        #expect(count == 1)
+        let value = try await dbQueue.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "SELECT a FROM t") ?? 0 }
+        #expect(value == 1)
+    }
+
+    @Test func concurrentWritesNeverInterleave() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE counter(value INTEGER); INSERT INTO counter VALUES (0)") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    try await dbQueue.write { db in
+                        let value = try Int.fetchOne(db, sql: "SELECT value FROM counter") ?? 0
+                        Thread.sleep(forTimeInterval: 0.0005)
+                        try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value + 1])
+                    }
+                }
+                group.addTask {
+                    // A synchronous access from another thread.
+                    try await Task.detached {
+                        try dbQueue.write { db in
+                            let value = try Int.fetchOne(db, sql: "SELECT value FROM counter") ?? 0
+                            try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value + 1])
+                        }
+                    }.value
+                }
+            }
+            try await group.waitForAll()
+        }
+        let value = try await dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT value FROM counter") }
+        #expect(value == 100)
+    }
+
+    @Test func writeWithoutTransactionRefusesAnOpenTransaction() throws {
+        let dbQueue = try DatabaseQueue()
+        let error = #expect(throws: DatabaseError.self) {
+            try dbQueue.writeWithoutTransaction { db in try db.execute(sql: "BEGIN") }
+        }
+        #expect(error?.message?.contains("left opened") == true)
+        #expect(try dbQueue.inDatabase { $0.isInsideTransaction } == false)
+    }
+}
+
+@Suite struct CoreErrorTests {
+    @Test func errorsAreClearAndTheConnectionStaysUsable() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+            let syntax = #expect(throws: DatabaseError.self) { try db.execute(sql: "SELEKT 1") }
+            #expect(syntax?.resultCode == .SQLITE_ERROR)
+            #expect(syntax?.description.contains("syntax error") == true)
+            let notNull = #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO t (name) VALUES (NULL)") }
+            #expect(notNull?.extendedResultCode == .SQLITE_CONSTRAINT_NOTNULL)
+            let count = #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO t (name) VALUES (?)", arguments: ["a", "b"]) }
+            #expect(count?.message?.contains("wrong number of statement arguments") == true)
+            let missing = #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO t (name) VALUES (:name)", arguments: ["other": 1]) }
+            #expect(missing?.message?.contains("name") == true)
+            try db.execute(sql: "INSERT INTO t (name) VALUES (?)", arguments: ["ok"])
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM t") == ["ok"])
+        }
+    }
+
+    @Test func constraintErrorsMatchTheirCodes() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE p(id INTEGER PRIMARY KEY); CREATE TABLE c(pid INTEGER REFERENCES p(id))")
+            do {
+                try db.execute(sql: "INSERT INTO c VALUES (1)")
+                Issue.record("expected an error")
+            } catch DatabaseError.SQLITE_CONSTRAINT_FOREIGNKEY {
+                // expected
+            }
+        }
+    }
+
+    @Test func argumentsAppearOnlyWhenPublic() throws {
+        var configuration = Configuration()
+        configuration.publicStatementArguments = true
+        let verbose = try DatabaseQueue(configuration: configuration)
+        let error = #expect(throws: DatabaseError.self) {
+            try verbose.write { db in try db.execute(sql: "SELECT * FROM missing WHERE a = ?", arguments: ["secret"]) }
+        }
+        #expect(error?.description.contains("no such table: missing") == true)
+        let quiet = try DatabaseQueue()
+        try quiet.write { db in try db.execute(sql: "CREATE TABLE t(a TEXT UNIQUE); INSERT INTO t VALUES ('secret')") }
+        let quietError = #expect(throws: DatabaseError.self) {
+            try quiet.write { db in try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["secret"]) }
+        }
+        #expect(quietError?.description.contains("secret") == false)
+        try verbose.write { db in try db.execute(sql: "CREATE TABLE t(a TEXT UNIQUE); INSERT INTO t VALUES ('secret')") }
+        let verboseError = #expect(throws: DatabaseError.self) {
+            try verbose.write { db in try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["secret"]) }
+        }
+        #expect(verboseError?.description.contains("with arguments ['secret']") == true)
+    }
+
+    @Test func aReadOnlyDatabaseRefusesWrites() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ro-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let readonly = try DatabaseQueue(path: path, configuration: configuration)
+        let error = #expect(throws: DatabaseError.self) {
+            try readonly.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        }
+        #expect(error?.resultCode == .SQLITE_READONLY)
+        #expect(try readonly.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 0)
+    }
+
+    @Test func aFileThatIsNotADatabaseIsRefused() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("text-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(String(repeating: "not a database ", count: 200).utf8).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: DatabaseError.self) { try DatabaseQueue(path: path) }
+        #expect(error?.resultCode == .SQLITE_NOTADB)
+    }
+}
+
+@Suite struct CoreValueTests {
+    @Test func integersOutOfRangeThrowWhenFetched() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            #expect(try UInt8.fetchOne(db, sql: "SELECT 255") == 255)
+            let error = #expect(throws: RowDecodingError.self) { try UInt8.fetchOne(db, sql: "SELECT 256") }
+            #expect(error?.description.contains("UInt8") == true)
+            #expect(throws: RowDecodingError.self) { try Int8.fetchAll(db, sql: "SELECT -129") }
+            #expect(throws: RowDecodingError.self) { try Int.fetchAll(db, sql: "SELECT NULL") }
+            #expect(try Int?.fetchAll(db, sql: "SELECT NULL UNION ALL SELECT 1") == [nil, 1])
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT 300 AS big, NULL AS absent"))
+            #expect(throws: RowDecodingError.self) { try row.decode(UInt8.self, forColumn: "big") }
+            #expect(throws: RowDecodingError.self) { try row.decode(Int.self, forColumn: "absent") }
+            #expect(throws: RowDecodingError.self) { try row.decode(Int.self, forColumn: "missing") }
+        }
+    }
+
+    @Test func standardAndFoundationValuesRoundTrip() throws {
+        let dbQueue = try DatabaseQueue()
+        let date = Date(timeIntervalSince1970: 1_700_000_000.123)
+        let uuid = UUID()
+        let url = URL(string: "https://example.com/a?b=c")!
+        let decimal = Decimal(string: "12345.6789")!
+        enum Color: String, DatabaseValueConvertible { case red, green }
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE v(b, i, d, f, s, data, date, uuid, url, decimal, color, comps)")
+            var components = DateComponents()
+            components.year = 2026; components.month = 11; components.day = 22
+            try db.execute(sql: "INSERT INTO v VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
+                true, Int64.max, 1.5, Float(2.5), "héllo", Data([0, 1, 2]), date, uuid, url, decimal, Color.green, components])
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM v"))
+            #expect(row["b"] as Bool == true)
+            #expect(row["i"] as Int64 == .max)
+            #expect(row["d"] as Double == 1.5)
+            #expect(row["f"] as Float == 2.5)
+            #expect(row["s"] as String == "héllo")
+            #expect(row["data"] as Data == Data([0, 1, 2]))
+            #expect(abs((row["date"] as Date).timeIntervalSince(date)) < 0.001)
+            #expect(row["uuid"] as UUID == uuid)
+            #expect(row["url"] as URL == url)
+            #expect(row["decimal"] as Decimal == decimal)
+            #expect(row["color"] as Color == .green)
+            #expect((row["comps"] as DateComponents).day == 22)
+            #expect(try String.fetchOne(db, sql: "SELECT date FROM v") == "2023-11-14 22:13:20.123")
+        }
+    }
+
+    @Test func datesParseTheFormatsOfSQLite() throws {
+        let formats = ["2023-11-14", "2023-11-14 22:13", "2023-11-14 22:13:20", "2023-11-14T22:13:20.123", "2023-11-14 22:13:20Z", "2023-11-14 23:13:20+01:00"]
+        let dates = formats.map { Date.fromDatabaseValue($0.databaseValue) }
+        #expect(dates.allSatisfy { $0 != nil })
+        #expect(dates[2] == dates[4])
+        #expect(dates[4] == dates[5])
+        #expect(Date.fromDatabaseValue("not a date".databaseValue) == nil)
+        #expect(Date.fromDatabaseValue(0.databaseValue) == Date(timeIntervalSince1970: 0))
+    }
+
+    @Test func rowsAreReadByIndexAndCaseInsensitiveName() throws {
+        let row: Row = ["id": 1, "Name": "Arthur", "nickname": nil]
+        #expect(row["id"] as Int == 1)
+        #expect(row["name"] as String == "Arthur")
+        #expect(row[1] as String == "Arthur")
+        #expect(row["nickname"] as String? == nil)
+        #expect(row["missing"] as String? == nil)
+        #expect(row.hasColumn("NAME"))
+        #expect(!row.hasColumn("missing"))
+        #expect(row.coalesce(["nickname", "name"]) as String? == "Arthur")
+        #expect(row.columnNames == ["id", "Name", "nickname"])
+        #expect(row.description == "[id:1 Name:'Arthur' nickname:NULL]")
+        #expect(row.scopes.names.isEmpty)
+    }
+}
+
+@Suite struct CoreStatementTests {
+    @Test func statementsAreReusedWithArguments() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE t(a, b)")
+            let insert = try db.makeStatement(sql: "INSERT INTO t VALUES (:a, :b)")
+            try insert.execute(arguments: ["a": 1, "b": "one"])
+            try insert.execute(arguments: [2, "two"])
+            #expect(throws: DatabaseError.self) { try insert.validateArguments([1]) }
+            #expect(try db.cachedStatement(sql: "SELECT * FROM t") === db.cachedStatement(sql: "SELECT * FROM t"))
+            #expect(throws: DatabaseError.self) { try db.makeStatement(sql: "SELECT 1; SELECT 2") }
+            let name = "O'Brien"
+            try db.execute(literal: "INSERT INTO t VALUES (\(3), \(name))")
+            #expect(try String.fetchAll(db, sql: "SELECT b FROM t ORDER BY a") == ["one", "two", "O'Brien"])
+            #expect(db.lastInsertedRowID == 3)
+            #expect(db.changesCount == 1)
+            #expect(db.totalChangesCount >= 3)
+        }
+    }
+
+    @Test func cursorsIterateMapFilterAndReduce() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let sql = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 10) SELECT x FROM n"
+            #expect(try Array(Int.fetchCursor(db, sql: sql)) == Array(1...10))
+            #expect(try Int.fetchCursor(db, sql: sql).filter { $0 % 2 == 0 }.map { $0 * 10 }.reduce(0, +) == 300)
+            #expect(try Int.fetchCursor(db, sql: sql).compactMap { $0 > 8 ? $0 : nil }.toArray() == [9, 10])
+            var seen = 0
+            try Row.fetchCursor(db, sql: sql).forEach { row in seen += row[0] as Int }
+            #expect(seen == 55)
+            #expect(try Int.fetchSet(db, sql: sql).count == 10)
+            #expect(try Row.fetchAll(db, sql: sql).map { $0[0] as Int } == Array(1...10))
+            #expect(try SQLRequest<Int>(literal: "SELECT \(41) + 1").fetchOne(db) == 42)
+        }
+    }
+
+    @Test func savepointsNest() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE t(a)")
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+            try db.inSavepoint {
+                try db.execute(sql: "INSERT INTO t VALUES (2)")
+                try db.inSavepoint {
+                    try db.execute(sql: "INSERT INTO t VALUES (3)")
+                    return .rollback
+                }
+                return .commit
+            }
+            #expect(try Int.fetchAll(db, sql: "SELECT a FROM t ORDER BY a") == [1, 2])
+            #expect(db.isInsideTransaction)
+        }
+        try dbQueue.writeWithoutTransaction { db in
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO t VALUES (4)")
+                return .rollback
+            }
+            #expect(!db.isInsideTransaction)
+        }
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 2)
+    }
+
+    @Test func configurationAppliesToEachConnection() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(1)
+        configuration.label = "Test"
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA user_version = 7") }
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
+        try dbQueue.read { (db: Database) throws in
+            #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
+            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == 7)
+            #expect(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == true)
+            #expect(db.description == "Test")
+        }
+        final class Log: @unchecked Sendable { var lines: [String] = [] }
+        let log = Log()
+        try dbQueue.write { db in
+            db.trace { log.lines.append($0.description) }
+            try db.execute(sql: "CREATE TABLE t(a)")
+            db.trace(nil)
+        }
+        #expect(log.lines.contains("CREATE TABLE t(a)"))
+    }
+}
