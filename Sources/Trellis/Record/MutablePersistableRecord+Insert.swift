@@ -17,11 +17,21 @@ extension MutablePersistableRecord {
     /// its non-mutating `insert`.
     @inlinable
     mutating func performInsert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
+        try withInsertCallbacks(db) { record in
+            try record.insertWithoutCallbacks(db, onConflict: conflictResolution)
+        }
+    }
+
+    /// Runs the callbacks of an insert (`willSave`, `aroundSave`,
+    /// `willInsert`, `aroundInsert`, `didInsert`, `didSave`) around
+    /// `insert`, which writes the row: inserts and upserts share them.
+    @inlinable
+    mutating func withInsertCallbacks(_ db: Database, _ insert: (Self) throws -> InsertionSuccess) throws {
         try willSave(db)
         var saved: PersistenceSuccess?
         let record = self
         try record.aroundSave(db) {
-            let success = PersistenceSuccess(try insertWithCallbacks(db, onConflict: conflictResolution))
+            let success = PersistenceSuccess(try insertWithCallbacks(db, insert))
             saved = success
             return success
         }
@@ -41,14 +51,15 @@ extension MutablePersistableRecord {
         return record
     }
 
-    /// The insert callbacks and the insertion.
+    /// The insert callbacks (`willInsert`, `aroundInsert`, `didInsert`)
+    /// around `insert`.
     @inlinable
-    mutating func insertWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
+    mutating func insertWithCallbacks(_ db: Database, _ insert: (Self) throws -> InsertionSuccess) throws -> InsertionSuccess {
         try willInsert(db)
         var inserted: InsertionSuccess?
         let record = self
         try record.aroundInsert(db) {
-            let success = try insertWithoutCallbacks(db, onConflict: conflictResolution)
+            let success = try insert(record)
             inserted = success
             return success
         }
@@ -144,36 +155,18 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, as returnedType: T.Type) throws -> T
     {
         var fetched: T?
-        try willSave(db)
-        var saved: PersistenceSuccess?
-        let record = self
-        try record.aroundSave(db) {
-            try willInsert(db)
-            var inserted: InsertionSuccess?
-            let record = self
-            try record.aroundInsert(db) {
-                let container = try persistenceContainer()
-                let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
-                let sql = try Self.insertSQL(db, columns: container.columns, conflict: conflict, returning: "*")
-                let statement = try db.makeStatement(sql: sql)
-                fetched = try T.fetchOne(statement, arguments: StatementArguments(values: container.values))
-                let success = InsertionSuccess(
-                    rowID: db.lastInsertedRowID,
-                    rowIDColumn: try db.primaryKey(Self.databaseTableName).rowIDColumn,
-                    persistenceContainer: container)
-                inserted = success
-                return success
-            }
-            guard let inserted else { throw RecordError.callbackNotCalled("aroundInsert") }
-            didInsert(inserted)
-            let success = PersistenceSuccess(inserted)
-            saved = success
-            return success
+        try withInsertCallbacks(db) { record in
+            let container = try record.persistenceContainer()
+            let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+            let sql = try Self.insertSQL(db, columns: container.columns, conflict: conflict, returning: "*")
+            fetched = try T.fetchOne(db.makeStatement(sql: sql), arguments: StatementArguments(values: container.values))
+            return InsertionSuccess(
+                rowID: db.lastInsertedRowID,
+                rowIDColumn: try Self.rowIDColumn(db),
+                persistenceContainer: container)
         }
-        guard let saved else { throw RecordError.callbackNotCalled("aroundSave") }
-        didSave(saved)
         guard let fetched else {
-            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "INSERT ... RETURNING returned no row", sql: nil)
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "INSERT ... RETURNING returned no row")
         }
         return fetched
     }

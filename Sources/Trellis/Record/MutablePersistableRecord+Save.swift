@@ -42,6 +42,8 @@ extension MutablePersistableRecord {
                 // Not there yet: insert below.
             }
         }
-        return PersistenceSuccess(try insertWithCallbacks(db, onConflict: conflictResolution))
+        return PersistenceSuccess(try insertWithCallbacks(db) { record in
+            try record.insertWithoutCallbacks(db, onConflict: conflictResolution)
+        })
     }
 }

@@ -13,26 +13,9 @@ extension MutablePersistableRecord {
     }
 
     mutating func performUpsert(_ db: Database) throws {
-        try willSave(db)
-        var saved: PersistenceSuccess?
-        let record = self
-        try record.aroundSave(db) {
-            try willInsert(db)
-            var inserted: InsertionSuccess?
-            let record = self
-            try record.aroundInsert(db) {
-                let success = try upsertWithoutCallbacks(db, onConflict: [], doUpdate: nil, returning: nil).0
-                inserted = success
-                return success
-            }
-            guard let inserted else { throw RecordError.callbackNotCalled("aroundInsert") }
-            didInsert(inserted)
-            let success = PersistenceSuccess(inserted)
-            saved = success
-            return success
+        try withInsertCallbacks(db) { record in
+            try record.upsertWithoutCallbacks(db, onConflict: [], doUpdate: nil, returning: nil).0
         }
-        guard let saved else { throw RecordError.callbackNotCalled("aroundSave") }
-        didSave(saved)
     }
 
     /// Runs `INSERT ... ON CONFLICT DO UPDATE ... RETURNING rowid[, *]`.
@@ -99,28 +82,12 @@ extension MutablePersistableRecord where Self: FetchableRecord {
         _ db: Database, onConflict conflictTarget: [String] = [],
         doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil) throws -> Self
     {
-        try willSave(db)
         var fetched: Self?
-        var saved: PersistenceSuccess?
-        let record = self
-        try record.aroundSave(db) {
-            try willInsert(db)
-            var inserted: InsertionSuccess?
-            let record = self
-            try record.aroundInsert(db) {
-                let (success, row) = try upsertWithoutCallbacks(db, onConflict: conflictTarget, doUpdate: doUpdate, returning: Self.self)
-                if let row { fetched = try Self(row: row) }
-                inserted = success
-                return success
-            }
-            guard let inserted else { throw RecordError.callbackNotCalled("aroundInsert") }
-            didInsert(inserted)
-            let success = PersistenceSuccess(inserted)
-            saved = success
+        try withInsertCallbacks(db) { record in
+            let (success, row) = try record.upsertWithoutCallbacks(db, onConflict: conflictTarget, doUpdate: doUpdate, returning: Self.self)
+            if let row { fetched = try Self(row: row) }
             return success
         }
-        guard let saved else { throw RecordError.callbackNotCalled("aroundSave") }
-        didSave(saved)
         guard let fetched else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "upsert returned no row")
         }
