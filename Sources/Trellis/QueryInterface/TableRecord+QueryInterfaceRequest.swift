@@ -76,6 +76,11 @@ extension TableRecord {
         all().select(selection, as: type)
     }
 
+    /// A request of selected columns, decoded as `type`.
+    public static func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(selection, as: type)
+    }
+
     /// A request of selected SQL.
     public static func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
         all().select(sql: sql, arguments: arguments)
