@@ -4,6 +4,8 @@ extension String {
     @usableFromInline
     func isEqualIgnoringASCIICase(_ other: String) -> Bool {
         if self == other { return true }
+        // Most different names differ in length: no need to read them.
+        if utf8.count != other.utf8.count { return false }
         var lhs = utf8.makeIterator()
         var rhs = other.utf8.makeIterator()
         while true {
