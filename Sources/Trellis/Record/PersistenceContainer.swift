@@ -24,7 +24,7 @@ public struct PersistenceContainer: Sendable {
         values.reserveCapacity(minimumCapacity)
     }
 
-    /// The value of a column, matched case-insensitively; setting a column
+    /// The value of a column, read case-insensitively; setting a column
     /// twice keeps the last value.
     @inlinable
     public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
@@ -42,7 +42,9 @@ public struct PersistenceContainer: Sendable {
     /// Sets the value of a column.
     @inlinable
     public mutating func setValue(_ value: DatabaseValue, forColumn column: String) {
-        if let index = index(of: column) {
+        // Setting a column again replaces its value; the exact name is
+        // enough, since a record writes each column under one spelling.
+        if let index = columns.firstIndex(of: column) {
             values[index] = value
         } else {
             columns.append(column)
