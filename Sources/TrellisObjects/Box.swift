@@ -101,7 +101,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     public func get(_ id: Id) throws -> T? {
         try store.read { db in
             guard try db.tableExists(tableName) else { return nil }
-            let statement = try db.cachedStatement(sql: "SELECT * FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?")
+            let statement = try db.cachedStatement(sql: table.selectByIdSQL)
             let rows = try Row.fetchCursor(statement, arguments: [Int64(bitPattern: id)])
             guard let row = try rows.next() else { return nil }
             return try decode(row)

@@ -45,31 +45,61 @@ final class EntityDecoder: Decoder {
             return value.isNull
         }
 
-        /// The value of a column. A property added in a later version of the
-        /// entity reads NULL in older rows: it gets the zero value of its
-        /// type, as in ObjectBox.
-        private func value<T: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key, zero: T) throws -> T {
-            guard let index = row.index(ofColumn: key.stringValue), !row.hasNull(atIndex: index) else { return zero }
-            return try row.decode(T.self, atIndex: index)
+        /// The index of the column of a primitive property, or nil when it
+        /// is NULL or missing: a property added in a later version of the
+        /// entity reads NULL in older rows, and gets the zero value of its
+        /// type, as in ObjectBox. (Each type below reads its column with
+        /// concrete code: a generic helper would not be specialized in this
+        /// generic container.)
+        private func presentIndex(_ key: Key) -> Int? {
+            guard let index = row.index(ofColumn: key.stringValue), !row.hasNull(atIndex: index) else { return nil }
+            return index
         }
 
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try value(key, zero: false) }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String { try value(key, zero: "") }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try value(key, zero: 0) }
-        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try value(key, zero: 0) }
-        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try value(key, zero: 0) }
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try value(key, zero: 0) }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+            guard let index = presentIndex(key) else { return false }
+            return try row.decode(Bool.self, atIndex: index)
+        }
+
+        func decode(_ type: String.Type, forKey key: Key) throws -> String {
+            guard let index = presentIndex(key) else { return "" }
+            return try row.decode(String.self, atIndex: index)
+        }
+
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+            guard let index = presentIndex(key) else { return 0 }
+            return try row.decode(Double.self, atIndex: index)
+        }
+
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+            guard let index = presentIndex(key) else { return 0 }
+            return try row.decode(Float.self, atIndex: index)
+        }
+
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+            guard let index = presentIndex(key) else { return 0 }
+            return try row.decode(Int.self, atIndex: index)
+        }
+
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+            guard let index = presentIndex(key) else { return 0 }
+            return try row.decode(Int64.self, atIndex: index)
+        }
 
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
             // Ids are stored as signed 64-bit integers.
-            UInt64(bitPattern: try value(key, zero: Int64(0)))
+            guard let index = presentIndex(key) else { return 0 }
+            return UInt64(bitPattern: try row.decode(Int64.self, atIndex: index))
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             let name = key.stringValue
             if T.self is any AnyToOne.Type {
-                let id: Int64? = try row.decodeIfPresent(forColumn: name + "Id")
-                return try T(from: RelationDecoder(store: decoder.store, targetId: id.map { Id(bitPattern: $0) }))
+                var targetId: Id?
+                if let index = row.index(ofColumn: name + "Id"), !row.hasNull(atIndex: index) {
+                    targetId = Id(bitPattern: try row.decode(Int64.self, atIndex: index))
+                }
+                return try T(from: RelationDecoder(store: decoder.store, targetId: targetId))
             }
             if T.self is any AnyToMany.Type {
                 return try T(from: RelationDecoder(store: decoder.store, ownerId: decoder.ownerId, propertyName: name))

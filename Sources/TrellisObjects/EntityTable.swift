@@ -10,9 +10,13 @@ final class EntityTable: @unchecked Sendable {
     private var insertSQL: (columns: [String], sql: String)?
     private var upsertSQL: (columns: [String], sql: String)?
 
+    /// `SELECT * FROM t WHERE id = ?`
+    let selectByIdSQL: String
+
     init(name: String, deleteRules: [String: DeleteRule]) {
         self.name = name
         self.deleteRules = deleteRules
+        self.selectByIdSQL = "SELECT * FROM \(name.quotedDatabaseIdentifier) WHERE \"id\" = ?"
     }
 
     /// Forgets what the table looks like, after the database changed.

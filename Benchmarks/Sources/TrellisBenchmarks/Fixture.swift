@@ -51,6 +51,16 @@ enum Fixture {
             sqlite3_reset(insertBook)
         }
         sqlite3_finalize(insertBook)
+        // The objects that O1 puts, for O2 and O3 to read when they run alone.
+        let insertObject = try db.prepare("INSERT INTO ObjBook (id, title, authorId) VALUES (?, ?, ?)")
+        for i in 1...sizes.objects {
+            sqlite3_bind_int64(insertObject, 1, Int64(i))
+            sqlite3_bind_text(insertObject, 2, "Book \(i)", -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            sqlite3_bind_int64(insertObject, 3, Int64(i % 10 + 1))
+            sqlite3_step(insertObject)
+            sqlite3_reset(insertObject)
+        }
+        sqlite3_finalize(insertObject)
         try db.exec("COMMIT")
     }
 }
