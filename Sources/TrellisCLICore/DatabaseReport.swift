@@ -35,6 +35,9 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
         public var hasExplicitPrimaryKey: Bool
         public var foreignKeys: [ForeignKey]
         public var indexes: [Index]
+        /// Why the table could not be read (a virtual table whose module is
+        /// not available, for example), if it could not.
+        public var error: String?
     }
 
     public struct Association: Codable, Equatable, Sendable {

@@ -15,6 +15,11 @@ public enum ReportRenderer {
         }
         for table in report.tables {
             output.append("Table \(table.name)")
+            if let error = table.error {
+                output.append("Could not be read: \(error)")
+                output.append("")
+                continue
+            }
             output.append(TextTable(
                 headers: ["column", "type", "not null", "default", "primary key"],
                 rows: table.columns.map {

@@ -62,26 +62,38 @@ public enum SchemaInspector {
             """)
         var tables: [DatabaseReport.Table] = []
         for name in names {
-            let columns = try db.columns(in: name)
-            let primaryKey = try db.primaryKey(name)
-            tables.append(DatabaseReport.Table(
-                name: name,
-                columns: columns.map {
-                    DatabaseReport.Column(
-                        name: $0.name, type: $0.type, notNull: $0.isNotNull, defaultValue: $0.defaultValueSQL,
-                        primaryKeyIndex: $0.primaryKeyIndex > 0 ? $0.primaryKeyIndex : nil)
-                },
-                primaryKey: primaryKey.columns,
-                hasExplicitPrimaryKey: !primaryKey.isRowID,
-                foreignKeys: try db.foreignKeys(on: name).map {
-                    DatabaseReport.ForeignKey(columns: $0.originColumns, destinationTable: $0.destinationTable, destinationColumns: $0.destinationColumns)
-                },
-                indexes: try db.indexes(on: name).map {
-                    DatabaseReport.Index(name: $0.name, columns: $0.columns, unique: $0.isUnique)
-                }))
+            do {
+                tables.append(try table(name, db: db))
+            } catch {
+                let message = (error as? DatabaseError)?.message ?? "\(error)"
+                tables.append(DatabaseReport.Table(
+                    name: name, columns: [], primaryKey: [], hasExplicitPrimaryKey: false,
+                    foreignKeys: [], indexes: [], error: message))
+            }
         }
         let (associations, ambiguities) = try inferAssociations(tables, db: db)
         return DatabaseReport(path: path, tables: tables, associations: associations, ambiguities: ambiguities)
+    }
+
+    private static func table(_ name: String, db: Database) throws -> DatabaseReport.Table {
+        let columns = try db.columns(in: name)
+        let primaryKey = try db.primaryKey(name)
+        return DatabaseReport.Table(
+            name: name,
+            columns: columns.map {
+                DatabaseReport.Column(
+                    name: $0.name, type: $0.type, notNull: $0.isNotNull, defaultValue: $0.defaultValueSQL,
+                    primaryKeyIndex: $0.primaryKeyIndex > 0 ? $0.primaryKeyIndex : nil)
+            },
+            primaryKey: primaryKey.columns,
+            hasExplicitPrimaryKey: !primaryKey.isRowID,
+            foreignKeys: try db.foreignKeys(on: name).map {
+                DatabaseReport.ForeignKey(columns: $0.originColumns, destinationTable: $0.destinationTable, destinationColumns: $0.destinationColumns)
+            },
+            indexes: try db.indexes(on: name).map {
+                DatabaseReport.Index(name: $0.name, columns: $0.columns, unique: $0.isUnique)
+            },
+            error: nil)
     }
 
     private static func inferAssociations(_ tables: [DatabaseReport.Table], db: Database) throws
@@ -109,7 +121,7 @@ public enum SchemaInspector {
                         kind: "belongsTo", table: table.name, destination: destination, foreignKey: foreignKey.columns,
                         through: nil, needsExplicitForeignKey: ambiguous,
                         declaration: "static let \(property(for: foreignKey, destination: destination)) = belongsTo(\(destinationType).self\(using))"))
-                    let unique = try db.table(table.name, hasUniqueKey: foreignKey.columns)
+                    let unique = (try? db.table(table.name, hasUniqueKey: foreignKey.columns)) ?? false
                     let kind = unique ? "hasOne" : "hasMany"
                     let key = unique ? Inflections.singular(lowerFirst(table.name)) : Inflections.plural(lowerFirst(table.name))
                     associations.append(DatabaseReport.Association(

@@ -14,6 +14,16 @@ public struct Query<T: Entity> {
     let conditions: [SQLExpression]
     let orderings: [SQLOrdering]
 
+    /// The query itself: the final step of ObjectBox's query builder, for
+    /// code written with it in mind.
+    ///
+    /// ```swift
+    /// let query = try box.query { Column("name") == "Joe" }.build()
+    /// ```
+    public func build() throws -> Query<T> {
+        self
+    }
+
     /// The query, sorted.
     public func ordered(by orderings: any SQLOrderingTerm...) -> Query<T> {
         Query(box: box, conditions: conditions, orderings: self.orderings + orderings.map(\.sqlOrdering))

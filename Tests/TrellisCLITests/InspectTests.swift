@@ -135,3 +135,29 @@ import TrellisCLICore
         #expect(report.ambiguities.map(\.from) == ["book"])
     }
 }
+
+@Suite struct InspectUnusualSchemasTests {
+    @Test func unusualSchemasAreReportedWithoutFailing() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("odd-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let dbQueue = try DatabaseQueue(path: path)
+        try dbQueue.write { db in
+            try db.execute(sql: #"""
+                CREATE TABLE "weird ""name""" ("select" TEXT, "from" INTEGER PRIMARY KEY);
+                CREATE TABLE orphan (id INTEGER PRIMARY KEY, ghostId INTEGER REFERENCES ghost);
+                CREATE TABLE pair (a TEXT, b TEXT, PRIMARY KEY (a, b)) WITHOUT ROWID;
+                CREATE VIEW v AS SELECT * FROM pair;
+                """#)
+        }
+        try dbQueue.close()
+        let report = try SchemaInspector.inspect(path: path)
+        #expect(report.tables.map(\.name).sorted() == ["orphan", "pair", "weird \"name\""])
+        let weird = try #require(report.tables.first { $0.name == "weird \"name\"" })
+        #expect(weird.columns.map(\.name) == ["select", "from"])
+        #expect(weird.primaryKey == ["from"])
+        let orphan = try #require(report.tables.first { $0.name == "orphan" })
+        #expect(orphan.foreignKeys.first?.destinationTable == "ghost")
+        #expect(report.tables.first { $0.name == "pair" }?.primaryKey == ["a", "b"])
+        #expect(ReportRenderer.text(report).contains("Table pair"))
+    }
+}

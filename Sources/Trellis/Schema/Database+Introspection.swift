@@ -101,9 +101,11 @@ extension Database {
             guard let entry = byID[id] else { continue }
             var mapping: [(origin: String, destination: String)] = []
             if entry.mapping.contains(where: { $0.destination == nil }) {
-                let destinationKey = try primaryKey(entry.table).columns
+                // A foreign key to a missing table has no known destination
+                // columns: joins on it fail with a clear error later.
+                let destinationKey = (try? primaryKey(entry.table).columns) ?? []
                 for (index, pair) in entry.mapping.enumerated() {
-                    mapping.append((pair.origin, index < destinationKey.count ? destinationKey[index] : "rowid"))
+                    mapping.append((pair.origin, index < destinationKey.count ? destinationKey[index] : ""))
                 }
             } else {
                 mapping = entry.mapping.map { ($0.origin, $0.destination ?? "") }
