@@ -11,6 +11,9 @@ extension Database {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
+        /// A type from its SQL: `Database.ColumnType("VARCHAR(255)")`.
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+
         public static let text = ColumnType(rawValue: "TEXT")
         public static let integer = ColumnType(rawValue: "INTEGER")
         public static let double = ColumnType(rawValue: "DOUBLE")
