@@ -68,7 +68,7 @@ extension Database {
         }
         try willExecute(statement)
         defer { statement.reset() }
-        let row = Row(statement: statement, layout: layout)
+        let row = layout == nil ? statement.reusableRow : Row(statement: statement, layout: layout)
         var result: [T] = []
         while try statement.step() {
             result.append(try decode(row))
@@ -91,7 +91,7 @@ extension Database {
         try willExecute(statement)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        let row = Row(statement: statement, layout: layout)
+        let row = layout == nil ? statement.reusableRow : Row(statement: statement, layout: layout)
         let value = try decode(row)
         try row.checkRecordedDecodingError()
         return value

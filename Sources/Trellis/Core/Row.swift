@@ -68,9 +68,9 @@ public final class Row {
 
     @usableFromInline
     init(statement: Statement?, values: [DatabaseValue], names: [String], offset: Int, count: Int,
-         layout: RowLayout?, prefetched: [String: [Row]] = [:], parent: Row?)
+         layout: RowLayout?, prefetched: [String: [Row]] = [:], parent: Row?, retainsStatement: Bool = true)
     {
-        self.statement = statement
+        self.statement = retainsStatement ? statement : nil
         self.unretainedStatement = statement
         self.sqliteStatement = statement?.sqliteStatement
         self.columnLookup = statement.map { Unmanaged.passUnretained($0.columnLookup) }
@@ -88,6 +88,13 @@ public final class Row {
     convenience init(statement: Statement, layout: RowLayout? = nil) {
         self.init(statement: statement, values: [], names: [], offset: 0, count: statement.columnCount,
                   layout: layout, parent: nil)
+    }
+
+    /// The row that a statement reuses for the fetches that decode one row
+    /// at a time: it does not retain the statement, which owns it.
+    convenience init(reusableBy statement: Statement) {
+        self.init(statement: statement, values: [], names: [], offset: 0, count: statement.columnCount,
+                  layout: nil, parent: nil, retainsStatement: false)
     }
 
     /// An empty row.
@@ -110,14 +117,14 @@ public final class Row {
 
     /// A copy of the row that no longer depends on a cursor.
     public func copy() -> Row {
-        if statement == nil && parent == nil { return self }
+        if unretainedStatement == nil && parent == nil { return self }
         return Row(statement: nil, values: databaseValues, names: columnNames, offset: 0, count: count,
                    layout: layout, prefetched: prefetched, parent: nil)
     }
 
     /// The names of the columns, from left to right.
     public var columnNames: [String] {
-        if let statement {
+        if let statement = unretainedStatement {
             return Array(statement.columnNames[offset..<(offset + count)])
         }
         return Array(storedNames[offset..<(offset + count)])
@@ -199,7 +206,7 @@ public final class Row {
 
     /// A row that reads the columns `range` of this row.
     func scopedRow(range: Range<Int>, layout: RowLayout?) -> Row {
-        Row(statement: statement, values: storedValues, names: storedNames, offset: offset + range.lowerBound,
+        Row(statement: unretainedStatement, values: storedValues, names: storedNames, offset: offset + range.lowerBound,
             count: range.count, layout: layout, parent: self)
     }
 }

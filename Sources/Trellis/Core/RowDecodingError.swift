@@ -54,6 +54,6 @@ public struct RowDecodingError: Error, CustomStringConvertible, @unchecked Senda
 
 extension Row {
     var sqlSuffix: String {
-        statement.map { ", sql: `\($0.sql)`" } ?? ""
+        unretainedStatement.map { ", sql: `\($0.sql)`" } ?? ""
     }
 }

@@ -44,6 +44,10 @@ public final class Statement {
     @usableFromInline
     let columnLookup = ColumnLookup()
 
+    /// The row of the fetches that decode one row at a time.
+    @usableFromInline
+    lazy var reusableRow = Row(reusableBy: self)
+
     private var _columnNames: [String]?
     private var _parameterNames: [String?]?
 
