@@ -39,7 +39,7 @@ public final class Database {
 
     /// The data version at the end of the last access, to notice schema
     /// changes made by other connections.
-    private var lastDataVersion: UInt32??
+    private var lastDataVersion: UInt32?
 
     private var tracer: Tracer?
 
@@ -320,7 +320,7 @@ public final class Database {
     /// database since the last access.
     func checkForExternalChanges() {
         let version = dataVersion
-        if let lastDataVersion, lastDataVersion != version {
+        if let lastDataVersion, let version, lastDataVersion != version {
             clearSchemaDerivedCaches()
         }
         lastDataVersion = version

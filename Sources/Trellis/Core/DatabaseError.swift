@@ -59,13 +59,6 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// Matches errors on their result code.
-    public static func ~= (lhs: DatabaseError, rhs: any Error) -> Bool {
-        guard let rhs = rhs as? DatabaseError else { return false }
-        return lhs.extendedResultCode == rhs.extendedResultCode
-            || (lhs.extendedResultCode.primaryResultCode == lhs.extendedResultCode
-                && lhs.extendedResultCode == rhs.resultCode)
-    }
 }
 
 extension DatabaseError {

@@ -10,8 +10,6 @@ public func abs(_ value: some SQLSpecificExpressible) -> SQLExpression { functio
 /// `AVG(x)`
 public func average(_ value: some SQLSpecificExpressible) -> SQLExpression { function("AVG", value) }
 
-/// `AVG(x) FILTER (WHERE ...)` is not offered; use `average` on a filtered request.
-
 /// `COUNT(x)`
 public func count(_ counted: some SQLSpecificExpressible) -> SQLExpression { function("COUNT", counted) }
 
@@ -41,8 +39,7 @@ public func coalesce(_ values: some Collection<any SQLExpressible>) -> SQLExpres
 }
 
 extension SQLSpecificExpressible {
-    /// `LOWER(x)`; see also `lowercased`, which is Unicode-aware in GRDB
-    /// and plain `LOWER` here.
+    /// `LOWER(x)`: SQLite lowercases ASCII letters only.
     public var lowercased: SQLExpression { function("LOWER", self) }
 
     /// `UPPER(x)`
