@@ -44,7 +44,7 @@ extension MutablePersistableRecord {
     /// ```swift
     /// let player = try Player(id: nil, name: "Arthur").inserted(db)
     /// ```
-    @inlinable
+    @inlinable @discardableResult
     public func inserted(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
         try record.performInsert(db, onConflict: conflictResolution)

@@ -25,6 +25,7 @@ extension MutablePersistableRecord {
     }
 
     /// Saves a copy of the record, and returns it.
+    @discardableResult
     public func saved(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
         try record.performSave(db, onConflict: conflictResolution)
