@@ -42,6 +42,10 @@ public struct Configuration: Sendable {
     /// Whether `write` may leave a transaction open. Default false.
     public var allowsUnsafeTransactions = false
 
+    /// The maximum number of reader connections of a ``DatabasePool``.
+    /// Default 5.
+    public var maximumReaderCount = 5
+
     /// The maximum number of statements kept by `cachedStatement`.
     public var maximumStatementCacheSize = 256
 

@@ -40,6 +40,11 @@ public final class Database {
     /// The data version at the end of the last access, to notice schema
     /// changes made by other connections.
     private var lastDataVersion: UInt32?
+    private var accessStart: (version: UInt32?, totalChanges: Int)?
+    private var lastSchemaVersion: Int?
+
+    /// Whether each access reads the schema version: see `willStartAccess()`.
+    var checksSchemaVersion = false
 
     private var tracer: Tracer?
 
@@ -316,20 +321,38 @@ public final class Database {
 
     // MARK: - Schema changes
 
-    /// Clears the schema cache when another connection changed the
-    /// database since the last access.
-    func checkForExternalChanges() {
+    /// Clears the schema cache when another connection changed the schema.
+    ///
+    /// Connections of a pool read `PRAGMA schema_version` at the start of
+    /// each access: the writer changes the schema under the readers. A
+    /// single connection notices changes made by other processes more
+    /// cheaply: when the data version moved during an access that wrote
+    /// nothing, the change came from elsewhere.
+    func willStartAccess() {
+        if checksSchemaVersion {
+            let version = try? Int.fetchOne(self, sql: "PRAGMA schema_version")
+            if let version, let lastSchemaVersion, version != lastSchemaVersion {
+                clearSchemaDerivedCaches()
+            }
+            lastSchemaVersion = version
+            return
+        }
         let version = dataVersion
         if let lastDataVersion, let version, lastDataVersion != version {
             clearSchemaDerivedCaches()
         }
-        lastDataVersion = version
+        accessStart = (version, totalChangesCount)
     }
 
-    /// Remembers the data version at the end of an access, so that the
-    /// connection's own changes do not count as external ones.
-    func rememberDataVersion() {
-        lastDataVersion = dataVersion
+    /// Remembers the data version at the end of an access (see
+    /// ``willStartAccess()``).
+    func didEndAccess() {
+        let version = dataVersion
+        if let start = accessStart, start.version != version, start.totalChanges == totalChangesCount {
+            clearSchemaDerivedCaches()
+        }
+        lastDataVersion = version
+        accessStart = nil
     }
 
     /// A counter that changes whenever the database file changes, by this

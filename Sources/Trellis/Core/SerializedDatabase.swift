@@ -9,8 +9,9 @@ final class SerializedDatabase: @unchecked Sendable {
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    init(path: String, configuration: Configuration, label: String) throws {
+    init(path: String, configuration: Configuration, label: String, checksSchemaVersion: Bool = false) throws {
         db = try Database(path: path, configuration: configuration, label: label)
+        db.checksSchemaVersion = checksSchemaVersion
         queue = DispatchQueue(label: label)
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
     }
@@ -31,8 +32,8 @@ final class SerializedDatabase: @unchecked Sendable {
         }
         return try queue.sync {
             _ = try db.openConnection()
-            db.checkForExternalChanges()
-            defer { db.rememberDataVersion() }
+            db.willStartAccess()
+            defer { db.didEndAccess() }
             return try block(db)
         }
     }
@@ -50,8 +51,8 @@ final class SerializedDatabase: @unchecked Sendable {
             queue.async {
                 continuation.resume(with: Result {
                     _ = try self.db.openConnection()
-                    self.db.checkForExternalChanges()
-                    defer { self.db.rememberDataVersion() }
+                    self.db.willStartAccess()
+                    defer { self.db.didEndAccess() }
                     return try block(self.db)
                 })
             }

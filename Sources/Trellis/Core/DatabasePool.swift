@@ -1,0 +1,142 @@
+import Foundation
+
+/// A database connection pool: one writer and several readers on a WAL
+/// database, so that reads run concurrently with each other and with the
+/// writer.
+///
+/// ```swift
+/// let dbPool = try DatabasePool(path: "/path/to/database.sqlite")
+/// try dbPool.write { db in
+///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+/// }
+/// let count = try dbPool.read { db in
+///     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+/// }
+/// ```
+///
+/// Each `read` sees a consistent snapshot of the database, the one of the
+/// last committed write when it starts. A pool needs a database file: use a
+/// ``DatabaseQueue`` for an in-memory database.
+public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
+    // `readers` and `nextReader` are guarded by `lock`.
+    private let writer: SerializedDatabase
+    private var readers: [SerializedDatabase] = []
+    private var nextReader = 0
+    private var isClosed = false
+    private let lock = NSLock()
+    private let readerConfiguration: Configuration
+
+    /// The path of the database.
+    public let path: String
+
+    /// The configuration of the connections.
+    public var configuration: Configuration { writer.configuration }
+
+    /// Opens a pool on a database file, creating it unless the configuration
+    /// is read-only, in the WAL journal mode.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        self.path = path
+        var writerConfiguration = configuration
+        if !configuration.readonly {
+            writerConfiguration.journalMode = .wal
+        }
+        if case .immediateError = writerConfiguration.busyMode {
+            // Readers and the writer share the file: wait for locks briefly.
+            writerConfiguration.busyMode = .timeout(5)
+        }
+        writer = try SerializedDatabase(
+            path: path, configuration: writerConfiguration,
+            label: (configuration.label ?? "Trellis.DatabasePool") + ".writer",
+            checksSchemaVersion: true)
+        var readerConfiguration = writerConfiguration
+        readerConfiguration.journalMode = .default
+        self.readerConfiguration = readerConfiguration
+    }
+
+    /// A reader connection: a new one while there are fewer than
+    /// `maximumReaderCount`, then each in turn.
+    private func reader() throws -> SerializedDatabase {
+        lock.lock()
+        defer { lock.unlock() }
+        if isClosed {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed: \(path)")
+        }
+        if readers.count < max(1, readerConfiguration.maximumReaderCount) {
+            let reader = try SerializedDatabase(
+                path: path, configuration: readerConfiguration,
+                label: (readerConfiguration.label ?? "Trellis.DatabasePool") + ".reader\(readers.count + 1)",
+                checksSchemaVersion: true)
+            readers.append(reader)
+            return reader
+        }
+        nextReader = (nextReader + 1) % readers.count
+        return readers[nextReader]
+    }
+
+    // MARK: - Reading
+
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        try reader().sync { db in try db.readOnly { try value(db) } }
+    }
+
+    public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await reader().async { db in try db.readOnly { try value(db) } }
+    }
+
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try reader().sync(value)
+    }
+
+    public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await reader().async(value)
+    }
+
+    // MARK: - Writing
+
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writer.sync { db in
+            let result = try updates(db)
+            try db.checkNoTransactionLeftOpen()
+            return result
+        }
+    }
+
+    public func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.async { db in
+            let result = try updates(db)
+            try db.checkNoTransactionLeftOpen()
+            return result
+        }
+    }
+
+    /// Runs `updates` when no read runs: each reader is taken in turn
+    /// while the writer runs.
+    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        lock.lock()
+        let readers = self.readers
+        lock.unlock()
+        return try Self.holding(readers[...]) {
+            try writeWithoutTransaction(updates)
+        }
+    }
+
+    public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writeWithoutTransaction(updates)
+    }
+
+    /// Runs `body` inside an access of each reader, so that none reads.
+    private static func holding<T>(_ readers: ArraySlice<SerializedDatabase>, _ body: () throws -> T) throws -> T {
+        guard let first = readers.first else { return try body() }
+        return try first.sync { _ in try holding(readers.dropFirst(), body) }
+    }
+
+    /// Closes the connections. Later accesses throw.
+    public func close() throws {
+        lock.lock()
+        let readers = self.readers
+        isClosed = true
+        lock.unlock()
+        for reader in readers { reader.close() }
+        writer.close()
+    }
+}

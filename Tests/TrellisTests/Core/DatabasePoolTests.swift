@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import Trellis
+
+@Suite struct DatabasePoolTests {
+    private func makePath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("pool-\(UUID().uuidString).sqlite").path
+    }
+
+    private func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    @Test func readersSeeCommittedWritesAndSchemaChanges() throws {
+        let path = makePath()
+        defer { remove(path) }
+        let dbPool = try DatabasePool(path: path)
+        try dbPool.write { db in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+            }
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+        }
+        #expect(try dbPool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try dbPool.read { try $0.columns(in: "player").map(\.name) } == ["id", "name"])
+        try dbPool.write { db in
+            try db.alter(table: "player") { t in t.add(column: "score", .integer) }
+        }
+        // The reader's schema cache follows the writer's change.
+        for _ in 0..<6 {
+            #expect(try dbPool.read { try $0.columns(in: "player").map(\.name) } == ["id", "name", "score"])
+        }
+        #expect(throws: DatabaseError.self) { try dbPool.read { db in try db.execute(sql: "DELETE FROM player") } }
+    }
+
+    @Test func readsRunConcurrently() async throws {
+        let path = makePath()
+        defer { remove(path) }
+        let dbPool = try DatabasePool(path: path)
+        try await dbPool.write { db in
+            try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1), (2), (3)")
+        }
+        let sums = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<20 {
+                group.addTask { try await dbPool.read { db in try Int.fetchOne(db, sql: "SELECT SUM(a) FROM t") ?? 0 } }
+            }
+            var sums: [Int] = []
+            for try await sum in group { sums.append(sum) }
+            return sums
+        }
+        #expect(sums == Array(repeating: 6, count: 20))
+    }
+
+    @Test func barrierWritesAndClose() throws {
+        let path = makePath()
+        defer { remove(path) }
+        let dbPool = try DatabasePool(path: path)
+        try dbPool.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1), (2), (3)") }
+        #expect(try dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 3)
+        let written = try dbPool.barrierWriteWithoutTransaction { db in
+            try db.execute(sql: "DELETE FROM t")
+            return db.changesCount
+        }
+        #expect(written == 3)
+        try dbPool.close()
+        #expect(throws: DatabaseError.self) { try dbPool.read { try Int.fetchOne($0, sql: "SELECT 1") } }
+    }
+
+    @Test func applicationCodeWorksWithAnyDatabaseWriter() throws {
+        let path = makePath()
+        defer { remove(path) }
+        func addPlayer(_ writer: any DatabaseWriter) throws -> Int {
+            try writer.write { db in
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS player(name TEXT); INSERT INTO player VALUES ('Arthur')")
+            }
+            return try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0 }
+        }
+        #expect(try addPlayer(DatabasePool(path: path)) == 1)
+        #expect(try addPlayer(DatabaseQueue()) == 1)
+    }
+}
