@@ -19,7 +19,7 @@ import Foundation
 /// ``DatabaseQueue`` for an in-memory database.
 public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     // `readers` and `nextReader` are guarded by `lock`.
-    private let writer: SerializedDatabase
+    let writer: SerializedDatabase
     private var readers: [SerializedDatabase] = []
     private var nextReader = 0
     private var isClosed = false

@@ -18,7 +18,7 @@ import Foundation
 /// statements in a transaction that rolls back on error; `read` forbids
 /// writes. The connection closes when the queue is deallocated.
 public final class DatabaseQueue: DatabaseWriter {
-    private let writer: SerializedDatabase
+    let writer: SerializedDatabase
 
     /// The path of the database.
     public let path: String

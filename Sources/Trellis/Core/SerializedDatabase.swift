@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// A database connection that runs every access on its own serial dispatch
 /// queue, so that accesses never overlap.
@@ -8,6 +9,12 @@ final class SerializedDatabase: @unchecked Sendable {
     private let db: Database
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    // Guarded by `observersLock`: the functions called after each access
+    // that changed the database (value observations).
+    private let observersLock = NSLock()
+    private var changeObservers: [Int: @Sendable () -> Void] = [:]
+    private var nextObserverId = 0
 
     init(path: String, configuration: Configuration, label: String, checksSchemaVersion: Bool = false) throws {
         db = try Database(path: path, configuration: configuration, label: label)
@@ -33,7 +40,11 @@ final class SerializedDatabase: @unchecked Sendable {
         return try queue.sync {
             _ = try db.openConnection()
             db.willStartAccess()
-            defer { db.didEndAccess() }
+            let changes = db.totalChangesCount
+            defer {
+                db.didEndAccess()
+                if db.totalChangesCount != changes { notifyChangeObservers() }
+            }
             return try block(db)
         }
     }
@@ -52,10 +63,39 @@ final class SerializedDatabase: @unchecked Sendable {
                 continuation.resume(with: Result {
                     _ = try self.db.openConnection()
                     self.db.willStartAccess()
-                    defer { self.db.didEndAccess() }
+                    let changes = self.db.totalChangesCount
+                    defer {
+                        self.db.didEndAccess()
+                        if self.db.totalChangesCount != changes { self.notifyChangeObservers() }
+                    }
                     return try block(self.db)
                 })
             }
+        }
+    }
+
+    /// Registers a function called, off the queue, after each access that
+    /// changed the database. Returns a token for `removeChangeObserver`.
+    func addChangeObserver(_ observer: @escaping @Sendable () -> Void) -> Int {
+        observersLock.lock()
+        defer { observersLock.unlock() }
+        nextObserverId += 1
+        changeObservers[nextObserverId] = observer
+        return nextObserverId
+    }
+
+    func removeChangeObserver(_ token: Int) {
+        observersLock.lock()
+        defer { observersLock.unlock() }
+        changeObservers[token] = nil
+    }
+
+    private func notifyChangeObservers() {
+        observersLock.lock()
+        let observers = Array(changeObservers.values)
+        observersLock.unlock()
+        for observer in observers {
+            DispatchQueue.global().async { observer() }
         }
     }
 
