@@ -25,12 +25,16 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
 
     private var dbValue: DatabaseValue { row.databaseValue(atIndex: index) }
 
+    /// Thrown when the decoded type asks for a keyed or unkeyed container:
+    /// the column holds a nested value as JSON.
+    struct NotASingleValue: Error {}
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        throw mismatch(type)
+        throw NotASingleValue()
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        throw mismatch([Any].self)
+        throw NotASingleValue()
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -42,7 +46,7 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
         if T.self == Date.self, let date = try decodeDate(dbValue) as? T {
             return date
         }
-        if T.self == Data.self, case .custom(let convert) = Record.databaseDataDecodingStrategy {
+        if T.self == Data.self, case .custom(let convert) = Record.databaseDataDecodingStrategy(for: column) {
             guard let data = convert(dbValue) as? T else { throw valueMismatch(T.self, dbValue) }
             return data
         }
@@ -52,28 +56,35 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
             }
             return value
         }
-        // A nested value stored as JSON text.
+        // A value built on a single primitive, such as an enum with a raw
+        // value.
+        do {
+            return try T(from: self)
+        } catch is NotASingleValue {
+            // A nested value, stored as JSON text below.
+        } catch is DecodingError {
+            throw valueMismatch(T.self, dbValue)
+        } catch is RowDecodingError {
+            throw valueMismatch(T.self, dbValue)
+        }
         let data: Data
         switch dbValue.storage {
         case .string(let string): data = Data(string.utf8)
         case .blob(let blob): data = blob
-        default:
-            // Values such as enums with an Int raw value decode from the
-            // single value container.
-            return try T(from: self)
+        default: throw valueMismatch(T.self, dbValue)
         }
         do {
             return try Record.databaseJSONDecoder(for: column).decode(T.self, from: data)
         } catch {
             throw RowDecodingError(
-                reason: .other,
+                reason: .valueMismatch,
                 message: "could not decode \(T.self) from JSON column \"\(column)\" of \(Record.self): \(error)")
         }
     }
 
     private func decodeDate(_ dbValue: DatabaseValue) throws -> Date? {
         let date: Date?
-        switch Record.databaseDateDecodingStrategy {
+        switch Record.databaseDateDecodingStrategy(for: column) {
         case .deferredToDate:
             date = Date.fromDatabaseValue(dbValue)
         case .timeIntervalSince1970:
@@ -84,6 +95,8 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
             date = Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSince1970: $0 / 1000) }
         case .iso8601:
             date = String.fromDatabaseValue(dbValue).flatMap { ISO8601DateFormatter().date(from: $0) }
+        case .formatted(let formatter):
+            date = String.fromDatabaseValue(dbValue).flatMap { formatter.date(from: $0) }
         case .custom(let convert):
             date = convert(dbValue)
         }
@@ -93,12 +106,6 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
 
     private func valueMismatch(_ type: Any.Type, _ dbValue: DatabaseValue) -> RowDecodingError {
         RowDecodingError.valueMismatch(type, value: dbValue, index: index, row: row).forRecord(Record.self)
-    }
-
-    private func mismatch(_ type: Any.Type) -> DecodingError {
-        DecodingError.typeMismatch(type, DecodingError.Context(
-            codingPath: codingPath,
-            debugDescription: "column \"\(column)\" of \(Record.self) holds \(dbValue), not a keyed or unkeyed value"))
     }
 
     // Single value decoding of primitives, for Decodable types built on them

@@ -89,13 +89,20 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
         @usableFromInline
         func databaseValue<T: Encodable>(for value: T, column: String) throws -> DatabaseValue {
             if let date = value as? Date {
-                return Self.encode(date: date)
+                return Self.encode(date: date, column: column)
             }
             if let uuid = value as? UUID {
-                switch Record.databaseUUIDEncodingStrategy {
+                switch Record.databaseUUIDEncodingStrategy(for: column) {
                 case .deferredToUUID: return uuid.databaseValue
                 case .uppercaseString: return uuid.uuidString.databaseValue
                 case .lowercaseString: return uuid.uuidString.lowercased().databaseValue
+                }
+            }
+            if let data = value as? Data {
+                switch Record.databaseDataEncodingStrategy(for: column) {
+                case .deferredToData: return data.databaseValue
+                case .text: return String(data: data, encoding: .utf8)?.databaseValue ?? .null
+                case .custom(let convert): return convert(data)?.databaseValue ?? .null
                 }
             }
             if let convertible = value as? any DatabaseValueConvertible {
@@ -110,8 +117,8 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
             return String(decoding: data, as: UTF8.self).databaseValue
         }
 
-        static func encode(date: Date) -> DatabaseValue {
-            switch Record.databaseDateEncodingStrategy {
+        static func encode(date: Date, column: String) -> DatabaseValue {
+            switch Record.databaseDateEncodingStrategy(for: column) {
             case .deferredToDate: return date.databaseValue
             case .timeIntervalSince1970: return date.timeIntervalSince1970.databaseValue
             case .timeIntervalSinceReferenceDate: return date.timeIntervalSinceReferenceDate.databaseValue

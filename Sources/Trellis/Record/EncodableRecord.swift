@@ -17,8 +17,9 @@ public protocol EncodableRecord {
     /// Encodes the record's columns.
     func encode(to container: inout PersistenceContainer) throws
 
-    /// The user info of the encoder of Encodable records.
-    static var databaseEncodingUserInfo: [CodingUserInfoKey: any Sendable] { get }
+    /// The user info of the encoder of Encodable records. Declare it as
+    /// `[CodingUserInfoKey: Any]`, or the compiler may miss it.
+    static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { get }
 
     /// The encoder of JSON columns (nested Encodable values and arrays).
     static func databaseJSONEncoder(for column: String) -> JSONEncoder
@@ -26,16 +27,38 @@ public protocol EncodableRecord {
     /// How Encodable records store dates. Default `.deferredToDate`.
     static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { get }
 
+    /// How Encodable records store the dates of a column. Default: the
+    /// `databaseDateEncodingStrategy` property.
+    ///
+    /// ```swift
+    /// static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+    ///     .timeIntervalSince1970
+    /// }
+    /// ```
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy
+
     /// How Encodable records store UUIDs. Default `.deferredToUUID`
     /// (16-byte blobs).
     static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { get }
+
+    /// How Encodable records store the UUIDs of a column. Default: the
+    /// `databaseUUIDEncodingStrategy` property.
+    static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy
+
+    /// How Encodable records store data. Default `.deferredToData`
+    /// (blobs).
+    static var databaseDataEncodingStrategy: DatabaseDataEncodingStrategy { get }
+
+    /// How Encodable records store the data of a column. Default: the
+    /// `databaseDataEncodingStrategy` property.
+    static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy
 
     /// How Encodable records map coding keys to columns.
     static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { get }
 }
 
 extension EncodableRecord {
-    public static var databaseEncodingUserInfo: [CodingUserInfoKey: any Sendable] { [:] }
+    public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [:] }
 
     public static func databaseJSONEncoder(for column: String) -> JSONEncoder {
         let encoder = JSONEncoder()
@@ -48,6 +71,16 @@ extension EncodableRecord {
 
     public static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { .deferredToDate }
     public static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { .deferredToUUID }
+    public static var databaseDataEncodingStrategy: DatabaseDataEncodingStrategy { .deferredToData }
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        databaseDateEncodingStrategy
+    }
+    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+        databaseUUIDEncodingStrategy
+    }
+    public static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy {
+        databaseDataEncodingStrategy
+    }
     public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
 
     /// The encoded columns of the record.
@@ -117,6 +150,16 @@ public enum DatabaseUUIDEncodingStrategy: Sendable {
     case uppercaseString
     /// Lower-case text.
     case lowercaseString
+}
+
+/// How Encodable records store data.
+public enum DatabaseDataEncodingStrategy: Sendable {
+    /// Blobs.
+    case deferredToData
+    /// UTF-8 text; data that is not valid UTF-8 is stored as NULL.
+    case text
+    /// A custom conversion.
+    case custom(@Sendable (Data) -> (any DatabaseValueConvertible)?)
 }
 
 /// How Encodable records map coding keys to column names.

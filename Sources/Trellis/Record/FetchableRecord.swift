@@ -21,8 +21,9 @@ public protocol FetchableRecord {
     /// Decodes a record from a row.
     init(row: Row) throws
 
-    /// The user info of the decoder of Decodable records.
-    static var databaseDecodingUserInfo: [CodingUserInfoKey: any Sendable] { get }
+    /// The user info of the decoder of Decodable records. Declare it as
+    /// `[CodingUserInfoKey: Any]`, or the compiler may miss it.
+    static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { get }
 
     /// The decoder of JSON columns (nested Decodable values and arrays).
     static func databaseJSONDecoder(for column: String) -> JSONDecoder
@@ -30,8 +31,22 @@ public protocol FetchableRecord {
     /// How Decodable records read dates. Default `.deferredToDate`.
     static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { get }
 
+    /// How Decodable records read the dates of a column. Default: the
+    /// `databaseDateDecodingStrategy` property.
+    ///
+    /// ```swift
+    /// static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+    ///     .timeIntervalSince1970
+    /// }
+    /// ```
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy
+
     /// How Decodable records read data. Default `.deferredToData`.
     static var databaseDataDecodingStrategy: DatabaseDataDecodingStrategy { get }
+
+    /// How Decodable records read the data of a column. Default: the
+    /// `databaseDataDecodingStrategy` property.
+    static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy
 
     /// How Decodable records map coding keys to columns. Default
     /// `.useDefaultKeys`.
@@ -39,7 +54,7 @@ public protocol FetchableRecord {
 }
 
 extension FetchableRecord {
-    public static var databaseDecodingUserInfo: [CodingUserInfoKey: any Sendable] { [:] }
+    public static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [:] }
 
     public static func databaseJSONDecoder(for column: String) -> JSONDecoder {
         let decoder = JSONDecoder()
@@ -51,6 +66,12 @@ extension FetchableRecord {
 
     public static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { .deferredToDate }
     public static var databaseDataDecodingStrategy: DatabaseDataDecodingStrategy { .deferredToData }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        databaseDateDecodingStrategy
+    }
+    public static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy {
+        databaseDataDecodingStrategy
+    }
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
 }
 
@@ -66,6 +87,8 @@ public enum DatabaseDateDecodingStrategy: Sendable {
     case millisecondsSince1970
     /// ISO 8601 text.
     case iso8601
+    /// Text read by a formatter.
+    case formatted(DateFormatter)
     /// A custom conversion; nil means the value can not be decoded.
     case custom(@Sendable (DatabaseValue) -> Date?)
 }

@@ -12,6 +12,10 @@ import Trellis
         case beginner = 1, expert = 2
     }
 
+    enum Color: String, Codable {
+        case red, green
+    }
+
     struct Profile: Codable, FetchableRecord, PersistableRecord, Equatable {
         var id: Int64
         var userName: String
@@ -31,7 +35,7 @@ import Trellis
 
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
+        try dbQueue.write { (db: Database) throws in
             try db.execute(sql: """
                 CREATE TABLE profile (id INTEGER PRIMARY KEY, user_name TEXT NOT NULL, address TEXT NOT NULL,
                   tags TEXT NOT NULL, level INTEGER NOT NULL, nickname TEXT, created_at DOUBLE NOT NULL, token TEXT NOT NULL)
@@ -54,8 +58,308 @@ import Trellis
         #expect(row["token"] as String == profile.token.uuidString)
         #expect((row["address"] as String).contains("\"city\":\"Paris\""))
         #expect(row["tags"] as String == "[\"a\",\"b\"]")
+        #expect(row["nickname"] as DatabaseValue? == .null)
         let fetched = try dbQueue.read { try Profile.fetchOne($0) }
         #expect(fetched == profile)
+    }
+
+    @Test func nestedStructsArraysAndDictionariesAreStoredAsSortedJSON() throws {
+        struct Achievement: Codable, Equatable {
+            var name: String
+            var color: Color
+        }
+        struct Player: Codable, FetchableRecord, PersistableRecord, Equatable {
+            var name: String
+            var achievements: [Achievement]
+            var stats: [String: Int]
+            var best: Achievement?
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE player (name TEXT, achievements TEXT, stats TEXT, best TEXT)")
+            let player = Player(
+                name: "Arthur",
+                achievements: [Achievement(name: "Use Codable Records", color: .red)],
+                stats: ["wins": 3, "losses": 1],
+                best: nil)
+            try player.insert(db)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM player"))
+            #expect(row["achievements"] as String == #"[{"color":"red","name":"Use Codable Records"}]"#)
+            #expect(row["stats"] as String == #"{"losses":1,"wins":3}"#)
+            #expect(row["best"] as DatabaseValue? == .null)
+            #expect(try Player.fetchOne(db) == player)
+        }
+    }
+
+    @Test func enumsWithRawValuesAreStoredAsTheirRawValue() throws {
+        struct Shirt: Codable, FetchableRecord, PersistableRecord, Equatable {
+            var id: Int64
+            var color: Color
+            var level: Level
+            var spare: Color?
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE shirt (id INTEGER PRIMARY KEY, color TEXT, level INTEGER, spare TEXT)")
+            try Shirt(id: 1, color: .green, level: .beginner, spare: .red).insert(db)
+            try Shirt(id: 2, color: .red, level: .expert, spare: nil).insert(db)
+            #expect(try Row.fetchAll(db, sql: "SELECT color, level, spare FROM shirt ORDER BY id") == [
+                ["color": "green", "level": 1, "spare": "red"],
+                ["color": "red", "level": 2, "spare": nil],
+            ])
+            #expect(try Shirt.fetchAll(db).map(\.color) == [.green, .red])
+            #expect(try Shirt.fetchAll(db).map(\.spare) == [.red, nil])
+            // A raw value that is not a case is an error that names the culprit.
+            try db.execute(sql: "UPDATE shirt SET color = 'blue' WHERE id = 1")
+            let error = #expect(throws: RowDecodingError.self) { try Shirt.fetchAll(db) }
+            #expect(error?.description.contains("color") == true)
+            #expect(error?.description.contains("Color") == true)
+            #expect(error?.description.contains("Shirt") == true)
+        }
+    }
+
+    @Test func optionalPropertiesReadNullAndMissingColumnsAsNil() throws {
+        struct Person: Decodable, FetchableRecord {
+            var name: String
+            var age: Int?
+            var email: String?
+            var address: Address?
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let person = try #require(try Person.fetchOne(db, sql: "SELECT 'Arthur' AS name, NULL AS age, NULL AS address"))
+            #expect(person.name == "Arthur")
+            #expect(person.age == nil)
+            #expect(person.email == nil)
+            #expect(person.address == nil)
+            let other = try #require(try Person.fetchOne(db, sql: """
+                SELECT 'Barbara' AS name, 42 AS age, 'b@example.com' AS email, '{"street":"2 Rue","city":"Lyon"}' AS address
+                """))
+            #expect(other.age == 42)
+            #expect(other.email == "b@example.com")
+            #expect(other.address == Address(street: "2 Rue", city: "Lyon"))
+        }
+    }
+
+    @Test func datesAreStoredAsUTCTextByDefault() throws {
+        struct Event: Codable, FetchableRecord, PersistableRecord {
+            var date: Date
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE event (date)")
+            try Event(date: Date(timeIntervalSince1970: 86_400.25)).insert(db)
+            #expect(try String.fetchOne(db, sql: "SELECT date FROM event") == "1970-01-02 00:00:00.250")
+            #expect(try Event.fetchOne(db)?.date == Date(timeIntervalSince1970: 86_400.25))
+            // The default decoding also reads timestamps.
+            #expect(try Event.fetchOne(db, sql: "SELECT 86400 AS date")?.date == Date(timeIntervalSince1970: 86_400))
+        }
+    }
+
+    @Test func dateEncodingAndDecodingStrategies() throws {
+        struct Millis: Codable, FetchableRecord, PersistableRecord {
+            static let databaseTableName = "event"
+            static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.millisecondsSince1970
+            static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.millisecondsSince1970
+            var date: Date
+        }
+        struct Seconds: Codable, FetchableRecord, PersistableRecord {
+            static let databaseTableName = "event"
+            static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.secondsSince1970
+            static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSince1970
+            var date: Date
+        }
+        struct ISO: Codable, FetchableRecord, PersistableRecord {
+            static let databaseTableName = "event"
+            static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.iso8601
+            static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.iso8601
+            var date: Date
+        }
+        struct Reference: Codable, FetchableRecord, PersistableRecord {
+            static let databaseTableName = "event"
+            static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSinceReferenceDate
+            static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSinceReferenceDate
+            var date: Date
+        }
+        struct Custom: Codable, FetchableRecord, PersistableRecord {
+            static let databaseTableName = "event"
+            static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.custom { "day \(Int($0.timeIntervalSince1970 / 86_400))" }
+            static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.custom { dbValue in
+                String.fromDatabaseValue(dbValue).flatMap { Double($0.dropFirst(4)) }.map { Date(timeIntervalSince1970: $0 * 86_400) }
+            }
+            var date: Date
+        }
+        let date = Date(timeIntervalSince1970: 172_800.5)
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE event (date)")
+            func stored() throws -> DatabaseValue? {
+                defer { _ = try? db.execute(sql: "DELETE FROM event") }
+                return try DatabaseValue.fetchOne(db, sql: "SELECT date FROM event")
+            }
+
+            try Millis(date: date).insert(db)
+            #expect(try Millis.fetchOne(db)?.date == date)
+            #expect(try stored() == 172_800_500.databaseValue)
+
+            try Seconds(date: date).insert(db)
+            #expect(try Seconds.fetchOne(db)?.date == Date(timeIntervalSince1970: 172_800))
+            #expect(try stored() == 172_800.databaseValue)
+
+            try ISO(date: date).insert(db)
+            #expect(try ISO.fetchOne(db)?.date == Date(timeIntervalSince1970: 172_800))
+            #expect(try stored() == "1970-01-03T00:00:00Z".databaseValue)
+
+            try Reference(date: date).insert(db)
+            #expect(try Reference.fetchOne(db)?.date == date)
+            #expect(try stored() == date.timeIntervalSinceReferenceDate.databaseValue)
+
+            try Custom(date: date).insert(db)
+            #expect(try Custom.fetchOne(db)?.date == Date(timeIntervalSince1970: 172_800))
+            #expect(try stored() == "day 2".databaseValue)
+        }
+    }
+
+    @Test func strategiesCanDependOnTheColumn() throws {
+        struct Log: Codable, FetchableRecord, PersistableRecord {
+            var created: Date
+            var updated: Date
+            static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+                column == "created" ? .timeIntervalSince1970 : .deferredToDate
+            }
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+                column == "created" ? .timeIntervalSince1970 : .deferredToDate
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE log (created, updated)")
+            let date = Date(timeIntervalSince1970: 86_400)
+            try Log(created: date, updated: date).insert(db)
+            #expect(try Row.fetchOne(db, sql: "SELECT * FROM log") == ["created": 86_400.0, "updated": "1970-01-02 00:00:00.000"])
+            let log = try #require(try Log.fetchOne(db))
+            #expect(log.created == date)
+            #expect(log.updated == date)
+        }
+    }
+
+    @Test func uuidsAreBlobsByDefaultAndDecodeFromBlobsAndStrings() throws {
+        struct Token: Codable, FetchableRecord, PersistableRecord {
+            var uuid: UUID
+        }
+        struct LowerToken: Codable, FetchableRecord, PersistableRecord {
+            static let databaseTableName = "token"
+            static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.lowercaseString
+            var uuid: UUID
+        }
+        let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE token (uuid)")
+            try Token(uuid: uuid).insert(db)
+            try LowerToken(uuid: uuid).insert(db)
+            let stored = try DatabaseValue.fetchAll(db, sql: "SELECT uuid FROM token ORDER BY rowid")
+            #expect(stored[0] == withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue)
+            #expect(stored[1] == "e621e1f8-c36c-495a-93fc-0c247a3e6e5f".databaseValue)
+            #expect(try Token.fetchAll(db).map(\.uuid) == [uuid, uuid])
+            #expect(try Token.fetchOne(db, sql: "SELECT 'E621E1F8-C36C-495A-93FC-0C247A3E6E5F' AS uuid")?.uuid == uuid)
+        }
+    }
+
+    @Test func dataIsABlobByDefaultAndFollowsItsStrategies() throws {
+        struct Blob: Codable, FetchableRecord, PersistableRecord {
+            var payload: Data
+        }
+        struct TextBlob: Codable, FetchableRecord, PersistableRecord {
+            static let databaseTableName = "blob"
+            static let databaseDataEncodingStrategy = DatabaseDataEncodingStrategy.text
+            static let databaseDataDecodingStrategy = DatabaseDataDecodingStrategy.custom { dbValue in
+                String.fromDatabaseValue(dbValue).map { Data($0.utf8) } ?? Data.fromDatabaseValue(dbValue)
+            }
+            var payload: Data
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE blob (payload)")
+            try Blob(payload: Data("hello".utf8)).insert(db)
+            try TextBlob(payload: Data("world".utf8)).insert(db)
+            let types = try String.fetchAll(db, sql: "SELECT typeof(payload) FROM blob ORDER BY rowid")
+            #expect(types == ["blob", "text"])
+            #expect(try TextBlob.fetchAll(db).map { String(decoding: $0.payload, as: UTF8.self) } == ["hello", "world"])
+            #expect(try Blob.fetchOne(db)?.payload == Data("hello".utf8))
+        }
+    }
+
+    @Test func snakeCaseStrategiesMapCodingKeysToColumns() throws {
+        struct Team: Codable, FetchableRecord, PersistableRecord, Equatable {
+            static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+            static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+            var teamID: Int64
+            var displayName: String
+            var homeURL: String?
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE team (team_id INTEGER PRIMARY KEY, display_name TEXT, home_url TEXT)")
+            let team = Team(teamID: 1, displayName: "Reds", homeURL: "https://example.com")
+            try team.insert(db)
+            #expect(try Row.fetchOne(db, sql: "SELECT * FROM team") == [
+                "team_id": 1, "display_name": "Reds", "home_url": "https://example.com",
+            ])
+            #expect(try Team.fetchOne(db) == team)
+            #expect(try Team.fetchOne(db, key: 1) == team)
+            var renamed = team
+            renamed.displayName = "Blues"
+            try renamed.update(db)
+            #expect(try String.fetchOne(db, sql: "SELECT display_name FROM team") == "Blues")
+        }
+    }
+
+    @Test func customColumnStrategies() throws {
+        struct Item: Codable, FetchableRecord, PersistableRecord, Equatable {
+            static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.custom { "c_" + $0.stringValue }
+            static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.custom { column in
+                AnyCodingKey(String(column.dropFirst(2)))
+            }
+            var name: String
+            var price: Int
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE item (c_name TEXT, c_price INTEGER)")
+            try Item(name: "pen", price: 3).insert(db)
+            #expect(try Row.fetchOne(db, sql: "SELECT * FROM item") == ["c_name": "pen", "c_price": 3])
+            #expect(try Item.fetchOne(db) == Item(name: "pen", price: 3))
+        }
+    }
+
+    @Test func userInfoReachesTheDecoderAndTheEncoder() throws {
+        struct Tagged: Codable, FetchableRecord, PersistableRecord {
+            static let key = CodingUserInfoKey(rawValue: "origin")!
+            static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [key: "database row"] }
+            static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [key: "database container"] }
+            var name: String
+            var origin: String?
+            enum CodingKeys: String, CodingKey { case name, origin }
+            init(name: String) { self.name = name }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                name = try container.decode(String.self, forKey: .name)
+                origin = decoder.userInfo[Self.key] as? String
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(name, forKey: .name)
+                try container.encode(encoder.userInfo[Self.key] as? String, forKey: .origin)
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE tagged (name, origin)")
+            try Tagged(name: "a").insert(db)
+            #expect(try String.fetchOne(db, sql: "SELECT origin FROM tagged") == "database container")
+            #expect(try Tagged.fetchOne(db)?.origin == "database row")
+        }
     }
 
     @Test func decodingErrorsNameTheColumnTheTypeAndTheRecord() throws {
@@ -67,12 +371,46 @@ import Trellis
         try dbQueue.read { (db: Database) throws in
             let missing = #expect(throws: RowDecodingError.self) { try Strict.fetchAll(db, sql: "SELECT 1 AS id") }
             #expect(missing?.description.contains("\"name\"") == true)
+            #expect(missing?.description.contains("String") == true)
             #expect(missing?.description.contains("Strict") == true)
             let null = #expect(throws: RowDecodingError.self) { try Strict.fetchAll(db, sql: "SELECT 1 AS id, NULL AS name") }
+            #expect(null?.description.contains("\"name\"") == true)
             #expect(null?.description.contains("String") == true)
+            #expect(null?.description.contains("Strict") == true)
             let mismatch = #expect(throws: RowDecodingError.self) { try Strict.fetchAll(db, sql: "SELECT 'x' AS id, 'a' AS name") }
+            #expect(mismatch?.description.contains("\"id\"") == true)
             #expect(mismatch?.description.contains("Int") == true)
+            #expect(mismatch?.description.contains("Strict") == true)
+            // The connection is still usable.
             #expect(try Strict.fetchAll(db, sql: "SELECT 1 AS id, 'a' AS name").map(\.name) == ["a"])
+        }
+    }
+
+    @Test func nullIntoNonOptionalNestedValuesIsAnErrorThatNamesTheCulprit() throws {
+        struct Holder: Decodable, FetchableRecord {
+            var address: Address
+            var level: Level
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let nullJSON = #expect(throws: RowDecodingError.self) {
+                try Holder.fetchAll(db, sql: "SELECT NULL AS address, 1 AS level")
+            }
+            #expect(nullJSON?.description.contains("address") == true)
+            #expect(nullJSON?.description.contains("Address") == true)
+            #expect(nullJSON?.description.contains("Holder") == true)
+            let badJSON = #expect(throws: RowDecodingError.self) {
+                try Holder.fetchAll(db, sql: "SELECT 'not json' AS address, 1 AS level")
+            }
+            #expect(badJSON?.description.contains("address") == true)
+            #expect(badJSON?.description.contains("Holder") == true)
+            let nullEnum = #expect(throws: RowDecodingError.self) {
+                try Holder.fetchAll(db, sql: #"SELECT '{"street":"s","city":"c"}' AS address, NULL AS level"#)
+            }
+            #expect(nullEnum?.description.contains("level") == true)
+            #expect(nullEnum?.description.contains("Level") == true)
+            #expect(nullEnum?.description.contains("Holder") == true)
+            #expect(try Holder.fetchAll(db, sql: #"SELECT '{"street":"s","city":"c"}' AS address, 2 AS level"#).map(\.level) == [.expert])
         }
     }
 
@@ -88,4 +426,13 @@ import Trellis
             #expect(try Hand.fetchAll(db, sql: "SELECT 3 AS score").map(\.score) == [3])
         }
     }
+}
+
+/// A coding key built from a string, for custom column strategies.
+private struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

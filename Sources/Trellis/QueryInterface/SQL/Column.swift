@@ -63,3 +63,41 @@ struct QualifiedColumn: ColumnExpression {
 
     var sqlExpression: SQLExpression { SQLExpression(.column(name, alias)) }
 }
+
+extension Row {
+    /// The value of a column.
+    ///
+    /// ```swift
+    /// init(row: Row) {
+    ///     id = row[Columns.id]
+    ///     name = row[Columns.name]
+    /// }
+    /// ```
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ column: some ColumnExpression) -> Value {
+        self[column.name]
+    }
+
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: some ColumnExpression) -> Value {
+        self[column.name]
+    }
+
+    /// The value of a column, or nil when it is NULL or missing.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ column: some ColumnExpression) -> Value? {
+        guard let index = index(ofColumn: column.name) else { return nil }
+        return optionalValue(Value.self, atIndex: index)
+    }
+
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: some ColumnExpression) -> Value? {
+        guard let index = index(ofColumn: column.name) else { return nil }
+        return optionalValue(Value.self, atIndex: index)
+    }
+
+    /// The database value of a column, or nil when it is missing.
+    public subscript(_ column: some ColumnExpression) -> DatabaseValue? {
+        self[column.name]
+    }
+}
