@@ -109,6 +109,19 @@ extension EncodableRecord {
         return lhs.columns == rhs.columns && lhs.values == rhs.values
     }
 
+    /// Modifies the record, and returns the columns that changed, with
+    /// their old values.
+    ///
+    /// ```swift
+    /// let changes = try player.databaseChanges { $0.score = 1000 }
+    /// // ["score": 100]
+    /// ```
+    public mutating func databaseChanges(modify: (inout Self) throws -> Void) throws -> [String: DatabaseValue] {
+        let old = self
+        try modify(&self)
+        return try databaseChanges(from: old)
+    }
+
     /// The columns whose values differ from `other`, with the values of
     /// `other`.
     public func databaseChanges(from other: Self) throws -> [String: DatabaseValue] {

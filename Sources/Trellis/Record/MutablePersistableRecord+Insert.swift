@@ -160,6 +160,13 @@ extension MutablePersistableRecord {
             let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
             let sql = try Self.insertSQL(db, columns: container.columns, conflict: conflict, returning: "*")
             fetched = try T.fetchOne(db.makeStatement(sql: sql), arguments: StatementArguments(values: container.values))
+            if fetched == nil {
+                // INSERT OR IGNORE did not insert.
+                let keyColumns = try db.primaryKey(Self.databaseTableName).columns
+                var key: [String: DatabaseValue] = [:]
+                for column in keyColumns { key[column] = container.databaseValue(forColumn: column) ?? .null }
+                throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key)
+            }
             return InsertionSuccess(
                 rowID: db.lastInsertedRowID,
                 rowIDColumn: try Self.rowIDColumn(db),

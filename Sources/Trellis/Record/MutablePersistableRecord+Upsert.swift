@@ -36,6 +36,9 @@ extension MutablePersistableRecord {
             sql += " ON CONFLICT"
         }
         let excluded = TableAlias<Self>(name: "excluded")
+        // The columns of `excluded` are qualified: unqualified columns
+        // refer to the existing row.
+        context.assignNames(to: [excluded.identity])
         let assignments = doUpdate?(excluded) ?? []
         let assignedColumns = Set(assignments.map { $0.columnName.lowercased() })
         let keyColumns = Set((primaryKey.columns + conflictTarget).map { $0.lowercased() })
@@ -82,10 +85,32 @@ extension MutablePersistableRecord where Self: FetchableRecord {
         _ db: Database, onConflict conflictTarget: [String] = [],
         doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil) throws -> Self
     {
-        var fetched: Self?
+        try performUpsertAndFetch(db, as: Self.self, onConflict: conflictTarget, doUpdate: doUpdate)
+    }
+}
+
+extension MutablePersistableRecord {
+    /// Inserts or updates the record, and returns the stored row decoded
+    /// as `returnedType`.
+    ///
+    /// ```swift
+    /// let player = try partialPlayer.upsertAndFetch(db, as: Player.self)
+    /// ```
+    public mutating func upsertAndFetch<T: FetchableRecord>(
+        _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
+        doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil) throws -> T
+    {
+        try performUpsertAndFetch(db, as: T.self, onConflict: conflictTarget, doUpdate: doUpdate)
+    }
+
+    mutating func performUpsertAndFetch<T: FetchableRecord>(
+        _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String],
+        doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])?) throws -> T
+    {
+        var fetched: T?
         try withInsertCallbacks(db) { record in
-            let (success, row) = try record.upsertWithoutCallbacks(db, onConflict: conflictTarget, doUpdate: doUpdate, returning: Self.self)
-            if let row { fetched = try Self(row: row) }
+            let (success, row) = try record.upsertWithoutCallbacks(db, onConflict: conflictTarget, doUpdate: doUpdate, returning: T.self)
+            if let row { fetched = try T(row: row) }
             return success
         }
         guard let fetched else {

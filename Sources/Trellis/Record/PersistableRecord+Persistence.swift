@@ -33,6 +33,46 @@ extension PersistableRecord where Self: FetchableRecord {
         var record = self
         return try record.performInsertAndFetch(db, onConflict: conflictResolution, as: Self.self)
     }
+
+    /// Inserts or updates the record, and returns the stored row.
+    ///
+    /// ```swift
+    /// let upserted = try vocabulary.upsertAndFetch(
+    ///     db, onConflict: ["word"],
+    ///     doUpdate: { _ in [Column("count") += 1, Column("isTainted").noOverwrite] })
+    /// ```
+    public func upsertAndFetch(
+        _ db: Database, onConflict conflictTarget: [String] = [],
+        doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil) throws -> Self
+    {
+        var record = self
+        return try record.performUpsertAndFetch(db, as: Self.self, onConflict: conflictTarget, doUpdate: doUpdate)
+    }
+}
+
+extension PersistableRecord {
+    /// Inserts the record and returns the inserted row decoded as
+    /// `returnedType`, with its default and generated values.
+    ///
+    /// ```swift
+    /// let player = try PartialPlayer(name: "Alice").insertAndFetch(db, as: Player.self)
+    /// ```
+    public func insertAndFetch<T: FetchableRecord>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type) throws -> T
+    {
+        var record = self
+        return try record.performInsertAndFetch(db, onConflict: conflictResolution, as: T.self)
+    }
+
+    /// Inserts or updates the record, and returns the stored row decoded
+    /// as `returnedType`.
+    public func upsertAndFetch<T: FetchableRecord>(
+        _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
+        doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil) throws -> T
+    {
+        var record = self
+        return try record.performUpsertAndFetch(db, as: T.self, onConflict: conflictTarget, doUpdate: doUpdate)
+    }
 }
 
 extension FetchableRecord where Self: TableRecord {

@@ -27,6 +27,20 @@ public func max(_ value: some SQLSpecificExpressible) -> SQLExpression { functio
 /// `MIN(x)`
 public func min(_ value: some SQLSpecificExpressible) -> SQLExpression { function("MIN", value) }
 
+/// `MAX(x, y, ...)`: the largest of its arguments.
+///
+/// ```swift
+/// Column("date").set(to: max(Column("date"), excluded["date"]))
+/// ```
+public func max(_ value1: some SQLSpecificExpressible, _ value2: some SQLExpressible, _ values: any SQLExpressible...) -> SQLExpression {
+    SQLExpression(.function("MAX", [value1.sqlExpression, value2.sqlExpression] + values.map(\.sqlExpression), distinct: false))
+}
+
+/// `MIN(x, y, ...)`: the smallest of its arguments.
+public func min(_ value1: some SQLSpecificExpressible, _ value2: some SQLExpressible, _ values: any SQLExpressible...) -> SQLExpression {
+    SQLExpression(.function("MIN", [value1.sqlExpression, value2.sqlExpression] + values.map(\.sqlExpression), distinct: false))
+}
+
 /// `SUM(x)`: NULL for no row.
 public func sum(_ value: some SQLSpecificExpressible) -> SQLExpression { function("SUM", value) }
 

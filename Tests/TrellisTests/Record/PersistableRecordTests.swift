@@ -1,0 +1,420 @@
+import Foundation
+import Testing
+import Trellis
+
+/// A struct with an auto-incremented id, as recommended by GRDB.
+private struct Player: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
+    var id: Int64?
+    var name: String
+    var score: Int
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let name = Column(CodingKeys.name)
+        static let score = Column(CodingKeys.score)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// A partial player: the table fills the other columns.
+private struct PartialPlayer: Encodable, PersistableRecord {
+    static let databaseTableName = "player"
+    var name: String
+}
+
+/// A hand-written record, with no Codable.
+private struct Country: FetchableRecord, PersistableRecord, Equatable {
+    var code: String
+    var name: String
+
+    init(code: String, name: String) {
+        self.code = code
+        self.name = name
+    }
+
+    init(row: Row) {
+        code = row["code"]
+        name = row["name"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["code"] = code
+        container["name"] = name
+    }
+}
+
+/// The upsert example of GRDB's README.
+private struct Vocabulary: Codable, FetchableRecord, PersistableRecord {
+    var word: String
+    var kind: String
+    var isTainted: Bool
+}
+
+private struct Message: Codable, FetchableRecord, PersistableRecord {
+    var id: Int64
+    var text: String
+    var date: Int
+}
+
+/// A class record: PersistableRecord, with a non-mutating didInsert.
+private final class Author: Codable, FetchableRecord, PersistableRecord, @unchecked Sendable {
+    var id: Int64?
+    var name: String
+    init(name: String) { self.name = name }
+    func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+@Suite struct PersistableRecordTests {
+    private func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  name TEXT NOT NULL UNIQUE,
+                  score INTEGER NOT NULL DEFAULT 1000);
+                CREATE TABLE country (code TEXT NOT NULL PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE vocabulary (
+                  word TEXT NOT NULL PRIMARY KEY,
+                  kind TEXT NOT NULL,
+                  isTainted BOOLEAN DEFAULT 0,
+                  count INT DEFAULT 1);
+                CREATE TABLE message (id INTEGER PRIMARY KEY, text TEXT NOT NULL, date INTEGER NOT NULL);
+                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE updateLog (id INTEGER PRIMARY KEY, playerId INTEGER);
+                CREATE TRIGGER logPlayerUpdates AFTER UPDATE ON player BEGIN
+                  INSERT INTO updateLog (playerId) VALUES (NEW.id);
+                END;
+                """)
+        }
+        return dbQueue
+    }
+
+    private func updateCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM updateLog") ?? -1
+    }
+
+    // MARK: Insert
+
+    @Test func insertFillsTheAutoIncrementedIdThroughDidInsert() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            var arthur = Player(id: nil, name: "Arthur", score: 100)
+            try arthur.insert(db)
+            #expect(arthur.id == 1)
+            var barbara = Player(id: nil, name: "Barbara", score: 200)
+            try barbara.insert(db)
+            #expect(barbara.id == 2)
+            #expect(try Player.fetchAll(db) == [arthur, barbara])
+        }
+    }
+
+    @Test func insertedReturnsTheInsertedCopy() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            let player = Player(id: nil, name: "Arthur", score: 100)
+            let inserted = try player.inserted(db)
+            #expect(player.id == nil)
+            #expect(inserted.id == 1)
+            #expect(try Player.fetchOne(db, key: 1) == inserted)
+        }
+    }
+
+    @Test func insertAndFetchReturnsDefaultValues() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            let player = try PartialPlayer(name: "Alice").insertAndFetch(db, as: Player.self)
+            #expect(player == Player(id: 1, name: "Alice", score: 1000))
+            var partial = Player(id: nil, name: "Bob", score: 5)
+            let fetched = try partial.insertAndFetch(db)
+            #expect(fetched == Player(id: 2, name: "Bob", score: 5))
+            #expect(partial.id == 2)
+        }
+    }
+
+    @Test func insertOfAHandWrittenRecordWritesItsContainer() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            try Country(code: "FR", name: "France").insert(db)
+            #expect(try Row.fetchOne(db, sql: "SELECT * FROM country") == ["code": "FR", "name": "France"])
+            #expect(try Country.fetchOne(db, key: "FR") == Country(code: "FR", name: "France"))
+        }
+    }
+
+    @Test func classRecordsLearnTheirIdWithANonMutatingDidInsert() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            let author = Author(name: "Herman Melville")
+            try author.insert(db)
+            #expect(author.id == 1)
+        }
+    }
+
+    @Test func insertIntoAMissingTableIsAClearErrorAndTheConnectionStaysUsable() throws {
+        struct Ghost: Codable, PersistableRecord { var id: Int64 }
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            let error = #expect(throws: DatabaseError.self) { try Ghost(id: 1).insert(db) }
+            #expect(error?.message == "no such table: ghost")
+            try Country(code: "FR", name: "France").insert(db)
+            #expect(try Country.fetchCount(db) == 1)
+        }
+    }
+
+    @Test func insertOfADuplicateIsAConstraintError() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            try Country(code: "FR", name: "France").insert(db)
+            let error = #expect(throws: DatabaseError.self) { try Country(code: "FR", name: "Frankreich").insert(db) }
+            #expect(error?.resultCode == .SQLITE_CONSTRAINT)
+            try Country(code: "FR", name: "Frankreich").insert(db, onConflict: .replace)
+            #expect(try Country.fetchAll(db) == [Country(code: "FR", name: "Frankreich")])
+            try Country(code: "FR", name: "Francia").insert(db, onConflict: .ignore)
+            #expect(try Country.fetchAll(db) == [Country(code: "FR", name: "Frankreich")])
+        }
+    }
+
+    @Test func persistenceConflictPolicyAppliesToInsertsAndUpdates() throws {
+        struct ReplacingPlayer: Codable, FetchableRecord, MutablePersistableRecord {
+            static let databaseTableName = "player"
+            static let persistenceConflictPolicy = PersistenceConflictPolicy(insert: .replace, update: .replace)
+            var id: Int64?
+            var name: String
+            var score: Int
+            mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+        }
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            var first = ReplacingPlayer(id: nil, name: "Arthur", score: 1)
+            try first.insert(db)
+            var second = ReplacingPlayer(id: nil, name: "Arthur", score: 2)
+            try second.insert(db)  // INSERT OR REPLACE: replaces the row with the same name
+            #expect(try Int.fetchAll(db, sql: "SELECT score FROM player") == [2])
+
+            var barbara = ReplacingPlayer(id: nil, name: "Barbara", score: 3)
+            try barbara.insert(db)
+            barbara.name = "Arthur"
+            try barbara.update(db)  // UPDATE OR REPLACE: the other Arthur is deleted
+            #expect(try Row.fetchAll(db, sql: "SELECT id, name FROM player") == [["id": barbara.id, "name": "Arthur"]])
+        }
+    }
+
+    // MARK: Update
+
+    @Test func updateWritesAllColumns() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.insert(db)
+            player.name = "Arthur II"
+            player.score = 150
+            try player.update(db)
+            let id = try #require(player.id)
+            #expect(try Player.fetchOne(db, key: id) == player)
+        }
+    }
+
+    @Test func updateColumnsWritesOnlyThoseColumns() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.insert(db)
+            player.name = "Ignored"
+            player.score = 500
+            try player.update(db, columns: ["score"])
+            let id = try #require(player.id)
+            #expect(try Player.fetchOne(db, key: id) == Player(id: id, name: "Arthur", score: 500))
+            player.score = 600
+            try player.update(db, columns: [Player.Columns.score])
+            #expect(try Int.fetchOne(db, sql: "SELECT score FROM player") == 600)
+            #expect(try String.fetchOne(db, sql: "SELECT name FROM player") == "Arthur")
+        }
+    }
+
+    @Test func updateOfAMissingRowThrowsRecordNotFound() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            let ghost = Player(id: 42, name: "Ghost", score: 0)
+            do {
+                try ghost.update(db)
+                Issue.record("expected RecordError.recordNotFound")
+            } catch RecordError.recordNotFound(let table, let key) {
+                #expect(table == "player")
+                #expect(key == ["id": 42.databaseValue])
+            }
+            let error = #expect(throws: RecordError.self) { try ghost.update(db, columns: ["score"]) }
+            #expect(error?.description.contains("player") == true)
+            #expect(try Player.fetchCount(db) == 0)
+        }
+    }
+
+    @Test func updateAndFetchReturnsTheStoredRow() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.insert(db)
+            player.score = 42
+            let fetched = try player.updateAndFetch(db)
+            #expect(fetched == player)
+            #expect(throws: RecordError.self) { try Player(id: 9, name: "x", score: 0).updateAndFetch(db) }
+        }
+    }
+
+    // MARK: Record comparison
+
+    @Test func updateChangesFromWritesOnlyTheChangedColumns() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            var old = Player(id: nil, name: "Arthur", score: 100)
+            try old.insert(db)
+            // Another writer renames the player: updateChanges must not
+            // overwrite the name, which did not change in our record.
+            try db.execute(sql: "UPDATE player SET name = 'Renamed'")
+            var new = old
+            new.score = 200
+            #expect(try new.updateChanges(db, from: old))
+            #expect(try Row.fetchOne(db, sql: "SELECT name, score FROM player") == ["name": "Renamed", "score": 200])
+        }
+    }
+
+    @Test func updateChangesReturnsFalseAndWritesNothingWithoutChanges() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.insert(db)
+            let before = try updateCount(db)
+            #expect(try !player.updateChanges(db, from: player))
+            #expect(try !player.updateChanges(db) { $0.score = 100 })
+            #expect(try updateCount(db) == before)
+
+            #expect(try player.updateChanges(db) { $0.score = 300 })
+            #expect(player.score == 300)
+            #expect(try updateCount(db) == before + 1)
+            #expect(try Int.fetchOne(db, sql: "SELECT score FROM player") == 300)
+        }
+    }
+
+    @Test func updateChangesOfAMissingRowThrowsRecordNotFound() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            var ghost = Player(id: 3, name: "Ghost", score: 0)
+            #expect(throws: RecordError.self) { try ghost.updateChanges(db) { $0.score = 1 } }
+        }
+    }
+
+    @Test func databaseEqualsAndDatabaseChangesCompareEncodedValues() throws {
+        let old = Player(id: 1, name: "Arthur", score: 100)
+        var new = old
+        #expect(new.databaseEquals(old))
+        #expect(try new.databaseChanges(from: old).isEmpty)
+        new.score = 1000
+        #expect(!new.databaseEquals(old))
+        #expect(try new.databaseChanges(from: old) == ["score": 100.databaseValue])
+        let changes = try new.databaseChanges { $0.name = "Barbara" }
+        #expect(changes == ["name": "Arthur".databaseValue])
+        #expect(new.name == "Barbara")
+    }
+
+    // MARK: Save
+
+    @Test func saveUpdatesAnExistingRowAndInsertsOtherwise() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.save(db)  // nil id: insert
+            #expect(player.id == 1)
+            player.score = 200
+            try player.save(db)  // existing row: update
+            #expect(try Player.fetchAll(db) == [player])
+            var other = Player(id: 10, name: "Barbara", score: 300)
+            try other.save(db)  // no row 10: update fails, then insert
+            #expect(other.id == 10)
+            #expect(try Player.fetchCount(db) == 2)
+            let saved = try Player(id: 10, name: "Barbara", score: 400).saved(db)
+            #expect(saved.score == 400)
+            #expect(try Int.fetchOne(db, sql: "SELECT score FROM player WHERE id = 10") == 400)
+            try Country(code: "FR", name: "France").save(db)
+            try Country(code: "FR", name: "République française").save(db)
+            #expect(try Country.fetchAll(db) == [Country(code: "FR", name: "République française")])
+        }
+    }
+
+    // MARK: Upsert
+
+    @Test func upsertInsertsThenOverwritesAllColumnsButThePrimaryKey() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            try Country(code: "FR", name: "France").upsert(db)
+            try Country(code: "FR", name: "Frankreich").upsert(db)
+            #expect(try Country.fetchAll(db) == [Country(code: "FR", name: "Frankreich")])
+            var player = Player(id: nil, name: "Arthur", score: 1)
+            try player.upsert(db)
+            #expect(player.id == 1)
+            var again = Player(id: 1, name: "Arthur", score: 2)
+            try again.upsert(db)
+            #expect(try Player.fetchAll(db) == [Player(id: 1, name: "Arthur", score: 2)])
+        }
+    }
+
+    @Test func upsertAndFetchIncrementsAndKeepsColumnsOnConflict() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            let tainted = Vocabulary(word: "jovial", kind: "adjective", isTainted: true)
+            try tainted.insert(db)
+            let vocabulary = Vocabulary(word: "jovial", kind: "adj.", isTainted: false)
+            let upserted = try vocabulary.upsertAndFetch(
+                db, onConflict: ["word"],
+                doUpdate: { _ in
+                    [Column("count") += 1,
+                     Column("isTainted").noOverwrite]
+                })
+            #expect(upserted.kind == "adj.")
+            #expect(upserted.isTainted)
+            #expect(try Row.fetchOne(db, sql: "SELECT * FROM vocabulary") == [
+                "word": "jovial", "kind": "adj.", "isTainted": 1, "count": 2,
+            ])
+            let fresh = try Vocabulary(word: "glad", kind: "adjective", isTainted: false)
+                .upsertAndFetch(db, onConflict: ["word"], doUpdate: { _ in [Column("count") += 1] })
+            #expect(fresh.word == "glad")
+            #expect(try Int.fetchOne(db, sql: "SELECT count FROM vocabulary WHERE word = 'glad'") == 1)
+        }
+    }
+
+    @Test func upsertAndFetchCanReferToTheExcludedRow() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            try Message(id: 1, text: "hello", date: 20).insert(db)
+            let upserted = try Message(id: 1, text: "hi", date: 10).upsertAndFetch(db, doUpdate: { excluded in
+                [Column("date").set(to: max(Column("date"), excluded["date"]))]
+            })
+            #expect(upserted.text == "hi")
+            #expect(upserted.date == 20)
+            let later = try Message(id: 1, text: "hey", date: 30).upsertAndFetch(db, doUpdate: { excluded in
+                [Column("date").set(to: max(Column("date"), excluded["date"]))]
+            })
+            #expect(later.date == 30)
+            struct MessageText: Decodable, FetchableRecord { var text: String }
+            let partial = try Message(id: 2, text: "new", date: 1).upsertAndFetch(db, as: MessageText.self)
+            #expect(partial.text == "new")
+        }
+    }
+
+    // MARK: Delete and existence
+
+    @Test func deleteReturnsWhetherARowWasDeleted() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.insert(db)
+            #expect(try player.exists(db))
+            #expect(try player.delete(db))
+            #expect(try !player.exists(db))
+            #expect(try !player.delete(db))
+            #expect(try Player.fetchCount(db) == 0)
+            #expect(try !Player(id: nil, name: "Nobody", score: 0).exists(db))
+        }
+    }
+}
