@@ -89,21 +89,13 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
         @usableFromInline
         func databaseValue<T: Encodable>(for value: T, column: String) throws -> DatabaseValue {
             if let date = value as? Date {
-                return Self.encode(date: date, column: column)
+                return Record.databaseValue(date: date, column: column)
             }
             if let uuid = value as? UUID {
-                switch Record.databaseUUIDEncodingStrategy(for: column) {
-                case .deferredToUUID: return uuid.databaseValue
-                case .uppercaseString: return uuid.uuidString.databaseValue
-                case .lowercaseString: return uuid.uuidString.lowercased().databaseValue
-                }
+                return Record.databaseValue(uuid: uuid, column: column)
             }
             if let data = value as? Data {
-                switch Record.databaseDataEncodingStrategy(for: column) {
-                case .deferredToData: return data.databaseValue
-                case .text: return String(data: data, encoding: .utf8)?.databaseValue ?? .null
-                case .custom(let convert): return convert(data)?.databaseValue ?? .null
-                }
+                return Record.databaseValue(data: data, column: column)
             }
             if let convertible = value as? any DatabaseValueConvertible {
                 return convertible.databaseValue
@@ -115,19 +107,6 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
             }
             let data = try Record.databaseJSONEncoder(for: column).encode(value)
             return String(decoding: data, as: UTF8.self).databaseValue
-        }
-
-        static func encode(date: Date, column: String) -> DatabaseValue {
-            switch Record.databaseDateEncodingStrategy(for: column) {
-            case .deferredToDate: return date.databaseValue
-            case .timeIntervalSince1970: return date.timeIntervalSince1970.databaseValue
-            case .timeIntervalSinceReferenceDate: return date.timeIntervalSinceReferenceDate.databaseValue
-            case .millisecondsSince1970: return Int64((date.timeIntervalSince1970 * 1000).rounded(.down)).databaseValue
-            case .secondsSince1970: return Int64(date.timeIntervalSince1970.rounded(.down)).databaseValue
-            case .iso8601: return ISO8601DateFormatter().string(from: date).databaseValue
-            case .formatted(let formatter): return formatter.string(from: date).databaseValue
-            case .custom(let convert): return convert(date)?.databaseValue ?? .null
-            }
         }
 
         @usableFromInline

@@ -135,6 +135,51 @@ extension EncodableRecord {
     }
 }
 
+extension EncodableRecord {
+    /// A date, as the record stores it in `column`.
+    static func databaseValue(date: Date, column: String) -> DatabaseValue {
+        switch databaseDateEncodingStrategy(for: column) {
+        case .deferredToDate: return date.databaseValue
+        case .timeIntervalSince1970: return date.timeIntervalSince1970.databaseValue
+        case .timeIntervalSinceReferenceDate: return date.timeIntervalSinceReferenceDate.databaseValue
+        case .millisecondsSince1970: return Int64((date.timeIntervalSince1970 * 1000).rounded(.down)).databaseValue
+        case .secondsSince1970: return Int64(date.timeIntervalSince1970.rounded(.down)).databaseValue
+        case .iso8601: return ISO8601DateFormatter().string(from: date).databaseValue
+        case .formatted(let formatter): return formatter.string(from: date).databaseValue
+        case .custom(let convert): return convert(date)?.databaseValue ?? .null
+        }
+    }
+
+    /// A UUID, as the record stores it in `column`.
+    static func databaseValue(uuid: UUID, column: String) -> DatabaseValue {
+        switch databaseUUIDEncodingStrategy(for: column) {
+        case .deferredToUUID: return uuid.databaseValue
+        case .uppercaseString: return uuid.uuidString.databaseValue
+        case .lowercaseString: return uuid.uuidString.lowercased().databaseValue
+        }
+    }
+
+    /// Data, as the record stores it in `column`.
+    static func databaseValue(data: Data, column: String) -> DatabaseValue {
+        switch databaseDataEncodingStrategy(for: column) {
+        case .deferredToData: return data.databaseValue
+        case .text: return String(data: data, encoding: .utf8)?.databaseValue ?? .null
+        case .custom(let convert): return convert(data)?.databaseValue ?? .null
+        }
+    }
+
+    /// A value of a key column, with the strategies of the record: dates,
+    /// UUIDs and data are looked up as the record stores them.
+    static func databaseValue(forKey value: some DatabaseValueConvertible, column: String) -> DatabaseValue {
+        switch value {
+        case let uuid as UUID: return databaseValue(uuid: uuid, column: column)
+        case let date as Date: return databaseValue(date: date, column: column)
+        case let data as Data: return databaseValue(data: data, column: column)
+        default: return value.databaseValue
+        }
+    }
+}
+
 /// How Encodable records store dates.
 public enum DatabaseDateEncodingStrategy: Sendable {
     /// As `Date` stores itself: `yyyy-MM-dd HH:mm:ss.SSS` UTC text.

@@ -1,6 +1,71 @@
+import Foundation
+
 // Fetching, testing and deleting records by primary key, unique key, or id.
 
+/// A key value as the record type stores it in `column`: dates, UUIDs
+/// and data follow the record's encoding strategies, as GRDB documents for
+/// lookups by key.
+func keyDatabaseValue(_ value: some DatabaseValueConvertible, column: String, recordType: Any.Type) -> DatabaseValue {
+    if value is UUID || value is Date || value is Data, let encodable = recordType as? any EncodableRecord.Type {
+        return encodable.databaseValue(forKey: value, column: column)
+    }
+    return value.databaseValue
+}
+
+/// A key value kept by a request until it compiles and knows its key
+/// column: dates, UUIDs and data wait for the record's strategies.
+enum PendingKeyValue: Sendable {
+    case value(DatabaseValue)
+    case uuid(UUID)
+    case date(Date)
+    case data(Data)
+
+    init(_ value: some DatabaseValueConvertible) {
+        switch value {
+        case let uuid as UUID: self = .uuid(uuid)
+        case let date as Date: self = .date(date)
+        case let data as Data: self = .data(data)
+        default: self = .value(value.databaseValue)
+        }
+    }
+
+    func databaseValue(column: String, recordType: Any.Type) -> DatabaseValue {
+        switch self {
+        case .value(let value): return value
+        case .uuid(let uuid): return keyDatabaseValue(uuid, column: column, recordType: recordType)
+        case .date(let date): return keyDatabaseValue(date, column: column, recordType: recordType)
+        case .data(let data): return keyDatabaseValue(data, column: column, recordType: recordType)
+        }
+    }
+}
+
 extension TableRecord {
+    /// The database value of a single-column primary key value.
+    @inlinable
+    static func primaryKeyDatabaseValue(_ db: Database, _ key: some DatabaseValueConvertible) throws -> DatabaseValue {
+        if key is UUID || key is Date || key is Data {
+            return try strategyPrimaryKeyValue(db, key)
+        }
+        return key.databaseValue
+    }
+
+    @usableFromInline
+    static func strategyPrimaryKeyValue(_ db: Database, _ key: some DatabaseValueConvertible) throws -> DatabaseValue {
+        let column = try db.primaryKey(databaseTableName).columns[0]
+        return keyDatabaseValue(key, column: column, recordType: Self.self)
+    }
+
+    /// The single column of the primary key; throws for a composite key.
+    static func singlePrimaryKeyColumn(_ db: Database) throws -> String {
+        let primaryKey = try db.primaryKey(databaseTableName)
+        guard primaryKey.columns.count == 1 else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "table \(databaseTableName) has a primary key of \(primaryKey.columns.count) columns: use a key dictionary such as [\"\(primaryKey.columns[0])\": ...]")
+        }
+        return primaryKey.columns[0]
+    }
+
     /// The condition that matches `key`, a dictionary of column values.
     /// Throws when the columns are not a unique key of the table.
     static func keyCondition(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> SQLExpression {
@@ -11,19 +76,14 @@ extension TableRecord {
                 message: "table \(databaseTableName) has no unique key on column(s) \(columns.sorted().joined(separator: ", "))")
         }
         return SQLQueryGenerator.conjunction(key.sorted { $0.key < $1.key }.map { column, value in
-            SQLExpression.column(column) == (value?.databaseValue ?? .null)
+            SQLExpression.column(column) == (value.map { keyDatabaseValue($0, column: column, recordType: Self.self) } ?? .null)
         })
     }
 
-    /// The condition that matches a primary key value.
-    static func primaryKeyCondition(_ db: Database, value: DatabaseValue) throws -> SQLExpression {
-        let primaryKey = try db.primaryKey(databaseTableName)
-        guard primaryKey.columns.count == 1 else {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "table \(databaseTableName) has a primary key of \(primaryKey.columns.count) columns: use a key dictionary")
-        }
-        return SQLExpression.column(primaryKey.columns[0]) == value
+    /// The condition that matches any of the single-column primary keys.
+    static func keysCondition(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> SQLExpression {
+        let column = try singlePrimaryKeyColumn(db)
+        return keys.map { keyDatabaseValue($0, column: column, recordType: Self.self) }.contains(SQLExpression.column(column))
     }
 }
 
@@ -36,7 +96,7 @@ extension FetchableRecord where Self: TableRecord {
     @inlinable
     public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
         let statement = try singleColumnKeyStatement(db, operation: .fetchByPrimaryKey)
-        try statement.bind(CollectionOfOne(key.databaseValue))
+        try statement.bind(CollectionOfOne(primaryKeyDatabaseValue(db, key)))
         return try db.fetchOne(statement, arguments: nil, boundArguments: true) { try Self(row: $0) }
     }
 
@@ -50,10 +110,13 @@ extension FetchableRecord where Self: TableRecord {
     }
 
     /// The records with the given primary keys.
+    ///
+    /// ```swift
+    /// let countries = try Country.fetchAll(db, keys: ["FR", "US"])
+    /// ```
     public static func fetchAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> [Self] {
         if keys.isEmpty { return [] }
-        let primaryKey = try db.primaryKey(databaseTableName)
-        return try all().filter(keys.map(\.databaseValue).contains(SQLExpression.column(primaryKey.columns[0]))).fetchAll(db)
+        return try all().filter(keysCondition(db, keys: keys)).fetchAll(db)
     }
 
     /// The records with the given keys.
@@ -61,6 +124,18 @@ extension FetchableRecord where Self: TableRecord {
         if keys.isEmpty { return [] }
         let conditions = try keys.map { try keyCondition(db, key: $0) }
         return try all().filter(SQLExpression(.associative("OR", conditions))).fetchAll(db)
+    }
+
+    /// The set of records with the given primary keys.
+    public static func fetchSet(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Set<Self>
+    where Self: Hashable {
+        try Set(fetchAll(db, keys: keys))
+    }
+
+    /// The set of records with the given keys.
+    public static func fetchSet(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Set<Self>
+    where Self: Hashable {
+        try Set(fetchAll(db, keys: keys))
     }
 
     /// The record with the given primary key. Throws
@@ -72,8 +147,10 @@ extension FetchableRecord where Self: TableRecord {
     /// ```
     public static func find(_ db: Database, key: some DatabaseValueConvertible) throws -> Self {
         guard let record = try fetchOne(db, key: key) else {
-            let primaryKey = try db.primaryKey(databaseTableName)
-            throw RecordError.recordNotFound(databaseTableName: databaseTableName, key: [primaryKey.columns[0]: key.databaseValue])
+            let column = try singlePrimaryKeyColumn(db)
+            throw RecordError.recordNotFound(
+                databaseTableName: databaseTableName,
+                key: [column: keyDatabaseValue(key, column: column, recordType: Self.self)])
         }
         return record
     }
@@ -103,6 +180,15 @@ extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseVa
         try fetchAll(db, keys: ids)
     }
 
+    /// The set of records with the given ids.
+    ///
+    /// ```swift
+    /// let players = try Player.fetchSet(db, ids: [1, 2, 3])
+    /// ```
+    public static func fetchSet(_ db: Database, ids: some Collection<ID>) throws -> Set<Self> where Self: Hashable {
+        try Set(fetchAll(db, keys: ids))
+    }
+
     /// The record with the given id. Throws when there is none.
     public static func find(_ db: Database, id: ID) throws -> Self {
         try find(db, key: id)
@@ -113,7 +199,7 @@ extension TableRecord {
     /// Whether a row has the given primary key.
     public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
         let statement = try singleColumnKeyStatement(db, operation: .existsByPrimaryKey)
-        try statement.bind(CollectionOfOne(key.databaseValue))
+        try statement.bind(CollectionOfOne(primaryKeyDatabaseValue(db, key)))
         return try Bool.fetchOne(statement) ?? false
     }
 
@@ -127,7 +213,7 @@ extension TableRecord {
     @discardableResult
     public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
         let statement = try singleColumnKeyStatement(db, operation: .deleteByPrimaryKey)
-        try statement.bind(CollectionOfOne(key.databaseValue))
+        try statement.bind(CollectionOfOne(primaryKeyDatabaseValue(db, key)))
         try statement.executeBoundStatement()
         return db.changesCount > 0
     }
@@ -144,8 +230,16 @@ extension TableRecord {
     @discardableResult
     public static func deleteAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Int {
         if keys.isEmpty { return 0 }
-        let primaryKey = try db.primaryKey(databaseTableName)
-        return try all().filter(keys.map(\.databaseValue).contains(SQLExpression.column(primaryKey.columns[0]))).deleteAll(db)
+        return try all().filter(keysCondition(db, keys: keys)).deleteAll(db)
+    }
+
+    /// Deletes the rows with the given keys; returns how many were
+    /// deleted.
+    @discardableResult
+    public static func deleteAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Int {
+        if keys.isEmpty { return 0 }
+        let conditions = try keys.map { try keyCondition(db, key: $0) }
+        return try all().filter(SQLExpression(.associative("OR", conditions))).deleteAll(db)
     }
 
     /// A request of the row with the given primary key.
@@ -189,42 +283,57 @@ extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
 
 extension QueryInterfaceRequest {
     /// Keeps the row with the given primary key.
+    ///
+    /// ```swift
+    /// let request = Player.all().filter(key: 1)
+    /// ```
     public func filter(key: some DatabaseValueConvertible) -> Self {
         let table = relation.tableName
-        let value = key.databaseValue
+        let value = PendingKeyValue(key)
         return filter(SQLExpression(.deferred { context in
-            let primaryKey = try context.db.primaryKey(table)
-            guard primaryKey.columns.count == 1 else {
-                throw DatabaseError(
-                    resultCode: .SQLITE_MISUSE,
-                    message: "table \(table) has a primary key of \(primaryKey.columns.count) columns: use a key dictionary")
-            }
-            return SQLExpression.column(primaryKey.columns[0]) == value
+            let column = try Self.singlePrimaryKeyColumn(context.db, table: table)
+            return SQLExpression.column(column) == value.databaseValue(column: column, recordType: RowDecoder.self)
         }))
     }
 
     /// Keeps the rows with the given primary keys.
     public func filter(keys: some Collection<some DatabaseValueConvertible>) -> Self {
         let table = relation.tableName
-        let values = keys.map(\.databaseValue)
+        let values = keys.map { PendingKeyValue($0) }
         return filter(SQLExpression(.deferred { context in
-            let primaryKey = try context.db.primaryKey(table)
-            return values.contains(SQLExpression.column(primaryKey.columns[0]))
+            let column = try Self.singlePrimaryKeyColumn(context.db, table: table)
+            return values.map { $0.databaseValue(column: column, recordType: RowDecoder.self) }.contains(SQLExpression.column(column))
         }))
     }
 
     /// Keeps the row with the given key (primary or unique).
+    ///
+    /// ```swift
+    /// let request = Player.all().filter(key: ["email": "arthur@example.com"])
+    /// ```
     public func filter(key: [String: (any DatabaseValueConvertible)?]) -> Self {
         let table = relation.tableName
-        let values = key.mapValues { $0?.databaseValue ?? .null }
+        let values = key.mapValues { $0.map { PendingKeyValue($0) } }
         return filter(SQLExpression(.deferred { context in
             guard try context.db.table(table, hasUniqueKey: Array(values.keys)) else {
                 throw DatabaseError(
                     resultCode: .SQLITE_MISUSE,
                     message: "table \(table) has no unique key on column(s) \(values.keys.sorted().joined(separator: ", "))")
             }
-            return SQLQueryGenerator.conjunction(values.sorted { $0.key < $1.key }.map { SQLExpression.column($0.key) == $0.value })
+            return SQLQueryGenerator.conjunction(values.sorted { $0.key < $1.key }.map { column, value in
+                SQLExpression.column(column) == (value?.databaseValue(column: column, recordType: RowDecoder.self) ?? .null)
+            })
         }))
+    }
+
+    private static func singlePrimaryKeyColumn(_ db: Database, table: String) throws -> String {
+        let primaryKey = try db.primaryKey(table)
+        guard primaryKey.columns.count == 1 else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "table \(table) has a primary key of \(primaryKey.columns.count) columns: use a key dictionary such as [\"\(primaryKey.columns[0])\": ...]")
+        }
+        return primaryKey.columns[0]
     }
 }
 
