@@ -66,3 +66,17 @@ extension SQLSpecificExpressible {
         forKey(key.stringValue)
     }
 }
+
+extension SQLSelectable where Self == AllColumns {
+    /// All columns: `*`.
+    ///
+    /// ```swift
+    /// static var databaseSelection: [any SQLSelectable] { [.allColumns, .rowID] }
+    /// ```
+    public static var allColumns: AllColumns { AllColumns() }
+}
+
+extension SQLSelectable where Self == Column {
+    /// The hidden `rowid` column.
+    public static var rowID: Column { Column.rowID }
+}
