@@ -25,6 +25,15 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
         self.cached = cached
     }
 
+    /// A request from an SQL literal.
+    ///
+    /// ```swift
+    /// let request = SQLRequest<Player>("SELECT * FROM player WHERE name = \(name)")
+    /// ```
+    public init(_ sqlLiteral: SQL, cached: Bool = false) {
+        self.init(literal: sqlLiteral, cached: cached)
+    }
+
     public var sqlSubquery: SQLSubquery { SQLSubquery(literal: sqlLiteral) }
 
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest {
@@ -47,5 +56,22 @@ extension SQLRequest: ExpressibleByStringInterpolation, ExpressibleByStringLiter
 
     public init(stringInterpolation: SQL.StringInterpolation) {
         self.init(literal: SQL(stringInterpolation: stringInterpolation))
+    }
+}
+
+extension SQLRequest where RowDecoder == Row {
+    /// A request of rows from an SQL literal.
+    ///
+    /// ```swift
+    /// let maximumScore = SQLRequest("SELECT max(score) FROM player")
+    /// let bestPlayers = Player.filter { $0.score == maximumScore }
+    /// ```
+    public init(_ sqlLiteral: SQL, cached: Bool = false) {
+        self.init(literal: sqlLiteral, cached: cached)
+    }
+
+    /// A request of rows from raw SQL and arguments.
+    public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
+        self.init(literal: SQL(sql: sql, arguments: arguments), cached: cached)
     }
 }

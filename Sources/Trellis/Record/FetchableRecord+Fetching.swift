@@ -103,3 +103,14 @@ extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
     /// A set of the fetched records.
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try RowDecoder.fetchSet(db, self) }
 }
+
+// Core fetches arrays and single values from requests of values; sets of
+// values come with the sets of records.
+extension FetchRequest where RowDecoder: DatabaseValueConvertible & Hashable {
+    /// A set of the fetched values.
+    ///
+    /// ```swift
+    /// let names = try Player.select(\.name, as: String.self).fetchSet(db)
+    /// ```
+    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try RowDecoder.fetchSet(db, self) }
+}

@@ -101,3 +101,17 @@ extension Row {
         self[column.name]
     }
 }
+
+extension ColumnExpression {
+    /// The column, never qualified with a table name: it refers to a
+    /// result column, such as an aliased selection.
+    ///
+    /// ```swift
+    /// Player
+    ///     .select((Column("score") + Column("bonus")).forKey("total"))
+    ///     .order(Column("total").detached)
+    /// ```
+    public var detached: SQLExpression {
+        SQLExpression(.literal(SQL(elements: [.identifier(name)])))
+    }
+}

@@ -18,6 +18,7 @@ public struct SQL: Sendable {
         case subquery(SQLSubquery)
         case selection(SQLSelection)
         case ordering(SQLOrdering)
+        case collation(DatabaseCollation)
     }
 
     var elements: [Element]
@@ -97,6 +98,9 @@ public struct SQL: Sendable {
                 result += try selection.sql(context)
             case .ordering(let ordering):
                 result += try ordering.sql(context)
+            case .collation(let collation):
+                context.db.addIfNeeded(collation: collation)
+                result += collation.name.quotedDatabaseIdentifier
             }
         }
         return result
@@ -203,14 +207,69 @@ extension SQL: ExpressibleByStringInterpolation {
             elements.append(.ordering(ordering.sqlOrdering))
         }
 
-        /// Several expressions, joined with commas: `\([1, 2, 3])` in an
-        /// `IN` clause.
+        /// A parenthesized list of values, for `IN` and `NOT IN`:
+        /// `"WHERE id IN \(ids)"` gives `WHERE id IN (?, ?, ?)`. An empty
+        /// sequence gives `()`, which matches no row.
         public mutating func appendInterpolation<S: Sequence>(_ sequence: S) where S.Element: SQLExpressible {
-            let expressions = sequence.map(\.sqlExpression)
-            for (index, expression) in expressions.enumerated() {
+            elements.append(.sql("(", StatementArguments()))
+            for (index, element) in sequence.enumerated() {
                 if index > 0 { elements.append(.sql(", ", StatementArguments())) }
-                elements.append(.expression(expression))
+                elements.append(.expression(element.sqlExpression))
             }
+            elements.append(.sql(")", StatementArguments()))
+        }
+
+        /// A subquery, without parentheses:
+        /// `"WHERE score = (\(Player.select(max(Column("score")))))"`.
+        public mutating func appendInterpolation(_ subquery: some SQLSubqueryable) {
+            elements.append(.subquery(subquery.sqlSubquery))
+        }
+
+        /// The quoted table name of a record type: `"SELECT * FROM \(Player.self)"`.
+        public mutating func appendInterpolation<T: TableRecord>(_ table: T.Type) {
+            elements.append(.identifier(T.databaseTableName))
+        }
+
+        /// The quoted table name of a record: `"SELECT * FROM \(tableOf: player)"`.
+        public mutating func appendInterpolation<T: TableRecord>(tableOf record: T) {
+            elements.append(.identifier(T.databaseTableName))
+        }
+
+        /// The columns selected by a record type, qualified by its table
+        /// name or by `tableAlias`: `"SELECT \(columnsOf: Player.self) FROM player"`.
+        public mutating func appendInterpolation<T: TableRecord>(columnsOf recordType: T.Type, tableAlias: String? = nil) {
+            let qualifier = (tableAlias ?? T.databaseTableName).quotedDatabaseIdentifier
+            for (index, selection) in T.defaultSelection.enumerated() {
+                if index > 0 { elements.append(.sql(", ", StatementArguments())) }
+                switch selection.impl {
+                case .allColumns:
+                    elements.append(.sql(qualifier + ".*", StatementArguments()))
+                case .expression(let expression, let alias):
+                    if case .column(let name, nil) = expression.impl {
+                        var sql = qualifier + "." + name.quotedDatabaseIdentifier
+                        if let alias { sql += " AS " + alias.quotedDatabaseIdentifier }
+                        elements.append(.sql(sql, StatementArguments()))
+                    } else {
+                        elements.append(.selection(selection))
+                    }
+                }
+            }
+        }
+
+        /// A quoted column name, from a coding key: `"SELECT \(CodingKeys.name) FROM player"`.
+        public mutating func appendInterpolation(_ codingKey: some CodingKey) {
+            elements.append(.identifier(codingKey.stringValue))
+        }
+
+        /// A built-in collation: `"ORDER BY email COLLATE \(.nocase)"`.
+        public mutating func appendInterpolation(_ collation: Database.CollationName) {
+            elements.append(.sql(collation.rawValue, StatementArguments()))
+        }
+
+        /// A collation implemented in Swift, registered when the SQL runs:
+        /// `"ORDER BY name COLLATE \(.localizedCompare)"`.
+        public mutating func appendInterpolation(_ collation: DatabaseCollation) {
+            elements.append(.collation(collation))
         }
     }
 }

@@ -248,3 +248,101 @@ extension SQLSubqueryable {
         SQLExpression(.exists(sqlSubquery, negated: false))
     }
 }
+
+// MARK: - Bitwise operators
+
+/// `x & y`
+public func & (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { associative("&", lhs, rhs) }
+public func & (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { associative("&", lhs, rhs) }
+public func & (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { associative("&", lhs, rhs) }
+/// `x | y`
+public func | (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { associative("|", lhs, rhs) }
+public func | (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { associative("|", lhs, rhs) }
+public func | (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { associative("|", lhs, rhs) }
+/// `x << y`
+public func << (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { binary("<<", lhs, rhs) }
+public func << (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { binary("<<", lhs, rhs) }
+public func << (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { binary("<<", lhs, rhs) }
+/// `x >> y`
+public func >> (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression { binary(">>", lhs, rhs) }
+public func >> (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { binary(">>", lhs, rhs) }
+public func >> (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression { binary(">>", lhs, rhs) }
+
+/// `~x`
+public prefix func ~ (value: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(.unary("~", value.sqlExpression))
+}
+
+// MARK: - Joining sequences of expressions
+
+extension SQLExpression {
+    /// An operator that joins a sequence of expressions:
+    /// `[a, b, c].joined(operator: .and)`.
+    public struct AssociativeBinaryOperator: Hashable, Sendable {
+        let sql: String
+        /// The result of joining no expression.
+        let neutralValue: DatabaseValue
+
+        /// `+`: joining nothing gives 0.
+        public static let add = AssociativeBinaryOperator(sql: "+", neutralValue: 0)
+        /// `*`: joining nothing gives 1.
+        public static let multiply = AssociativeBinaryOperator(sql: "*", neutralValue: 1)
+        /// `AND`: joining nothing gives true.
+        public static let and = AssociativeBinaryOperator(sql: "AND", neutralValue: 1)
+        /// `OR`: joining nothing gives false.
+        public static let or = AssociativeBinaryOperator(sql: "OR", neutralValue: 0)
+        /// `||`, string concatenation: joining nothing gives ''.
+        public static let concat = AssociativeBinaryOperator(sql: "||", neutralValue: "")
+        /// `&`: joining nothing gives -1 (all bits set).
+        public static let bitwiseAnd = AssociativeBinaryOperator(sql: "&", neutralValue: -1)
+        /// `|`: joining nothing gives 0.
+        public static let bitwiseOr = AssociativeBinaryOperator(sql: "|", neutralValue: 0)
+    }
+}
+
+private func joined(_ expressions: [SQLExpression], operator op: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
+    switch expressions.count {
+    case 0: return .value(op.neutralValue)
+    case 1: return expressions[0]
+    default: return SQLExpression(.associative(op.sql, expressions))
+    }
+}
+
+extension Sequence where Element: SQLExpressible {
+    /// The expressions joined with an operator.
+    ///
+    /// ```swift
+    /// // score + bonus + 1000
+    /// [Column("score"), Column("bonus"), 1000.databaseValue].joined(operator: .add)
+    /// ```
+    public func joined(operator: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
+        Trellis.joined(map(\.sqlExpression), operator: `operator`)
+    }
+}
+
+extension Sequence where Element == any SQLExpressible {
+    /// The expressions joined with an operator.
+    public func joined(operator: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
+        Trellis.joined(map(\.sqlExpression), operator: `operator`)
+    }
+}
+
+extension Sequence where Element == any SQLSpecificExpressible {
+    /// The expressions joined with an operator.
+    ///
+    /// ```swift
+    /// Player.filter { [$0.isVerified, $0.score >= 1000, $0.name != nil].joined(operator: .and) }
+    /// ```
+    public func joined(operator: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
+        Trellis.joined(map(\.sqlExpression), operator: `operator`)
+    }
+}
+
+/// `CAST(x AS type)`
+///
+/// ```swift
+/// Player.select { (cast($0.wins, as: .real) / $0.games).forKey("successRate") }
+/// ```
+public func cast(_ expression: some SQLSpecificExpressible, as type: Database.ColumnType) -> SQLExpression {
+    expression.cast(as: type)
+}

@@ -85,8 +85,12 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
     /// The expression with unqualified columns qualified by `alias`.
     func qualified(with alias: AliasIdentity) -> SQLExpression {
         switch impl {
-        case .value, .literal, .countAll, .exists, .subquery, .deferred:
+        case .value, .literal, .countAll, .exists, .subquery:
             return self
+        case .deferred(let resolve):
+            // Columns resolved from the schema (primary keys) belong to the
+            // table of the request, like the columns written by the user.
+            return SQLExpression(.deferred { context in try resolve(context).qualified(with: alias) })
         case .correlated(let resolve):
             return resolve(alias).qualified(with: alias)
         case .column(let name, nil):

@@ -48,7 +48,7 @@ public func sum(_ value: some SQLSpecificExpressible) -> SQLExpression { functio
 public func total(_ value: some SQLSpecificExpressible) -> SQLExpression { function("TOTAL", value) }
 
 /// `COALESCE(a, b, ...)`
-public func coalesce(_ values: some Collection<any SQLExpressible>) -> SQLExpression {
+public func coalesce(_ values: [any SQLExpressible]) -> SQLExpression {
     SQLExpression(.function("COALESCE", values.map(\.sqlExpression), distinct: false))
 }
 
@@ -65,6 +65,8 @@ extension SQLSpecificExpressible {
 
 /// `COUNT(*)`
 public struct CountAllExpression: SQLSpecificExpressible, SQLSelectable, Sendable {
+    public init() {}
+
     public var sqlExpression: SQLExpression { SQLExpression(.countAll) }
     public var sqlSelection: SQLSelection { .expression(sqlExpression, alias: nil) }
 }

@@ -28,6 +28,15 @@ public struct SQLOrdering: SQLOrderingTerm, Sendable {
     }
 
     func sql(_ context: SQLGenerationContext) throws -> String {
+        var expression = expression
+        if case .deferred(let resolve) = expression.impl {
+            expression = try resolve(context)
+        }
+        if case .associative(",", let terms) = expression.impl {
+            // Several terms resolved from the schema, such as the columns
+            // of a composite primary key: each one gets the direction.
+            return try terms.map { try SQLOrdering(expression: $0, direction: direction).sql(context) }.joined(separator: ", ")
+        }
         let sql = try expression.sql(context)
         switch direction {
         case nil: return sql
