@@ -478,6 +478,39 @@ private struct Member: Codable, FetchableRecord, PersistableRecord {
         }
     }
 
+    @Test func keyFiltersAndPrimaryKeyOrderingsWorkOnJoinedRequests() throws {
+        struct Author: Codable, FetchableRecord, PersistableRecord, Identifiable {
+            var id: Int64
+            var name: String
+        }
+        struct Book: Codable, FetchableRecord, PersistableRecord, Identifiable {
+            static let author = belongsTo(Author.self)
+            var id: Int64
+            var authorId: Int64
+            var title: String
+        }
+        struct BookInfo: Decodable, FetchableRecord {
+            var book: Book
+            var author: Author
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE book (id INTEGER PRIMARY KEY, authorId INTEGER NOT NULL REFERENCES author(id), title TEXT NOT NULL);
+                INSERT INTO author VALUES (1, 'Melville'), (2, 'Orwell');
+                INSERT INTO book VALUES (1, 2, '1984'), (2, 1, 'Moby-Dick'), (3, 2, 'Animal Farm');
+                """)
+            // Both tables have an "id" column: key filters, selected ids and
+            // primary key orderings must name the book table.
+            let request = Book.including(required: Book.author).asRequest(of: BookInfo.self)
+            #expect(try request.filter(key: 2).fetchOne(db)?.author.name == "Melville")
+            #expect(try request.filter(keys: [1, 3]).fetchAll(db).map(\.book.title).sorted() == ["1984", "Animal Farm"])
+            #expect(try request.orderByPrimaryKey().reversed().fetchAll(db).map(\.book.id) == [3, 2, 1])
+            #expect(try Book.joining(required: Book.author.filter(Column("name") == "Orwell")).selectID().fetchAll(db).sorted() == [1, 3])
+        }
+    }
+
     // MARK: SQLRequest
 
     @Test func sqlRequestsBindInterpolatedValues() throws {
