@@ -154,6 +154,12 @@ extension QueryInterfaceRequest {
     @discardableResult
     public func deleteAll(_ db: Database) throws -> Int {
         let context = SQLGenerationContext(db)
+        let sql = try deleteSQL(context)
+        try db.execute(sql: sql, arguments: StatementArguments(values: context.arguments))
+        return db.changesCount
+    }
+
+    func deleteSQL(_ context: SQLGenerationContext) throws -> String {
         var sql = "DELETE FROM " + relation.tableName.quotedDatabaseIdentifier
         if relation.limit != nil || !relation.children.isEmpty || relation.isDistinct || !relation.groupBy.isEmpty {
             // DELETE ... LIMIT is not always available: delete by rowid.
@@ -162,8 +168,7 @@ extension QueryInterfaceRequest {
             context.assignNames(to: [relation.alias])
             sql += " WHERE " + (try SQLQueryGenerator.conjunction(relation.filters.map { $0.qualified(with: relation.alias) }).sql(context))
         }
-        try db.execute(sql: sql, arguments: StatementArguments(values: context.arguments))
-        return db.changesCount
+        return sql
     }
 
     /// Updates the rows of the request, and returns how many were updated.
@@ -179,9 +184,16 @@ extension QueryInterfaceRequest {
     /// Updates the rows of the request, and returns how many were updated.
     @discardableResult
     public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: [ColumnAssignment]) throws -> Int {
-        let assignments = assignments.filter { !$0.isNoOverwrite }
-        if assignments.isEmpty { return 0 }
         let context = SQLGenerationContext(db)
+        guard let sql = try updateSQL(context, onConflict: conflictResolution, assignments) else { return 0 }
+        try db.execute(sql: sql, arguments: StatementArguments(values: context.arguments))
+        return db.changesCount
+    }
+
+    /// The UPDATE statement, or nil when there is nothing to assign.
+    func updateSQL(_ context: SQLGenerationContext, onConflict conflictResolution: Database.ConflictResolution?, _ assignments: [ColumnAssignment]) throws -> String? {
+        let assignments = assignments.filter { !$0.isNoOverwrite }
+        if assignments.isEmpty { return nil }
         context.assignNames(to: [relation.alias])
         var sql = "UPDATE "
         if let conflictResolution, conflictResolution != .abort { sql += "OR \(conflictResolution.rawValue) " }
@@ -193,8 +205,7 @@ extension QueryInterfaceRequest {
         } else if !relation.filters.isEmpty {
             sql += " WHERE " + (try SQLQueryGenerator.conjunction(relation.filters.map { $0.qualified(with: relation.alias) }).sql(context))
         }
-        try db.execute(sql: sql, arguments: StatementArguments(values: context.arguments))
-        return db.changesCount
+        return sql
     }
 
     private func selectingRowID() -> SQLRelation {
@@ -466,5 +477,96 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
         _ assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]) throws -> Int
     {
         try updateAll(db, onConflict: conflictResolution, assignments(RowDecoder.Columns.self))
+    }
+}
+
+// MARK: - Batch operations that return rows
+
+extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord {
+    /// The RETURNING clause of the record's selection.
+    private func returningSQL(_ db: Database) throws -> String {
+        let context = SQLGenerationContext(db, inlinesValues: true)
+        return " RETURNING " + (try RowDecoder.defaultSelection.map { try $0.sql(context) }.joined(separator: ", "))
+    }
+
+    /// Deletes the rows of the request and returns the deleted records
+    /// (`DELETE ... RETURNING`).
+    ///
+    /// ```swift
+    /// let deletedPlayers = try Player.filter { $0.score < 100 }.deleteAndFetchAll(db)
+    /// ```
+    public func deleteAndFetchAll(_ db: Database) throws -> [RowDecoder] {
+        let context = SQLGenerationContext(db)
+        let sql = try deleteSQL(context) + returningSQL(db)
+        return try RowDecoder.fetchAll(db.makeStatement(sql: sql), arguments: StatementArguments(values: context.arguments))
+    }
+
+    /// Deletes the rows of the request and returns the set of deleted
+    /// records.
+    public func deleteAndFetchSet(_ db: Database) throws -> Set<RowDecoder> where RowDecoder: Hashable {
+        try Set(deleteAndFetchAll(db))
+    }
+
+    /// Updates the rows of the request and returns the updated records
+    /// (`UPDATE ... RETURNING`).
+    ///
+    /// ```swift
+    /// let updatedPlayers = try Player.all().updateAndFetchAll(db, [Column("score") += 10])
+    /// ```
+    public func updateAndFetchAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: [ColumnAssignment]) throws -> [RowDecoder]
+    {
+        let context = SQLGenerationContext(db)
+        guard let sql = try updateSQL(context, onConflict: conflictResolution, assignments) else {
+            // Nothing to assign: nothing is updated.
+            return []
+        }
+        return try RowDecoder.fetchAll(
+            db.makeStatement(sql: sql + returningSQL(db)), arguments: StatementArguments(values: context.arguments))
+    }
+
+    /// Updates the rows of the request with assignments built from the
+    /// record's columns, and returns the updated records.
+    ///
+    /// ```swift
+    /// let updatedPlayers = try Player.all().updateAndFetchAll(db) { [$0.score += 10] }
+    /// ```
+    public func updateAndFetchAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]) throws -> [RowDecoder]
+    {
+        try updateAndFetchAll(db, onConflict: conflictResolution, assignments(RowDecoder.Columns.self))
+    }
+
+    /// Updates the rows of the request and returns the set of updated
+    /// records.
+    public func updateAndFetchSet(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: [ColumnAssignment]) throws -> Set<RowDecoder> where RowDecoder: Hashable
+    {
+        try Set(updateAndFetchAll(db, onConflict: conflictResolution, assignments))
+    }
+}
+
+extension TableRecord where Self: FetchableRecord {
+    /// Deletes all rows and returns the deleted records.
+    public static func deleteAndFetchAll(_ db: Database) throws -> [Self] { try all().deleteAndFetchAll(db) }
+
+    /// Updates all rows and returns the updated records.
+    public static func updateAndFetchAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: [ColumnAssignment]) throws -> [Self]
+    {
+        try all().updateAndFetchAll(db, onConflict: conflictResolution, assignments)
+    }
+
+    /// Updates all rows with assignments built from the record's columns,
+    /// and returns the updated records.
+    public static func updateAndFetchAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: (DatabaseComponents) throws -> [ColumnAssignment]) throws -> [Self]
+    {
+        try all().updateAndFetchAll(db, onConflict: conflictResolution, assignments(Columns.self))
     }
 }

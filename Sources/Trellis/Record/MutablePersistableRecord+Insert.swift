@@ -68,6 +68,37 @@ extension MutablePersistableRecord {
         return inserted
     }
 
+    /// Runs the INSERT statement; with `returning`, gives it the inserted
+    /// row (`INSERT ... RETURNING *`).
+    func insertWithoutCallbacks(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
+        returning: ((Row) throws -> Void)?) throws -> InsertionSuccess
+    {
+        guard let returning else {
+            return try insertWithoutCallbacks(db, onConflict: conflictResolution)
+        }
+        let container = try persistenceContainer()
+        let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+        let statement = try db.recordStatementCache.statement(
+            db, key: .init(type: ObjectIdentifier(Self.self), operation: .custom("INSERT RETURNING \(conflict.rawValue)")),
+            columns: container.columns)
+        {
+            try Self.insertSQL(db, columns: container.columns, conflict: conflict, returning: "*")
+        }
+        guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values: container.values)) else {
+            // INSERT OR IGNORE did not insert.
+            let keyColumns = try db.primaryKey(Self.databaseTableName).columns
+            var key: [String: DatabaseValue] = [:]
+            for column in keyColumns { key[column] = container.databaseValue(forColumn: column) ?? .null }
+            throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key)
+        }
+        try returning(row)
+        return InsertionSuccess(
+            rowID: db.lastInsertedRowID,
+            rowIDColumn: try Self.rowIDColumn(db),
+            persistenceContainer: container)
+    }
+
     /// Runs the INSERT statement.
     @inlinable
     func insertWithoutCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
@@ -156,21 +187,7 @@ extension MutablePersistableRecord {
     {
         var fetched: T?
         try withInsertCallbacks(db) { record in
-            let container = try record.persistenceContainer()
-            let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
-            let sql = try Self.insertSQL(db, columns: container.columns, conflict: conflict, returning: "*")
-            fetched = try T.fetchOne(db.makeStatement(sql: sql), arguments: StatementArguments(values: container.values))
-            if fetched == nil {
-                // INSERT OR IGNORE did not insert.
-                let keyColumns = try db.primaryKey(Self.databaseTableName).columns
-                var key: [String: DatabaseValue] = [:]
-                for column in keyColumns { key[column] = container.databaseValue(forColumn: column) ?? .null }
-                throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key)
-            }
-            return InsertionSuccess(
-                rowID: db.lastInsertedRowID,
-                rowIDColumn: try Self.rowIDColumn(db),
-                persistenceContainer: container)
+            try record.insertWithoutCallbacks(db, onConflict: conflictResolution) { fetched = try T(row: $0) }
         }
         guard let fetched else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "INSERT ... RETURNING returned no row")

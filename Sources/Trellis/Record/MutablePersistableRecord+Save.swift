@@ -11,12 +11,15 @@ extension MutablePersistableRecord {
         try performSave(db, onConflict: conflictResolution)
     }
 
-    mutating func performSave(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
+    mutating func performSave(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
+        returning: ((Row) throws -> Void)? = nil) throws
+    {
         try willSave(db)
         var saved: PersistenceSuccess?
         let record = self
         try record.aroundSave(db) {
-            let success = try saveWithCallbacks(db, onConflict: conflictResolution)
+            let success = try saveWithCallbacks(db, onConflict: conflictResolution, returning: returning)
             saved = success
             return success
         }
@@ -32,19 +35,55 @@ extension MutablePersistableRecord {
         return record
     }
 
-    private mutating func saveWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> PersistenceSuccess {
+    private mutating func saveWithCallbacks(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
+        returning: ((Row) throws -> Void)?) throws -> PersistenceSuccess
+    {
         let container = try persistenceContainer()
         let primaryKey = try db.primaryKey(Self.databaseTableName)
         let keyValues = primaryKey.columns.map { container.databaseValue(forColumn: $0) ?? .null }
         if keyValues.contains(where: { !$0.isNull }) {
             do {
-                return try updateWithCallbacks(db, onConflict: conflictResolution, columns: nil)
+                return try updateWithCallbacks(db, onConflict: conflictResolution, columns: nil, returning: returning)
             } catch RecordError.recordNotFound {
                 // Not there yet: insert below.
             }
         }
         return PersistenceSuccess(try insertWithCallbacks(db) { record in
-            try record.insertWithoutCallbacks(db, onConflict: conflictResolution)
+            try record.insertWithoutCallbacks(db, onConflict: conflictResolution, returning: returning)
         })
+    }
+}
+
+extension MutablePersistableRecord where Self: FetchableRecord {
+    /// Saves the record (see ``save(_:onConflict:)``), and returns the
+    /// saved row, with its default and generated values.
+    ///
+    /// ```swift
+    /// let savedPlayer = try player.saveAndFetch(db)
+    /// ```
+    public mutating func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+        try performSaveAndFetch(db, onConflict: conflictResolution, as: Self.self)
+    }
+}
+
+extension MutablePersistableRecord {
+    /// Saves the record, and returns the saved row decoded as
+    /// `returnedType`.
+    public mutating func saveAndFetch<T: FetchableRecord>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type) throws -> T
+    {
+        try performSaveAndFetch(db, onConflict: conflictResolution, as: T.self)
+    }
+
+    mutating func performSaveAndFetch<T: FetchableRecord>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, as returnedType: T.Type) throws -> T
+    {
+        var fetched: T?
+        try performSave(db, onConflict: conflictResolution) { fetched = try T(row: $0) }
+        guard let fetched else {
+            throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: [:])
+        }
+        return fetched
     }
 }

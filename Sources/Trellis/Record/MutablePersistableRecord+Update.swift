@@ -9,10 +9,20 @@ extension MutablePersistableRecord {
     /// try player.update(db, columns: ["score"])
     /// ```
     public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: Set<String>? = nil) throws {
+        try performUpdate(db, onConflict: conflictResolution, columns: columns, returning: nil)
+    }
+
+    /// The update with all callbacks. With `returning`, the statement
+    /// returns the updated row (`UPDATE ... RETURNING *`), given to
+    /// `returning`.
+    func performUpdate(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?,
+        returning: ((Row) throws -> Void)?) throws
+    {
         try willSave(db)
         var saved: PersistenceSuccess?
         try aroundSave(db) {
-            let success = try updateWithCallbacks(db, onConflict: conflictResolution, columns: columns)
+            let success = try updateWithCallbacks(db, onConflict: conflictResolution, columns: columns, returning: returning)
             saved = success
             return success
         }
@@ -30,13 +40,16 @@ extension MutablePersistableRecord {
         try update(db, onConflict: nil, columns: Set(columns))
     }
 
-    func updateWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?) throws -> PersistenceSuccess {
+    func updateWithCallbacks(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?,
+        returning: ((Row) throws -> Void)? = nil) throws -> PersistenceSuccess
+    {
         let container = try persistenceContainer()
         let updatedColumns = columns ?? Set(container.columns)
         try willUpdate(db, columns: updatedColumns)
         var updated: PersistenceSuccess?
         try aroundUpdate(db, columns: updatedColumns) {
-            let success = try updateWithoutCallbacks(db, onConflict: conflictResolution, columns: columns)
+            let success = try updateWithoutCallbacks(db, onConflict: conflictResolution, columns: columns, returning: returning)
             updated = success
             return success
         }
@@ -47,7 +60,10 @@ extension MutablePersistableRecord {
 
     /// Runs the UPDATE statement; throws `recordNotFound` when no row
     /// changed.
-    func updateWithoutCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?) throws -> PersistenceSuccess {
+    func updateWithoutCallbacks(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?,
+        returning: ((Row) throws -> Void)? = nil) throws -> PersistenceSuccess
+    {
         let container = try persistenceContainer()
         let table = Self.databaseTableName
         let primaryKey = try db.primaryKey(table)
@@ -64,21 +80,31 @@ extension MutablePersistableRecord {
             setValues = keyValues
         }
         let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
+        let operation: RecordStatementCache.Operation = returning == nil
+            ? .update(conflict)
+            : .custom("UPDATE RETURNING \(conflict.rawValue)")
         let statement = try db.recordStatementCache.statement(
-            db, key: .init(type: ObjectIdentifier(Self.self), operation: .update(conflict)), columns: setColumns)
+            db, key: .init(type: ObjectIdentifier(Self.self), operation: operation), columns: setColumns)
         {
             var sql = conflict == .abort ? "UPDATE " : "UPDATE OR \(conflict.rawValue) "
             sql += table.quotedDatabaseIdentifier + " SET "
             sql += setColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
             sql += " WHERE " + primaryKey.columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+            if returning != nil { sql += " RETURNING *" }
             return sql
         }
-        try statement.bind(setValues + keyValues)
-        try statement.executeBoundStatement()
-        if db.changesCount == 0 {
-            throw RecordError.recordNotFound(
-                databaseTableName: table,
-                key: Dictionary(zip(primaryKey.columns, keyValues)) { _, last in last })
+        let notFound = RecordError.recordNotFound(
+            databaseTableName: table,
+            key: Dictionary(zip(primaryKey.columns, keyValues)) { _, last in last })
+        if let returning {
+            guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values: setValues + keyValues)) else {
+                throw notFound
+            }
+            try returning(row)
+        } else {
+            try statement.bind(setValues + keyValues)
+            try statement.executeBoundStatement()
+            if db.changesCount == 0 { throw notFound }
         }
         return PersistenceSuccess(persistenceContainer: container)
     }
@@ -131,14 +157,49 @@ extension MutablePersistableRecord {
 extension MutablePersistableRecord where Self: FetchableRecord {
     /// Updates the row of the record and returns the updated row
     /// (`UPDATE ... RETURNING *`).
+    ///
+    /// ```swift
+    /// let updated = try player.updateAndFetch(db)
+    /// ```
     public func updateAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
-        try update(db, onConflict: conflictResolution)
-        let container = try persistenceContainer()
-        let primaryKey = try db.primaryKey(Self.databaseTableName)
-        let key = try primaryKeyValues(primaryKey, container: container)
-        let keyDictionary = Dictionary(zip(primaryKey.columns, key.map { $0 as any DatabaseValueConvertible })) { _, last in last }
-        guard let fetched = try Self.fetchOne(db, key: keyDictionary) else {
-            throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: Dictionary(zip(primaryKey.columns, key)) { _, last in last })
+        try updateAndFetch(db, onConflict: conflictResolution, as: Self.self)
+    }
+
+    /// Modifies the record, then updates the columns that changed and
+    /// returns the updated row; returns nil and writes nothing when no
+    /// column changed.
+    ///
+    /// ```swift
+    /// if let updated = try player.updateChangesAndFetch(db, modify: { $0.score = 1000 }) { ... }
+    /// ```
+    public mutating func updateChangesAndFetch(_ db: Database, modify: (inout Self) throws -> Void) throws -> Self? {
+        let old = self
+        try modify(&self)
+        return try updateChangesAndFetch(db, from: old)
+    }
+
+    /// Updates the columns that differ from `record` and returns the
+    /// updated row; returns nil and writes nothing when no column changed.
+    public func updateChangesAndFetch(_ db: Database, from record: Self) throws -> Self? {
+        let changes = try databaseChanges(from: record)
+        if changes.isEmpty { return nil }
+        var fetched: Self?
+        try performUpdate(db, onConflict: nil, columns: Set(changes.keys)) { fetched = try Self(row: $0) }
+        return fetched
+    }
+}
+
+extension MutablePersistableRecord {
+    /// Updates the row of the record and returns the updated row decoded
+    /// as `returnedType`.
+    public func updateAndFetch<T: FetchableRecord>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type) throws -> T
+    {
+        var fetched: T?
+        try performUpdate(db, onConflict: conflictResolution, columns: nil) { fetched = try T(row: $0) }
+        guard let fetched else {
+            // Not reached: a missing row throws recordNotFound.
+            throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: [:])
         }
         return fetched
     }

@@ -50,7 +50,24 @@ extension PersistableRecord where Self: FetchableRecord {
     }
 }
 
+extension PersistableRecord where Self: FetchableRecord {
+    /// Saves the record, and returns the saved row.
+    public func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+        var record = self
+        return try record.performSaveAndFetch(db, onConflict: conflictResolution, as: Self.self)
+    }
+}
+
 extension PersistableRecord {
+    /// Saves the record, and returns the saved row decoded as
+    /// `returnedType`.
+    public func saveAndFetch<T: FetchableRecord>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type) throws -> T
+    {
+        var record = self
+        return try record.performSaveAndFetch(db, onConflict: conflictResolution, as: T.self)
+    }
+
     /// Inserts the record and returns the inserted row decoded as
     /// `returnedType`, with its default and generated values.
     ///

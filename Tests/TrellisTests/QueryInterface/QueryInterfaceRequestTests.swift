@@ -419,6 +419,22 @@ private struct Member: Codable, FetchableRecord, PersistableRecord {
         }
     }
 
+    @Test func batchOperationsCanReturnTheChangedRecords() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            let updated = try Player.filter { $0.team == "red" }.updateAndFetchAll(db) { [$0.score += 10] }
+            #expect(updated.map(\.score).sorted() == [110, 210])
+            let renamed = try Player.filter(key: 4).updateAndFetchAll(db, [Column("name").set(to: "Obi")])
+            #expect(renamed.map(\.name) == ["Obi"])
+            #expect(try Player.all().updateAndFetchAll(db, [ColumnAssignment]()).isEmpty)
+            let deleted = try Player.filter(Column("score") > 200).deleteAndFetchAll(db)
+            #expect(deleted.map(\.id).sorted() == [2, 3])
+            #expect(try Player.fetchCount(db) == 2)
+            #expect(try Player.deleteAndFetchAll(db).count == 2)
+            #expect(try Player.fetchCount(db) == 0)
+        }
+    }
+
     @Test func updateAllFollowsTheConflictResolution() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { (db: Database) throws in

@@ -263,6 +263,52 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
         }
     }
 
+    @Test func saveAndFetchReturnsTheSavedRow() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            let inserted = try player.saveAndFetch(db)
+            #expect(inserted == Player(id: 1, name: "Arthur", score: 100))
+            #expect(player.id == 1)
+            player.score = 200
+            let saved = try player.saveAndFetch(db)
+            #expect(saved == Player(id: 1, name: "Arthur", score: 200))
+            let country = try Country(code: "FR", name: "France").saveAndFetch(db)
+            #expect(country == Country(code: "FR", name: "France"))
+            let full = try PartialPlayer(name: "Alice").saveAndFetch(db, as: Player.self)
+            #expect(full == Player(id: 2, name: "Alice", score: 1000))
+            #expect(try Player.fetchCount(db) == 2)
+        }
+    }
+
+    @Test func updateChangesAndFetchReturnsNilWithoutChanges() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            try player.insert(db)
+            let before = try updateCount(db)
+            // Mutating calls stay out of #expect, which may evaluate them on a copy.
+            let unchanged = try player.updateChangesAndFetch(db) { $0.score = 100 }
+            #expect(unchanged == nil)
+            #expect(try updateCount(db) == before)
+            let updated = try player.updateChangesAndFetch(db) { $0.score = 300 }
+            #expect(updated == Player(id: 1, name: "Arthur", score: 300))
+            #expect(try updateCount(db) == before + 1)
+        }
+    }
+
+    @Test func insertAndFetchWithIgnoreThatInsertsNothingThrowsRecordNotFound() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            var player = Player(id: nil, name: "Arthur", score: 100)
+            _ = try player.insertAndFetch(db, onConflict: .ignore)
+            var duplicate = Player(id: nil, name: "Arthur", score: 200)
+            #expect(throws: RecordError.self) { try duplicate.insertAndFetch(db, onConflict: .ignore) }
+            #expect(duplicate.id == nil)
+            #expect(try Int.fetchAll(db, sql: "SELECT score FROM player") == [100])
+        }
+    }
+
     // MARK: Record comparison
 
     @Test func updateChangesFromWritesOnlyTheChangedColumns() throws {
@@ -287,10 +333,12 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
             try player.insert(db)
             let before = try updateCount(db)
             #expect(try !player.updateChanges(db, from: player))
-            #expect(try !player.updateChanges(db) { $0.score = 100 })
+            let unchanged = try player.updateChanges(db) { $0.score = 100 }
+            #expect(!unchanged)
             #expect(try updateCount(db) == before)
 
-            #expect(try player.updateChanges(db) { $0.score = 300 })
+            let changed = try player.updateChanges(db) { $0.score = 300 }
+            #expect(changed)
             #expect(player.score == 300)
             #expect(try updateCount(db) == before + 1)
             #expect(try Int.fetchOne(db, sql: "SELECT score FROM player") == 300)

@@ -159,7 +159,8 @@ private final class Author: Codable, PersistableRecord, @unchecked Sendable {
             try player.update(db, columns: ["score"])
             #expect(log.events.contains("willUpdate [\"score\"]"))
             log.events = []
-            #expect(try player.updateChanges(db) { $0.score = 10 })
+            let changed = try player.updateChanges(db) { $0.score = 10 }
+            #expect(changed)
             #expect(log.events.contains("willUpdate [\"score\"]"))
         }
     }
@@ -171,7 +172,8 @@ private final class Author: Codable, PersistableRecord, @unchecked Sendable {
         try dbQueue.write { (db: Database) throws in
             try player.insert(db)
             log.events = []
-            #expect(try !player.updateChanges(db) { $0.name = "Arthur" })
+            let changed = try player.updateChanges(db) { $0.name = "Arthur" }
+            #expect(!changed)
             #expect(log.events.isEmpty)
         }
     }
