@@ -62,7 +62,13 @@ final class DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
         @usableFromInline
         var allKeys: [Key] {
-            let names = row.columnNames + row.scopes.names + row.prefetchedRows.keys
+            let columnKeys: [String]
+            switch Record.databaseColumnDecodingStrategy {
+            case .useDefaultKeys: columnKeys = row.columnNames
+            case .convertFromSnakeCase: columnKeys = row.columnNames.map(\.camelCasedFromSnakeCase)
+            case .custom(let keyForColumn): columnKeys = row.columnNames.map { keyForColumn($0).stringValue }
+            }
+            let names = columnKeys + row.scopes.names + row.prefetchedRows.keys
             return names.compactMap { Key(stringValue: $0) }
         }
 
@@ -389,6 +395,20 @@ extension RowDecodingError {
 }
 
 extension String {
+    /// `player_id` → `playerId`; leading and trailing underscores are
+    /// kept, as JSONDecoder does.
+    var camelCasedFromSnakeCase: String {
+        guard contains("_") else { return self }
+        let leading = prefix { $0 == "_" }
+        let trailing = reversed().prefix { $0 == "_" }
+        guard leading.count + trailing.count < count else { return self }
+        let core = dropFirst(leading.count).dropLast(trailing.count)
+        let words = core.split(separator: "_", omittingEmptySubsequences: true)
+        guard let first = words.first else { return self }
+        let rest = words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
+        return String(leading) + first.lowercased() + rest.joined() + String(trailing)
+    }
+
     /// `playerID` → `player_id`, `HTTPRequest` → `http_request`.
     @usableFromInline
     var snakeCased: String {

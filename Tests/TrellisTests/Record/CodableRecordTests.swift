@@ -315,6 +315,22 @@ import Trellis
         }
     }
 
+    @Test func allKeysFollowTheColumnStrategy() throws {
+        struct Bag: Decodable, FetchableRecord {
+            static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+            var keys: [String]
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: AnyCodingKey.self)
+                keys = container.allKeys.map(\.stringValue).sorted()
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let bag = try Bag.fetchOne(db, sql: "SELECT 1 AS user_name, 2 AS id, 3 AS home_page_url")
+            #expect(bag?.keys == ["homePageUrl", "id", "userName"])
+        }
+    }
+
     @Test func customColumnStrategies() throws {
         struct Item: Codable, FetchableRecord, PersistableRecord, Equatable {
             static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.custom { "c_" + $0.stringValue }
