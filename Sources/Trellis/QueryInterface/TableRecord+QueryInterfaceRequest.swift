@@ -163,7 +163,7 @@ extension QueryInterfaceRequest {
         var sql = "DELETE FROM " + relation.tableName.quotedDatabaseIdentifier
         if relation.limit != nil || !relation.children.isEmpty || relation.isDistinct || !relation.groupBy.isEmpty {
             // DELETE ... LIMIT is not always available: delete by rowid.
-            sql += " WHERE rowid IN (" + (try SQLQueryGenerator(relation: selectingRowID()).subquerySQL(context)) + ")"
+            sql += try " WHERE " + rowSelectionSQL(context)
         } else if !relation.filters.isEmpty {
             context.assignNames(to: [relation.alias])
             sql += " WHERE " + (try SQLQueryGenerator.conjunction(relation.filters.map { $0.qualified(with: relation.alias) }).sql(context))
@@ -200,20 +200,31 @@ extension QueryInterfaceRequest {
         sql += relation.tableName.quotedDatabaseIdentifier + " SET "
         sql += try assignments.map { try $0.sql(context, alias: relation.alias) }.joined(separator: ", ")
         if relation.limit != nil || !relation.children.isEmpty || relation.isDistinct || !relation.groupBy.isEmpty {
-            let subquery = try SQLQueryGenerator(relation: selectingRowID()).subquerySQL(context)
-            sql += " WHERE rowid IN (" + subquery + ")"
+            sql += try " WHERE " + rowSelectionSQL(context)
         } else if !relation.filters.isEmpty {
             sql += " WHERE " + (try SQLQueryGenerator.conjunction(relation.filters.map { $0.qualified(with: relation.alias) }).sql(context))
         }
         return sql
     }
 
-    private func selectingRowID() -> SQLRelation {
-        var relation = relation
-        relation.alias = AliasIdentity(tableName: relation.tableName)
-        relation.selection = [SQLExpression(.rowID(nil)).sqlSelection]
-        relation.children = relation.children.filter { $0.child.kind != .all }
-        return relation
+    /// `rowid IN (SELECT rowid ...)`, the condition that matches the rows
+    /// of the request; WITHOUT ROWID tables use their primary key.
+    private func rowSelectionSQL(_ context: SQLGenerationContext) throws -> String {
+        let db = context.db
+        var keyRelation = relation
+        keyRelation.alias = AliasIdentity(tableName: relation.tableName)
+        keyRelation.children = relation.children.filter { $0.child.kind != .all }
+        let lhs: String
+        if db.recordStatementCache.tableHasRowID(db, relation.tableName) {
+            keyRelation.selection = [SQLExpression(.rowID(nil)).sqlSelection]
+            lhs = "rowid"
+        } else {
+            let columns = try db.primaryKey(relation.tableName).columns
+            keyRelation.selection = columns.map { SQLExpression.column($0).sqlSelection }
+            let names = columns.map(\.quotedDatabaseIdentifier)
+            lhs = names.count == 1 ? names[0] : "(" + names.joined(separator: ", ") + ")"
+        }
+        return lhs + " IN (" + (try SQLQueryGenerator(relation: keyRelation).subquerySQL(context)) + ")"
     }
 
 }

@@ -53,12 +53,15 @@ extension MutablePersistableRecord {
             clauses.append("\(column) = \(column)")
         }
         sql += " DO UPDATE SET " + clauses.joined(separator: ", ")
-        sql += fetchType == nil ? " RETURNING rowid" : " RETURNING rowid, *"
+        // WITHOUT ROWID tables have no rowid to return.
+        let hasRowID = db.recordStatementCache.tableHasRowID(db, table)
+        sql += hasRowID ? " RETURNING rowid" : " RETURNING NULL"
+        if fetchType != nil { sql += ", *" }
         let statement = try db.makeStatement(sql: sql)
         guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values: context.arguments)) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "upsert returned no row", sql: sql)
         }
-        let rowID: Int64 = try row.decode(atIndex: 0)
+        let rowID: Int64 = hasRowID ? try row.decode(atIndex: 0) : db.lastInsertedRowID
         let success = InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
         if fetchType != nil {
             let fetched = Row(columns: Array(zip(row.columnNames.dropFirst(), row.databaseValues.dropFirst())))

@@ -42,12 +42,26 @@ final class RecordStatementCache {
     @usableFromInline
     var lastKeyStatement: (key: Key, statement: Statement)?
 
+    /// Whether each table (by lowercased name) has a rowid: WITHOUT ROWID
+    /// tables have none.
+    var rowIDTables: [String: Bool] = [:]
+
     /// Forgets what depends on the schema: statements are prepared again
     /// from the new schema when they are next needed.
     func clear() {
         entries.removeAll()
         rowIDColumns.removeAll()
+        rowIDTables.removeAll()
         lastKeyStatement = nil
+    }
+
+    /// Whether the table has a rowid (it is not a WITHOUT ROWID table).
+    func tableHasRowID(_ db: Database, _ table: String) -> Bool {
+        let key = table.lowercased()
+        if let known = rowIDTables[key] { return known }
+        let hasRowID = (try? db.makeStatement(sql: "SELECT rowid FROM \(table.quotedDatabaseIdentifier) LIMIT 0")) != nil
+        rowIDTables[key] = hasRowID
+        return hasRowID
     }
 
     @usableFromInline

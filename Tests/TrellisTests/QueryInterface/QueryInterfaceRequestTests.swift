@@ -435,6 +435,25 @@ private struct Member: Codable, FetchableRecord, PersistableRecord {
         }
     }
 
+    @Test func limitedBatchOperationsWorkOnWithoutRowIDTables() throws {
+        struct Pair: Codable, FetchableRecord, PersistableRecord {
+            var a: Int
+            var b: Int
+            var label: String
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE pair (a INTEGER, b INTEGER, label TEXT, PRIMARY KEY (a, b)) WITHOUT ROWID")
+            for (a, b) in [(1, 1), (1, 2), (2, 1), (2, 2)] {
+                try Pair(a: a, b: b, label: "x").insert(db)
+            }
+            #expect(try Pair.orderByPrimaryKey().limit(2).updateAll(db, Column("label").set(to: "first")) == 2)
+            #expect(try String.fetchAll(db, sql: "SELECT label FROM pair ORDER BY a, b") == ["first", "first", "x", "x"])
+            #expect(try Pair.orderByPrimaryKey().reversed().limit(1).deleteAll(db) == 1)
+            #expect(try Row.fetchAll(db, sql: "SELECT a, b FROM pair ORDER BY a, b") == [["a": 1, "b": 1], ["a": 1, "b": 2], ["a": 2, "b": 1]])
+        }
+    }
+
     @Test func updateAllFollowsTheConflictResolution() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { (db: Database) throws in

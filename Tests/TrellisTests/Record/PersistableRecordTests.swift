@@ -450,6 +450,26 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
         }
     }
 
+    @Test func withoutRowIDTablesSupportEveryPersistenceMethod() throws {
+        struct Tag: Codable, FetchableRecord, PersistableRecord, Equatable {
+            var code: String
+            var label: String
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE tag (code TEXT PRIMARY KEY, label TEXT NOT NULL) WITHOUT ROWID")
+            try Tag(code: "a", label: "A").insert(db)
+            try Tag(code: "a", label: "A2").upsert(db)
+            let fetched = try Tag(code: "b", label: "B").upsertAndFetch(db)
+            #expect(fetched == Tag(code: "b", label: "B"))
+            #expect(try Tag(code: "c", label: "C").insertAndFetch(db) == Tag(code: "c", label: "C"))
+            try Tag(code: "c", label: "C2").save(db)
+            try Tag(code: "b", label: "B2").update(db)
+            #expect(try Tag(code: "a", label: "").delete(db))
+            #expect(try Tag.orderByPrimaryKey().fetchAll(db) == [Tag(code: "b", label: "B2"), Tag(code: "c", label: "C2")])
+        }
+    }
+
     // MARK: Delete and existence
 
     @Test func deleteReturnsWhetherARowWasDeleted() throws {
