@@ -543,6 +543,9 @@ private struct Member: Codable, FetchableRecord, PersistableRecord {
             #expect(try request.filter(keys: [1, 3]).fetchAll(db).map(\.book.title).sorted() == ["1984", "Animal Farm"])
             #expect(try request.orderByPrimaryKey().reversed().fetchAll(db).map(\.book.id) == [3, 2, 1])
             #expect(try Book.joining(required: Book.author.filter(Column("name") == "Orwell")).selectID().fetchAll(db).sorted() == [1, 3])
+            // Columns interpolated in SQL literals belong to the book table too.
+            #expect(try request.filter(SQL("\(Column("id")) = \(3)")).fetchOne(db)?.book.title == "Animal Farm")
+            #expect(try request.order(SQL("\(Column("id"))").sqlExpression.desc).fetchAll(db).map(\.book.id) == [3, 2, 1])
         }
     }
 

@@ -57,6 +57,18 @@ public struct SQL: Sendable {
         }
     }
 
+    /// The literal with its interpolated expressions qualified by `alias`.
+    func qualified(with alias: AliasIdentity) -> SQL {
+        SQL(elements: elements.map { element in
+            switch element {
+            case .expression(let expression): return .expression(expression.qualified(with: alias))
+            case .selection(let selection): return .selection(selection.qualified(with: alias))
+            case .ordering(let ordering): return .ordering(ordering.qualified(with: alias))
+            case .sql, .identifier, .subquery, .collation: return element
+            }
+        })
+    }
+
     /// Appends `other`.
     public mutating func append(literal other: SQL) {
         elements.append(contentsOf: other.elements)

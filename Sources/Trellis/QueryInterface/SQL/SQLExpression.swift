@@ -85,8 +85,12 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
     /// The expression with unqualified columns qualified by `alias`.
     func qualified(with alias: AliasIdentity) -> SQLExpression {
         switch impl {
-        case .value, .literal, .countAll, .exists, .subquery:
+        case .value, .countAll, .exists, .subquery:
             return self
+        case .literal(let sql):
+            // Columns interpolated in SQL literals belong to the table of
+            // the request; raw SQL text is left as written.
+            return SQLExpression(.literal(sql.qualified(with: alias)))
         case .deferred(let resolve):
             // Columns resolved from the schema (primary keys) belong to the
             // table of the request, like the columns written by the user.
