@@ -64,7 +64,9 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
         @inlinable mutating func encode(_ value: Int16, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
         @inlinable mutating func encode(_ value: Int32, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
         @inlinable mutating func encode(_ value: Int64, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
-        @inlinable mutating func encode(_ value: UInt, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        // Through UInt64, which stores values above Int64.max as REAL
+        // instead of trapping.
+        @inlinable mutating func encode(_ value: UInt, forKey key: Key) throws { store(UInt64(value).databaseValue, forKey: key) }
         @inlinable mutating func encode(_ value: UInt8, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
         @inlinable mutating func encode(_ value: UInt16, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
         @inlinable mutating func encode(_ value: UInt32, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
@@ -155,7 +157,7 @@ private final class SingleValueProbe<Record: EncodableRecord>: Encoder, SingleVa
     func encode(_ value: Int16) throws { self.value = value.databaseValue }
     func encode(_ value: Int32) throws { self.value = value.databaseValue }
     func encode(_ value: Int64) throws { self.value = value.databaseValue }
-    func encode(_ value: UInt) throws { self.value = value.databaseValue }
+    func encode(_ value: UInt) throws { self.value = UInt64(value).databaseValue }
     func encode(_ value: UInt8) throws { self.value = value.databaseValue }
     func encode(_ value: UInt16) throws { self.value = value.databaseValue }
     func encode(_ value: UInt32) throws { self.value = value.databaseValue }

@@ -118,6 +118,19 @@ import Trellis
         }
     }
 
+    @Test func unsignedIntegersAboveInt64MaxDoNotCrash() throws {
+        struct Counter: Codable, PersistableRecord {
+            var value: UInt
+            var big: UInt64
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE counter (value, big)")
+            try Counter(value: .max, big: .max).insert(db)
+            #expect(try String.fetchAll(db, sql: "SELECT typeof(value) || typeof(big) FROM counter") == ["realreal"])
+        }
+    }
+
     @Test func optionalPropertiesReadNullAndMissingColumnsAsNil() throws {
         struct Person: Decodable, FetchableRecord {
             var name: String
