@@ -142,12 +142,18 @@ extension EncodableRecord {
         case .deferredToDate: return date.databaseValue
         case .timeIntervalSince1970: return date.timeIntervalSince1970.databaseValue
         case .timeIntervalSinceReferenceDate: return date.timeIntervalSinceReferenceDate.databaseValue
-        case .millisecondsSince1970: return Int64((date.timeIntervalSince1970 * 1000).rounded(.down)).databaseValue
-        case .secondsSince1970: return Int64(date.timeIntervalSince1970.rounded(.down)).databaseValue
+        case .millisecondsSince1970: return integerDatabaseValue((date.timeIntervalSince1970 * 1000).rounded(.down))
+        case .secondsSince1970: return integerDatabaseValue(date.timeIntervalSince1970.rounded(.down))
         case .iso8601: return ISO8601DateFormatter().string(from: date).databaseValue
         case .formatted(let formatter): return formatter.string(from: date).databaseValue
         case .custom(let convert): return convert(date)?.databaseValue ?? .null
         }
+    }
+
+    /// An integer when the value fits, so that dates far in time do not
+    /// trap.
+    private static func integerDatabaseValue(_ value: Double) -> DatabaseValue {
+        Int64(exactly: value)?.databaseValue ?? value.databaseValue
     }
 
     /// A UUID, as the record stores it in `column`.

@@ -227,6 +227,11 @@ import Trellis
             #expect(try Reference.fetchOne(db)?.date == date)
             #expect(try stored() == date.timeIntervalSinceReferenceDate.databaseValue)
 
+            // A date beyond the range of 64-bit milliseconds is stored, not a crash.
+            try Millis(date: Date(timeIntervalSince1970: 1e300)).insert(db)
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(date) FROM event") == "real")
+            _ = try stored()
+
             try Custom(date: date).insert(db)
             #expect(try Custom.fetchOne(db)?.date == Date(timeIntervalSince1970: 172_800))
             #expect(try stored() == "day 2".databaseValue)
