@@ -144,6 +144,30 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
         }
     }
 
+    @Test func persistenceContainersReadColumnsCaseInsensitively() throws {
+        struct Place: EncodableRecord {
+            enum Columns {
+                static let title = Column("title")
+            }
+            var title: String
+            var favorite: Bool
+            func encode(to container: inout PersistenceContainer) {
+                container[Columns.title] = title
+                container["isFavorite"] = favorite
+                container["isFavorite"] = !favorite  // the last value wins
+            }
+        }
+        let place = Place(title: "Paris", favorite: true)
+        let dictionary = try place.databaseDictionary
+        #expect(dictionary == ["title": "Paris".databaseValue, "isFavorite": false.databaseValue])
+        var container = PersistenceContainer()
+        try place.encode(to: &container)
+        #expect(container.columnNames == ["title", "isFavorite"])
+        #expect(container["TITLE"]?.databaseValue == "Paris".databaseValue)
+        #expect(container.hasColumn("ISFAVORITE"))
+        #expect(container["missing"] == nil)
+    }
+
     @Test func classRecordsLearnTheirIdWithANonMutatingDidInsert() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { (db: Database) throws in
