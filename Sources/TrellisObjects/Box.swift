@@ -1,4 +1,4 @@
-import Trellis
+@_spi(TrellisObjects) import Trellis
 
 /// The objects of one entity type in a store.
 ///
@@ -15,12 +15,19 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// The store of the box.
     public let store: Store
 
+    /// The table of the objects.
+    let table: EntityTable
+    /// How objects read their relations and non-primitive properties.
+    let decodingPlan = PropertyPlan()
+    /// How objects write their relations and non-primitive properties.
+    let encodingPlan = PropertyPlan()
+
     init(store: Store) {
         self.store = store
+        self.table = store.table(for: T.self)
     }
 
-    var table: EntityTable { store.table(for: T.self) }
-    var tableName: String { T.entityTableName }
+    var tableName: String { table.name }
 
     // MARK: Put
 
@@ -61,7 +68,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     func put(_ object: T, db: Database, context: PutContext) throws {
         context.begin(object)
         defer { context.end(object) }
-        var encoded = try EntityEncoder.encode(object)
+        var encoded = try EntityEncoder.encode(object, plan: encodingPlan)
         var cycle = false
         var hadUnsavedTargets = false
         for toOne in encoded.toOnes where toOne.relation.targetId == nil {
@@ -71,7 +78,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
             }
         }
         if hadUnsavedTargets {
-            encoded = try EntityEncoder.encode(object)
+            encoded = try EntityEncoder.encode(object, plan: encodingPlan)
         }
         try table.prepare(db, for: encoded)
         if object.id == 0 {
@@ -102,9 +109,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
         try store.read { db in
             guard try db.tableExists(tableName) else { return nil }
             let statement = try db.cachedStatement(sql: table.selectByIdSQL)
-            let rows = try Row.fetchCursor(statement, arguments: [Int64(bitPattern: id)])
-            guard let row = try rows.next() else { return nil }
-            return try decode(row)
+            return try statement.decodeOne(arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]), decode)
         }
     }
 
@@ -212,18 +217,13 @@ public final class Box<T: Entity>: @unchecked Sendable {
     // MARK: Decoding
 
     func decode(_ row: Row) throws -> T {
-        try T(from: EntityDecoder(row: row, store: store))
+        try T(from: EntityDecoder(row: row, store: store, plan: decodingPlan))
     }
 
     func fetch(sql: String, arguments: StatementArguments = StatementArguments()) throws -> [T] {
         try store.read { db in
             guard try db.tableExists(tableName) else { return [] }
-            var objects: [T] = []
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-            while let row = try rows.next() {
-                objects.append(try decode(row))
-            }
-            return objects
+            return try db.cachedStatement(sql: sql).decodeAll(arguments: arguments, decode)
         }
     }
 }

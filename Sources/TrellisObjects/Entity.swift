@@ -1,3 +1,4 @@
+import Foundation
 import Trellis
 
 /// The identifier of a stored object: 0 means "not stored yet".
@@ -48,8 +49,35 @@ extension Entity {
     public static var backlinks: [String: String] { [:] }
     public static var entityName: String { String(describing: self) }
 
-    /// The table of the entity.
-    static var entityTableName: String { entityName }
+    /// The table of the entity, named once per type: the default
+    /// `entityName` reflects on the type, which costs more than the lookup
+    /// of a whole object by id.
+    static var entityTableName: String { EntityTableNames.shared.name(of: self) }
+}
+
+/// The table names of the entity types, computed once per type.
+private final class EntityTableNames: @unchecked Sendable {
+    // Guarded by `lock`.
+    static let shared = EntityTableNames()
+    private let lock = NSLock()
+    private var names: [ObjectIdentifier: String] = [:]
+
+    func name(of type: any Entity.Type) -> String {
+        let key = ObjectIdentifier(type)
+        lock.lock()
+        if let name = names[key] {
+            lock.unlock()
+            return name
+        }
+        lock.unlock()
+        // Computed outside the lock: a custom entityName may use other
+        // entity names.
+        let name = type.entityName
+        lock.lock()
+        defer { lock.unlock() }
+        names[key] = name
+        return name
+    }
 }
 
 /// What happens to an object whose `ToOne` target is removed.

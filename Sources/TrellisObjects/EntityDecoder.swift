@@ -7,13 +7,17 @@ final class EntityDecoder: Decoder {
     let row: Row
     let store: Store
     let ownerId: Id
+    let plan: PropertyPlan
+    /// The number of properties decoded as generic values so far.
+    var position = 0
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(row: Row, store: Store) throws {
+    init(row: Row, store: Store, plan: PropertyPlan) throws {
         self.row = row
         self.store = store
+        self.plan = plan
         let id: Int64 = try row.decode(forColumn: "id")
         self.ownerId = Id(bitPattern: id)
     }
@@ -93,39 +97,70 @@ final class EntityDecoder: Decoder {
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            let name = key.stringValue
-            if T.self is any AnyToOne.Type {
+            let property = decoder.plan.property(at: decoder.position, type: T.self, key: key.stringValue)
+            decoder.position += 1
+            switch property.kind {
+            case .toOne(let relationType):
                 var targetId: Id?
-                if let index = row.index(ofColumn: name + "Id"), !row.hasNull(atIndex: index) {
+                if let index = row.index(ofColumn: property.column), !row.hasNull(atIndex: index) {
                     targetId = Id(bitPattern: try row.decode(Int64.self, atIndex: index))
                 }
-                return try T(from: RelationDecoder(store: decoder.store, targetId: targetId))
+                return try cast(relationType.init(targetId: targetId, store: decoder.store), property)
+            case .toMany(let relationType):
+                return try cast(relationType.init(store: decoder.store, ownerId: decoder.ownerId, propertyName: property.key), property)
+            case .value(let convertible):
+                return try decodeValue(T.self, convertible, property)
+            case .json:
+                return try decodeJSON(T.self, property)
             }
-            if T.self is any AnyToMany.Type {
-                return try T(from: RelationDecoder(store: decoder.store, ownerId: decoder.ownerId, propertyName: name))
+        }
+
+        // The branches below are apart so that the relations above do not
+        // pay for the metadata of `Optional<T>`, which their casts need.
+
+        @inline(never)
+        private func decodeValue<T>(_ type: T.Type, _ convertible: any DatabaseValueConvertible.Type, _ property: PropertyPlan.Property) throws -> T {
+            guard let dbValue = row[property.column] as DatabaseValue? else {
+                if let missing = convertible.fromMissingColumn() as? T { return missing }
+                throw ObjectStoreError("no column \(property.column) for \(T.self) in table of \(decoder.row)")
             }
-            if let convertible = T.self as? any DatabaseValueConvertible.Type {
-                guard let dbValue = row[name] as DatabaseValue? else {
-                    if let missing = convertible.fromMissingColumn() as? T { return missing }
-                    throw ObjectStoreError("no column \(name) for \(T.self) in table of \(decoder.row)")
-                }
-                guard let value = convertible.fromDatabaseValue(dbValue) as? T else {
-                    throw ObjectStoreError("could not decode \(T.self) from \(dbValue), column \(name)")
-                }
-                return value
+            guard let value = convertible.fromDatabaseValue(dbValue) as? T else {
+                throw ObjectStoreError("could not decode \(T.self) from \(dbValue), column \(property.column)")
             }
-            guard let text = try row.decodeIfPresent(String.self, forColumn: name) else {
-                throw ObjectStoreError("no value for \(name) (\(T.self))")
+            return value
+        }
+
+        @inline(never)
+        private func decodeJSON<T: Decodable>(_ type: T.Type, _ property: PropertyPlan.Property) throws -> T {
+            guard let text = try row.decodeIfPresent(String.self, forColumn: property.column) else {
+                throw ObjectStoreError("no value for \(property.column) (\(T.self))")
             }
             return try JSONDecoder().decode(T.self, from: Data(text.utf8))
         }
 
+        /// The relation that the plan made from `T.self`.
+        private func cast<T>(_ relation: AnyObject, _ property: PropertyPlan.Property) throws -> T {
+            // A type comparison, where a dynamic cast would instantiate
+            // `Optional<T>` for every object.
+            guard ObjectIdentifier(type(of: relation)) == ObjectIdentifier(T.self) else {
+                throw ObjectStoreError("could not decode \(T.self) for \(property.key)")
+            }
+            return unsafeBitCast(relation, to: T.self)
+        }
+
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            if T.self is any AnyToOne.Type || T.self is any AnyToMany.Type {
+            let property = decoder.plan.property(at: decoder.position, type: T.self, key: key.stringValue)
+            switch property.kind {
+            case .toOne, .toMany:
+                // A relation is never nil: its owner attaches it.
+                return try decode(T.self, forKey: key)
+            case .value, .json:
+                if try decodeNil(forKey: key) {
+                    decoder.position += 1
+                    return nil
+                }
                 return try decode(T.self, forKey: key)
             }
-            if try decodeNil(forKey: key) { return nil }
-            return try decode(T.self, forKey: key)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -138,43 +173,5 @@ final class EntityDecoder: Decoder {
 
         func superDecoder() throws -> any Decoder { decoder }
         func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
-    }
-}
-
-/// The decoder that `ToOne` and `ToMany` receive: it carries the store and
-/// the ids of the relation instead of a value.
-final class RelationDecoder: Decoder {
-    let store: Store
-    let targetId: Id?
-    let ownerId: Id
-    let propertyName: String
-
-    init(store: Store, targetId: Id?) {
-        self.store = store
-        self.targetId = targetId
-        self.ownerId = 0
-        self.propertyName = ""
-    }
-
-    init(store: Store, ownerId: Id, propertyName: String) {
-        self.store = store
-        self.targetId = nil
-        self.ownerId = ownerId
-        self.propertyName = propertyName
-    }
-
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        throw ObjectStoreError("a relation has no keyed value")
-    }
-
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        throw ObjectStoreError("a relation has no unkeyed value")
-    }
-
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        throw ObjectStoreError("a relation has no single value")
     }
 }

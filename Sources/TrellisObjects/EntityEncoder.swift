@@ -9,12 +9,21 @@ final class EntityEncoder: Encoder {
     var values: [DatabaseValue] = []
     var toOnes: [(property: String, column: String, relation: any AnyToOne)] = []
     var toManys: [(property: String, relation: any AnyToMany)] = []
+    let plan: PropertyPlan
+    /// The number of properties encoded as generic values so far.
+    var position = 0
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    static func encode(_ entity: some Entity) throws -> EntityEncoder {
-        let encoder = EntityEncoder()
+    init(plan: PropertyPlan) {
+        self.plan = plan
+    }
+
+    /// The columns of an entity, with `plan`, the encoding plan of its
+    /// box, or a plan for this entity only.
+    static func encode(_ entity: some Entity, plan: PropertyPlan = PropertyPlan()) throws -> EntityEncoder {
+        let encoder = EntityEncoder(plan: plan)
         try entity.encode(to: encoder)
         return encoder
     }
@@ -50,23 +59,42 @@ final class EntityEncoder: Encoder {
         mutating func encode(_ value: UInt64, forKey key: Key) throws { encoder.append(key.stringValue, value.databaseValue) }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            let name = key.stringValue
-            if let toOne = value as? any AnyToOne {
-                let column = name + "Id"
-                encoder.append(column, toOne.targetId.map { Int64(bitPattern: $0).databaseValue } ?? .null)
-                encoder.toOnes.append((name, column, toOne))
-            } else if let toMany = value as? any AnyToMany {
-                encoder.toManys.append((name, toMany))
-            } else if let convertible = value as? any DatabaseValueConvertible {
-                encoder.append(name, convertible.databaseValue)
-            } else {
-                let data = try JSONEncoder().encode(value)
-                encoder.append(name, String(decoding: data, as: UTF8.self).databaseValue)
+            let property = encoder.plan.property(at: encoder.position, type: T.self, key: key.stringValue)
+            encoder.position += 1
+            switch property.kind {
+            case .toOne(let relationType):
+                guard let toOne = relationType.relation(in: value) else { throw mismatch(value, property) }
+                encoder.append(property.column, toOne.targetId.map { Int64(bitPattern: $0).databaseValue } ?? .null)
+                encoder.toOnes.append((property.key, property.column, toOne))
+            case .toMany(let relationType):
+                guard let toMany = relationType.relation(in: value) else { throw mismatch(value, property) }
+                encoder.toManys.append((property.key, toMany))
+            case .value(let valueType):
+                guard let databaseValue = valueType.databaseValue(of: value) else { throw mismatch(value, property) }
+                encoder.append(property.column, databaseValue)
+            case .json:
+                // Sorted keys: the same value is always the same text.
+                let jsonEncoder = JSONEncoder()
+                jsonEncoder.outputFormatting = .sortedKeys
+                let data = try jsonEncoder.encode(value)
+                encoder.append(property.column, String(decoding: data, as: UTF8.self).databaseValue)
             }
         }
 
+        private func mismatch(_ value: some Any, _ property: PropertyPlan.Property) -> ObjectStoreError {
+            ObjectStoreError("could not encode \(type(of: value)) for \(property.key)")
+        }
+
         mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-            if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+            if let value {
+                try encode(value, forKey: key)
+            } else {
+                // A nil value takes its place in the plan too, so that the
+                // properties after it keep their positions.
+                let property = encoder.plan.property(at: encoder.position, type: T.self, key: key.stringValue)
+                encoder.position += 1
+                encoder.append(property.column, .null)
+            }
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -87,10 +115,10 @@ struct FailingUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
     mutating func encode<T: Encodable>(_ value: T) throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(EntityEncoder.Container<NestedKey>(encoder: EntityEncoder()))
+        KeyedEncodingContainer(EntityEncoder.Container<NestedKey>(encoder: EntityEncoder(plan: PropertyPlan())))
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-    mutating func superEncoder() -> any Encoder { EntityEncoder() }
+    mutating func superEncoder() -> any Encoder { EntityEncoder(plan: PropertyPlan()) }
 }
 
 struct FailingSingleValueContainer: SingleValueEncodingContainer {

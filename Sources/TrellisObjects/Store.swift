@@ -59,11 +59,18 @@ public final class Store: @unchecked Sendable {
 
     /// The box of an entity type.
     public func box<T: Entity>(for type: T.Type = T.self) -> Box<T> {
+        let key = ObjectIdentifier(type)
+        lock.lock()
+        if let box = boxes[key] as? Box<T> {
+            lock.unlock()
+            return box
+        }
+        lock.unlock()
+        // Made outside the lock: a box looks its table up with it.
+        let box = Box<T>(store: self)
         lock.lock()
         defer { lock.unlock() }
-        let key = ObjectIdentifier(type)
-        if let box = boxes[key] as? Box<T> { return box }
-        let box = Box<T>(store: self)
+        if let existing = boxes[key] as? Box<T> { return existing }
         boxes[key] = box
         return box
     }

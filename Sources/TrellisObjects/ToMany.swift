@@ -44,6 +44,7 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
         isModified = true
     }
 
+    /// A relation read from the database: the objects load from `store`.
     init(store: Store, ownerId: Id, propertyName: String) {
         self.store = store
         self.ownerId = ownerId
@@ -128,14 +129,9 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
 
     // MARK: Codable
 
-    /// A relation is not a column: decoding attaches it to its owner.
-    public init(from decoder: any Decoder) throws {
-        if let relationDecoder = decoder as? RelationDecoder {
-            store = relationDecoder.store
-            ownerId = relationDecoder.ownerId
-            propertyName = relationDecoder.propertyName
-        }
-    }
+    /// A relation is not a column: it decodes empty. (A store does not
+    /// call this: it attaches the relation to its owner.)
+    public init(from decoder: any Decoder) throws {}
 
     /// A relation is not a column: it encodes nothing.
     public func encode(to encoder: any Encoder) throws {}
@@ -143,12 +139,19 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
 
 /// The type-erased facets of `ToMany` that the store needs.
 protocol AnyToMany: AnyObject {
+    init(store: Store, ownerId: Id, propertyName: String)
+    /// The relation that `value` holds, if it is one of this type.
+    static func relation(in value: Any) -> (any AnyToMany)?
     var isModified: Bool { get }
     /// Writes the changes of the relation, after its owner was put.
     func save(_ db: Database, store: Store, ownerId: Id, propertyName: String, context: PutContext) throws
 }
 
 extension ToMany: AnyToMany {
+    static func relation(in value: Any) -> (any AnyToMany)? {
+        value as? ToMany
+    }
+
     func save(_ db: Database, store: Store, ownerId: Id, propertyName: String, context: PutContext) throws {
         self.store = store
         self.ownerId = ownerId

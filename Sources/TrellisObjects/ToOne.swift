@@ -48,6 +48,7 @@ public final class ToOne<T: Entity>: ExpressibleByNilLiteral, Codable {
         isLoaded = targetId == nil
     }
 
+    /// A relation read from the database: the target loads from `store`.
     init(targetId: Id?, store: Store) {
         storedTargetId = targetId == 0 ? nil : targetId
         isLoaded = storedTargetId == nil
@@ -100,15 +101,11 @@ public final class ToOne<T: Entity>: ExpressibleByNilLiteral, Codable {
 
     // MARK: Codable
 
-    /// Decodes the target id.
+    /// Decodes the target id. (A store does not call this: it builds the
+    /// relation with its target id and itself.)
     public init(from decoder: any Decoder) throws {
-        if let entityDecoder = decoder as? RelationDecoder {
-            storedTargetId = entityDecoder.targetId
-            store = entityDecoder.store
-        } else {
-            let container = try decoder.singleValueContainer()
-            storedTargetId = container.decodeNil() ? nil : try container.decode(Id.self)
-        }
+        let container = try decoder.singleValueContainer()
+        storedTargetId = container.decodeNil() ? nil : try container.decode(Id.self)
         isLoaded = storedTargetId == nil
     }
 
@@ -122,6 +119,9 @@ public final class ToOne<T: Entity>: ExpressibleByNilLiteral, Codable {
 /// The type-erased facets of `ToOne` that the store needs.
 protocol AnyToOne: AnyObject {
     static var targetTableName: String { get }
+    init(targetId: Id?, store: Store)
+    /// The relation that `value` holds, if it is one of this type.
+    static func relation(in value: Any) -> (any AnyToOne)?
     var targetId: Id? { get set }
     var store: Store? { get set }
     /// Puts a target that is not stored yet. Returns false when the target
@@ -132,6 +132,10 @@ protocol AnyToOne: AnyObject {
 
 extension ToOne: AnyToOne {
     static var targetTableName: String { T.entityTableName }
+
+    static func relation(in value: Any) -> (any AnyToOne)? {
+        value as? ToOne
+    }
 
     func putUnsavedTarget(_ db: Database, store: Store, context: PutContext) throws -> Bool {
         guard let target = unsavedTarget else { return true }

@@ -26,6 +26,11 @@ public final class Database {
     /// Cached statements, by SQL.
     private var statementCache: [String: Statement] = [:]
 
+    /// The statement of the last cache hit: a caller that runs one
+    /// statement in a loop finds it with a string comparison, which costs
+    /// less than hashing (and the same string compares by identity).
+    private var lastCachedStatement: Statement?
+
     /// The schema as last introspected; cleared when the schema changes.
     let schemaCache = DatabaseSchemaCache()
 
@@ -116,6 +121,7 @@ public final class Database {
     func close() {
         guard let connection = sqliteConnection else { return }
         statementCache.removeAll()
+        lastCachedStatement = nil
         tracer = nil
         sqlite3_close_v2(connection)
         sqliteConnection = nil
@@ -196,7 +202,14 @@ public final class Database {
     /// a nested request: that one gets a fresh statement.
     @usableFromInline
     func cachedStatementIfPresent(sql: String) -> Statement? {
-        guard let statement = statementCache[sql] else { return nil }
+        let statement: Statement
+        if let last = lastCachedStatement, last.sql == sql {
+            statement = last
+        } else {
+            guard let cached = statementCache[sql] else { return nil }
+            statement = cached
+            lastCachedStatement = cached
+        }
         if sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
             return try? makeStatement(sql: sql)
         }
@@ -214,6 +227,7 @@ public final class Database {
         }
         if statementCache.count >= configuration.maximumStatementCacheSize {
             statementCache.removeAll(keepingCapacity: true)
+            lastCachedStatement = nil
         }
         statementCache[sql] = statement
         return statement

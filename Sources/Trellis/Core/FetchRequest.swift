@@ -136,3 +136,22 @@ extension Database {
         return AnyCursor(try fetchAll(prepared, decode: decode))
     }
 }
+
+/// The fetching machinery, for the layers built on the core (the object
+/// store): they decode rows with a closure, as rows and records do,
+/// without a cursor per fetch.
+extension Statement {
+    /// Decodes every row of the statement, run with `arguments`. The row
+    /// given to `decode` is only valid during the call.
+    @_spi(TrellisObjects) @inlinable
+    public func decodeAll<T>(arguments: StatementArguments? = nil, _ decode: (Row) throws -> T) throws -> [T] {
+        try database.fetchAll(self, arguments: arguments, decode: decode)
+    }
+
+    /// Decodes the first row of the statement, run with `arguments`, if
+    /// any. The row given to `decode` is only valid during the call.
+    @_spi(TrellisObjects) @inlinable
+    public func decodeOne<T>(arguments: StatementArguments? = nil, _ decode: (Row) throws -> T) throws -> T? {
+        try database.fetchOne(self, arguments: arguments, decode: decode)
+    }
+}

@@ -141,8 +141,13 @@ public final class Row {
     }
 
     /// Whether the value at `index` is NULL.
+    @inlinable
     public func hasNull(atIndex index: Int) -> Bool {
-        databaseValue(atIndex: index).isNull
+        if let sqliteStatement {
+            // Asks for the type only: reading the value would copy text and blobs.
+            return sqlite3_column_type(sqliteStatement, CInt(offset + index)) == SQLITE_NULL
+        }
+        return storedValues[offset + index].isNull
     }
 
     /// Whether one value of the row, scopes included, is not NULL.

@@ -124,10 +124,11 @@ public final class Statement {
 
     /// Sets the arguments, after checking they fit the parameters.
     public func setArguments(_ arguments: StatementArguments) throws {
-        let values = try orderedValues(for: arguments)
-        reset()
-        for (offset, value) in values.enumerated() {
-            try check(value.bind(to: sqliteStatement, at: CInt(offset + 1)))
+        if arguments.namedValues.isEmpty && arguments.values.count == parameterNames.count {
+            // Positional values fill the parameters in order, named or not.
+            try bind(arguments.values)
+        } else {
+            try bind(orderedValues(for: arguments))
         }
         self.arguments = arguments
     }
