@@ -106,8 +106,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// The object with the given id, or nil.
     public func get(_ id: Id) throws -> T? {
-        try store.read { db in
-            guard try db.tableExists(tableName) else { return nil }
+        try readTable(orIfMissing: nil) { db in
             let statement = try db.cachedStatement(sql: table.selectByIdSQL)
             return try statement.decodeOne(arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]), decode)
         }
@@ -116,8 +115,8 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// The objects with the given ids, in the order of the ids; missing
     /// objects are skipped.
     public func get(_ ids: [Id]) throws -> [T] {
-        try store.read { db in
-            guard try db.tableExists(tableName), !ids.isEmpty else { return [] }
+        guard !ids.isEmpty else { return [] }
+        return try readTable(orIfMissing: []) { db in
             let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" IN (\(placeholders))",
                                         arguments: StatementArguments(ids.map { Int64(bitPattern: $0) }))
@@ -132,14 +131,15 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// All objects, by increasing id.
     public func all() throws -> [T] {
-        try fetch(sql: "SELECT * FROM \(tableName.quotedDatabaseIdentifier) ORDER BY \"id\"")
+        try readTable(orIfMissing: []) { db in
+            try db.cachedStatement(sql: table.selectAllSQL).decodeAll(decode)
+        }
     }
 
     /// The number of objects.
     public func count() throws -> Int {
-        try store.read { db in
-            guard try db.tableExists(tableName) else { return 0 }
-            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(tableName.quotedDatabaseIdentifier)") ?? 0
+        try readTable(orIfMissing: 0) { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(tableName.quotedDatabaseIdentifier)") ?? 0
         }
     }
 
@@ -150,9 +150,8 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// Whether an object has the given id.
     public func contains(_ id: Id) throws -> Bool {
-        try store.read { db in
-            guard try db.tableExists(tableName) else { return false }
-            return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?)",
+        try readTable(orIfMissing: false) { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?)",
                                      arguments: [Int64(bitPattern: id)]) ?? false
         }
     }
@@ -220,10 +219,17 @@ public final class Box<T: Entity>: @unchecked Sendable {
         try T(from: EntityDecoder(row: row, store: store, plan: decodingPlan))
     }
 
-    func fetch(sql: String, arguments: StatementArguments = StatementArguments()) throws -> [T] {
+    /// Reads the table of the objects, or returns `empty` when there is
+    /// no table: no object of this type was ever put. The table is looked
+    /// for only when a statement fails, so that reads do not pay for it.
+    func readTable<R>(orIfMissing empty: R, _ body: (Database) throws -> R) throws -> R {
         try store.read { db in
-            guard try db.tableExists(tableName) else { return [] }
-            return try db.cachedStatement(sql: sql).decodeAll(arguments: arguments, decode)
+            do {
+                return try body(db)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+                if try !db.tableExists(tableName) { return empty }
+                throw error
+            }
         }
     }
 }

@@ -12,11 +12,14 @@ final class EntityTable: @unchecked Sendable {
 
     /// `SELECT * FROM t WHERE id = ?`
     let selectByIdSQL: String
+    /// `SELECT * FROM t ORDER BY id`
+    let selectAllSQL: String
 
     init(name: String, deleteRules: [String: DeleteRule]) {
         self.name = name
         self.deleteRules = deleteRules
         self.selectByIdSQL = "SELECT * FROM \(name.quotedDatabaseIdentifier) WHERE \"id\" = ?"
+        self.selectAllSQL = "SELECT * FROM \(name.quotedDatabaseIdentifier) ORDER BY \"id\""
     }
 
     /// Forgets what the table looks like, after the database changed.

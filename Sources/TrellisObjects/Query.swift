@@ -1,4 +1,4 @@
-import Trellis
+@_spi(TrellisObjects) import Trellis
 
 /// A query of the objects of a box.
 ///
@@ -58,33 +58,31 @@ public struct Query<T: Entity> {
 
     /// The matching objects.
     public func find() throws -> [T] {
-        try box.store.read { db in
-            guard try db.tableExists(box.tableName) else { return [] }
-            return try Row.fetchAll(db, SQLRequest<Row>(literal: literal("*"))).map { try box.decode($0) }
+        try box.readTable(orIfMissing: []) { db in
+            let (sql, arguments) = try literal("*").build(db)
+            return try db.cachedStatement(sql: sql).decodeAll(arguments: arguments, box.decode)
         }
     }
 
     /// The first matching object, or nil.
     public func findFirst() throws -> T? {
-        try box.store.read { db in
-            guard try db.tableExists(box.tableName) else { return nil }
-            return try Row.fetchOne(db, SQLRequest<Row>(literal: literal("*", limit: 1))).map { try box.decode($0) }
+        try box.readTable(orIfMissing: nil) { db in
+            let (sql, arguments) = try literal("*", limit: 1).build(db)
+            return try db.cachedStatement(sql: sql).decodeOne(arguments: arguments, box.decode)
         }
     }
 
     /// The ids of the matching objects.
     public func findIds() throws -> [Id] {
-        try box.store.read { db in
-            guard try db.tableExists(box.tableName) else { return [] }
-            return try Int64.fetchAll(db, SQLRequest<Int64>(literal: literal("\"id\""))).map { Id(bitPattern: $0) }
+        try box.readTable(orIfMissing: []) { db in
+            try Int64.fetchAll(db, SQLRequest<Int64>(literal: literal("\"id\""))).map { Id(bitPattern: $0) }
         }
     }
 
     /// The number of matching objects.
     public func count() throws -> Int {
-        try box.store.read { db in
-            guard try db.tableExists(box.tableName) else { return 0 }
-            return try Int.fetchOne(db, SQLRequest<Int>(literal: literal("COUNT(*)"))) ?? 0
+        try box.readTable(orIfMissing: 0) { db in
+            try Int.fetchOne(db, SQLRequest<Int>(literal: literal("COUNT(*)"))) ?? 0
         }
     }
 
