@@ -220,12 +220,31 @@ public final class Row {
 /// associations, by key.
 @usableFromInline
 final class RowLayout: @unchecked Sendable {
+    typealias Scope = (key: String, range: Range<Int>, layout: RowLayout?)
+
     /// The scopes, by key: the columns of the scope relative to the row,
     /// and the layout inside the scope.
-    let scopes: [(key: String, range: Range<Int>, layout: RowLayout?)]
+    let scopes: [Scope]
 
-    init(scopes: [(key: String, range: Range<Int>, layout: RowLayout?)]) {
+    /// The scopes and the scopes of scopes, breadth-first, with columns
+    /// relative to the row: ``Row/scopesTree`` finds a nested scope without
+    /// making the rows in between.
+    let scopesTree: [Scope]
+
+    init(scopes: [Scope]) {
         self.scopes = scopes
+        var tree: [Scope] = []
+        var level = scopes
+        while !level.isEmpty {
+            tree.append(contentsOf: level)
+            level = level.flatMap { parent in
+                (parent.layout?.scopes ?? []).map { child in
+                    let lowerBound = parent.range.lowerBound + child.range.lowerBound
+                    return (child.key, lowerBound..<(lowerBound + child.range.count), child.layout)
+                }
+            }
+        }
+        self.scopesTree = tree
     }
 }
 
@@ -261,14 +280,8 @@ extension Row {
 
         /// The row of the first scope `key` found breadth-first.
         public subscript(_ key: String) -> Row? {
-            var level = [row]
-            while !level.isEmpty {
-                for row in level {
-                    if let found = row.scopes[key] { return found }
-                }
-                level = level.flatMap { row in row.scopes.names.compactMap { row.scopes[$0] } }
-            }
-            return nil
+            guard let scope = row.layout?.scopesTree.first(where: { $0.key == key }) else { return nil }
+            return row.scopedRow(range: scope.range, layout: scope.layout)
         }
     }
 

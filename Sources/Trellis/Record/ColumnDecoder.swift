@@ -173,11 +173,9 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
                     codingPath: codingPath, debugDescription: "no more prefetched rows"))
             }
             let row = rows[currentIndex]
+            let key = IndexCodingKey(index: currentIndex)
             currentIndex += 1
-            if let recordType = T.self as? any FetchableRecord.Type, let record = try recordType.init(row: row) as? T {
-                return record
-            }
-            return try T(from: DatabaseRowDecoder<Record>(row: row, codingPath: codingPath))
+            return try decodeNestedRecord(T.self, in: Record.self, from: row, parentPath: codingPath, key: key)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
@@ -187,7 +185,7 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
             }
             let row = rows[currentIndex]
             currentIndex += 1
-            return try DatabaseRowDecoder<Record>(row: row, codingPath: codingPath).container(keyedBy: NestedKey.self)
+            return try DatabaseRowDecoder<Record>(row: row, parentPath: codingPath).container(keyedBy: NestedKey.self)
         }
 
         mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {

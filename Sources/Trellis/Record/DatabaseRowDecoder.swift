@@ -13,19 +13,26 @@ import Foundation
 @usableFromInline
 final class DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     @usableFromInline let row: Row
-    @usableFromInline let codingPath: [any CodingKey]
+    @usableFromInline let parentPath: [any CodingKey]
+    @usableFromInline let key: (any CodingKey)?
     @usableFromInline let usesDefaultKeys: Bool
 
+    /// A decoder of `row`, for the value of `key` in a container whose
+    /// path is `parentPath`. The path is only built when an error needs it.
     @inlinable
-    init(row: Row, codingPath: [any CodingKey]) {
+    init(row: Row, parentPath: [any CodingKey] = [], key: (any CodingKey)? = nil) {
         self.row = row
-        self.codingPath = codingPath
+        self.parentPath = parentPath
+        self.key = key
         if case .useDefaultKeys = Record.databaseColumnDecodingStrategy {
             usesDefaultKeys = true
         } else {
             usesDefaultKeys = false
         }
     }
+
+    @usableFromInline
+    var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
 
     @usableFromInline
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
@@ -334,30 +341,8 @@ final class DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
             return try decodeRecord(T.self, from: row, key: key)
         }
 
-        /// Decodes a nested record with its own `init(row:)` when it is a
-        /// FetchableRecord (so that its own strategies apply), or with
-        /// this decoder.
         private func decodeRecord<T: Decodable>(_ type: T.Type, from row: Row, key: Key) throws -> T {
-            if let recordType = T.self as? any FetchableRecord.Type {
-                return try decodeFetchable(recordType, as: T.self, from: row, key: key)
-            }
-            return try T(from: DatabaseRowDecoder(row: row, codingPath: codingPath + [key]))
-        }
-
-        private func decodeFetchable<R: FetchableRecord, T: Decodable>(_ recordType: R.Type, as type: T.Type, from row: Row, key: Key) throws -> T {
-            guard R.self == T.self else {
-                return try T(from: DatabaseRowDecoder(row: row, codingPath: codingPath + [key]))
-            }
-            // R and T are the same type: move the record out as a T without
-            // a dynamic cast.
-            let record = try R(row: row)
-            return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-                guard let address = buffer.baseAddress else {
-                    throw RowDecodingError(reason: .other, message: "could not allocate \(T.self)")
-                }
-                UnsafeMutableRawPointer(address).assumingMemoryBound(to: R.self).initialize(to: record)
-                return address.move()
-            }
+            try decodeNestedRecord(T.self, in: Record.self, from: row, parentPath: codingPath, key: key)
         }
 
         @usableFromInline
@@ -365,7 +350,7 @@ final class DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
             let name = column(for: key)
             let nestedRow = row.scopes[name] ?? row
             return KeyedDecodingContainer(DatabaseRowDecoder.KeyedContainer<NestedKey>(
-                decoder: DatabaseRowDecoder(row: nestedRow, codingPath: codingPath + [key])))
+                decoder: DatabaseRowDecoder(row: nestedRow, parentPath: codingPath, key: key)))
         }
 
         @usableFromInline
@@ -427,5 +412,58 @@ extension String {
             }
         }
         return result
+    }
+}
+
+/// Decodes a record nested in a `Record`: with its own `init(row:)` when it
+/// is a FetchableRecord (so that its own strategies apply), or else with a
+/// decoder of `Record`.
+///
+/// A free function: a static method of the generic decoder would look up
+/// the decoder's metadata on each call. The key stays generic until an
+/// error path or a decoder needs it as an existential.
+func decodeNestedRecord<Record: FetchableRecord, T: Decodable, Key: CodingKey>(
+    _ type: T.Type, in recordType: Record.Type, from row: Row, parentPath: [any CodingKey], key: Key) throws -> T
+{
+    if let fetchableType = T.self as? any FetchableRecord.Type {
+        return try decodeFetchable(fetchableType, as: T.self, in: Record.self, from: row, parentPath: parentPath, key: key)
+    }
+    return try decodeWithRowDecoder(T.self, in: Record.self, from: row, parentPath: parentPath, key: key)
+}
+
+private func decodeFetchable<R: FetchableRecord, T: Decodable, Record: FetchableRecord, Key: CodingKey>(
+    _ fetchableType: R.Type, as type: T.Type, in recordType: Record.Type, from row: Row,
+    parentPath: [any CodingKey], key: Key) throws -> T
+{
+    guard R.self == T.self else {
+        return try decodeWithRowDecoder(T.self, in: Record.self, from: row, parentPath: parentPath, key: key)
+    }
+    // R and T are the same type: a bit cast is exact, where a dynamic cast
+    // would look the types up for every row.
+    return unsafeBitCast(try R(row: row), to: T.self)
+}
+
+@inline(never)
+private func decodeWithRowDecoder<Record: FetchableRecord, T: Decodable, Key: CodingKey>(
+    _ type: T.Type, in recordType: Record.Type, from row: Row, parentPath: [any CodingKey], key: Key) throws -> T
+{
+    try T(from: DatabaseRowDecoder<Record>(row: row, parentPath: parentPath, key: key))
+}
+
+/// The key of an element of an array, in coding paths.
+struct IndexCodingKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { intValue.map { "Index \($0)" } ?? "" }
+
+    init(index: Int) {
+        intValue = index
+    }
+
+    init?(stringValue: String) {
+        return nil
+    }
+
+    init?(intValue: Int) {
+        self.intValue = intValue
     }
 }
