@@ -124,10 +124,11 @@ public final class Row {
 
     /// The names of the columns, from left to right.
     public var columnNames: [String] {
-        if let statement = unretainedStatement {
-            return Array(statement.columnNames[offset..<(offset + count)])
-        }
-        return Array(storedNames[offset..<(offset + count)])
+        // A whole row shares its names with its statement, or with the
+        // other copies of its rows.
+        let names = unretainedStatement?.columnNames ?? storedNames
+        if offset == 0 && count == names.count { return names }
+        return Array(names[offset..<(offset + count)])
     }
 
     /// The values of the columns, from left to right.
