@@ -50,6 +50,7 @@ final class RecordStatementCache {
     /// from the new schema when they are next needed.
     func clear() {
         entries.removeAll()
+        lastEntry = nil
         rowIDColumns.removeAll()
         rowIDTables.removeAll()
         lastKeyStatement = nil
@@ -73,18 +74,29 @@ final class RecordStatementCache {
     func statement(
         _ db: Database, key: Key, columns: [String], makeSQL: () throws -> String) throws -> Statement
     {
+        // A loop of inserts or updates of one type hits the same entry:
+        // comparing it costs less than hashing the key.
+        if let last = lastEntry, last.key == key, last.columns == columns {
+            return last.statement
+        }
         if let candidates = entries[key] {
             for candidate in candidates where candidate.columns == columns {
+                lastEntry = (key, candidate.columns, candidate.statement)
                 return candidate.statement
             }
         }
         return try prepare(db, key: key, columns: columns, makeSQL: makeSQL)
     }
 
+    /// The entry that `statement` returned last.
+    @usableFromInline
+    var lastEntry: (key: Key, columns: [String], statement: Statement)?
+
     @usableFromInline
     func prepare(_ db: Database, key: Key, columns: [String], makeSQL: () throws -> String) throws -> Statement {
         let statement = try db.makeStatement(sql: makeSQL())
         entries[key, default: []].append((columns, statement))
+        lastEntry = (key, columns, statement)
         return statement
     }
 }
