@@ -58,9 +58,26 @@ public final class Row {
     /// Rows fetched by to-many associations, by key.
     var prefetched: [String: [Row]]
 
+    /// Rows fetched by to-many associations of joined to-one associations,
+    /// by scope and key: the root row keeps them, since scope rows are made
+    /// on demand.
+    var scopePrefetched: [ScopeColumns: [String: [Row]]] = [:]
+
+    /// The columns of a scope in the values that the root row reads.
+    struct ScopeColumns: Hashable {
+        let offset: Int
+        let count: Int
+    }
+
     /// The row this one is a scope of; decoding errors are reported to
     /// the root.
     private let parent: Row?
+
+    /// The row that all scopes of this row are windows of.
+    var root: Row { parent?.root ?? self }
+
+    /// The columns of this row in the values that its root reads.
+    var columnsInRoot: ScopeColumns { ScopeColumns(offset: offset, count: count) }
 
     /// A failure of a non-throwing accessor, thrown by the fetch that
     /// decodes the row.
@@ -118,8 +135,14 @@ public final class Row {
     /// A copy of the row that no longer depends on a cursor.
     public func copy() -> Row {
         if unretainedStatement == nil && parent == nil { return self }
-        return Row(statement: nil, values: databaseValues, names: columnNames, offset: 0, count: count,
-                   layout: layout, prefetched: prefetched, parent: nil)
+        let copied = Row(statement: nil, values: databaseValues, names: columnNames, offset: 0, count: count,
+                         layout: layout, prefetched: prefetched, parent: nil)
+        // The prefetched rows of the scopes inside this row, rebased.
+        for (columns, rows) in root.scopePrefetched
+        where columns.offset >= offset && columns.offset + columns.count <= offset + count && columns != columnsInRoot {
+            copied.scopePrefetched[ScopeColumns(offset: columns.offset - offset, count: columns.count)] = rows
+        }
+        return copied
     }
 
     /// The names of the columns, from left to right.
@@ -212,8 +235,17 @@ public final class Row {
 
     /// A row that reads the columns `range` of this row.
     func scopedRow(range: Range<Int>, layout: RowLayout?) -> Row {
-        Row(statement: unretainedStatement, values: storedValues, names: storedNames, offset: offset + range.lowerBound,
-            count: range.count, layout: layout, parent: self)
+        let columns = ScopeColumns(offset: offset + range.lowerBound, count: range.count)
+        let root = self.root
+        let prefetched = root.scopePrefetched.isEmpty ? [:] : root.scopePrefetched[columns] ?? [:]
+        return Row(statement: unretainedStatement, values: storedValues, names: storedNames, offset: columns.offset,
+                   count: columns.count, layout: layout, prefetched: prefetched, parent: self)
+    }
+
+    /// Hands the prefetched rows of this scope row to its root, which
+    /// gives them to the scope rows made later for the same columns.
+    func storePrefetchedRowsInRoot() {
+        root.scopePrefetched[columnsInRoot, default: [:]].merge(prefetched) { _, new in new }
     }
 }
 

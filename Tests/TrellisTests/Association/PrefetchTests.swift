@@ -114,13 +114,62 @@ private typealias Address = LibraryFixture.Address
         #expect(infos.map { $0.writtenBooks.map(\.id) } == [[1], [], [2], []])
     }
 
-    @Test func includingAllInsideAToOneAssociationIsAClearError() throws {
-        let dbQueue = try LibraryFixture.makeDatabase()
-        let error = #expect(throws: DatabaseError.self) {
-            try dbQueue.read { db in
-                try Row.fetchAll(db, Book.including(required: Book.author.including(all: Person.writtenBooks)))
-            }
+    @Test func includingAllInsideToOneAssociations() throws {
+        struct WriterInfo: Decodable, FetchableRecord {
+            var person: Person
+            var writtenBooks: [Book]
         }
-        #expect(error?.message?.hasPrefix("Not implemented") == true)
+        struct TranslatorInfo: Decodable, FetchableRecord {
+            var person: Person
+            var translatedBooks: [Book]
+        }
+        struct Info: Decodable, FetchableRecord {
+            var book: Book
+            var author: WriterInfo
+            var translator: TranslatorInfo?
+        }
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let infos = try dbQueue.read { db in
+            try Book
+                .including(required: Book.author.including(all: Person.writtenBooks.order(Column("id"))))
+                .including(optional: Book.translator.including(all: Person.translatedBooks.order(Column("id"))))
+                .order(Column("id"))
+                .asRequest(of: Info.self)
+                .fetchAll(db)
+        }
+        #expect(infos.map(\.book.id) == [1, 2, 3, 4, 5])
+        #expect(infos.map(\.author.person.name) == ["Victor Hugo", "Leo Tolstoy", "Leo Tolstoy", "Victor Hugo", "Anonymous"])
+        #expect(infos.map { $0.author.writtenBooks.map(\.id) } == [[1, 4], [2, 3], [2, 3], [1, 4], [5]])
+        #expect(infos.map { $0.translator?.translatedBooks.map(\.id) } == [[1, 3], nil, [1, 3], nil, nil])
+    }
+
+    @Test func rowsKeepThePrefetchedRowsOfTheirScopes() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let rows = try dbQueue.read { db in
+            try Row.fetchAll(db, Book
+                .including(required: Book.author.including(optional: Person.country).including(all: Person.writtenBooks))
+                .filter(Column("id") == 2))
+        }
+        let author = try #require(rows.first?.scopes["author"])
+        #expect(author["name"] == "Leo Tolstoy")
+        #expect(author.prefetchedRows["writtenBooks"]?.map { $0["id"] as Int64 }.sorted() == [2, 3])
+        // A copy of the scope keeps them too.
+        #expect(author.copy().prefetchedRows["writtenBooks"]?.count == 2)
+        #expect(author.scopes["country"]?.prefetchedRows.isEmpty == true)
+    }
+
+    @Test func includingAllTwoToOneAssociationsDeep() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let rows = try dbQueue.read { db in
+            try Row.fetchAll(db, Book
+                .including(required: Book.author.including(required: Person.country.including(all: Country.people)))
+                .order(Column("id")))
+        }
+        let countries = rows.map { $0.scopes["author"]?.scopes["country"] }
+        let people = countries.map { $0?.prefetchedRows["people"]?.map { $0["id"] as Int64 }.sorted() }
+        #expect(people.count == 4)
+        #expect(people.allSatisfy { $0?.isEmpty == false })
+        #expect(people[1]?.contains(3) == true) // War and Peace: Tolstoy, from Russia
+        #expect(people[0] == people[3]) // both by Victor Hugo
     }
 }

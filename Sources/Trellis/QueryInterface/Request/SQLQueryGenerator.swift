@@ -19,11 +19,6 @@ struct SQLQueryGenerator {
         if let wrap { sql = wrap(sql) }
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(StatementArguments(values: context.arguments))
-        if hasNestedToMany(relation.children) {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "Not implemented: including(all:) inside a to-one association; include it from the root request or from another including(all:)")
-        }
         let prefetches = collectPrefetches(relation, path: [])
         let supplementaryFetch: ((Database, [Row]) throws -> Void)?
         if prefetches.isEmpty {
@@ -31,10 +26,19 @@ struct SQLQueryGenerator {
         } else {
             supplementaryFetch = { db, rows in
                 for (path, key, prefetch) in prefetches {
-                    let parentRows = path.isEmpty ? rows : rows.compactMap { row in
+                    if path.isEmpty {
+                        try prefetch(db, rows, key)
+                        continue
+                    }
+                    // A to-many association of a joined to-one association:
+                    // its parents are the scopes of the fetched rows.
+                    let scopes = rows.compactMap { row in
                         path.reduce(Optional(row)) { row, key in row?.scopes[key] }
                     }
-                    try prefetch(db, parentRows, key)
+                    try prefetch(db, scopes, key)
+                    for scope in scopes {
+                        scope.storePrefetchedRowsInRoot()
+                    }
                 }
             }
         }
@@ -67,10 +71,6 @@ struct SQLQueryGenerator {
         return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: context.arguments)) ?? 0
     }
 
-    private func hasNestedToMany(_ children: [(key: String, child: SQLJoinedChild)]) -> Bool {
-        children.contains { $0.child.kind != .all && $0.child.relation.children.contains { $0.child.kind == .all || hasNestedToMany($0.child.relation.children) } }
-    }
-
     private func hasSelectedJoin(_ joins: [(key: String, child: SQLJoinedChild)]) -> Bool {
         joins.contains { $0.child.isSelected || hasSelectedJoin($0.child.relation.children.filter { $0.child.kind != .all }) }
     }
@@ -84,8 +84,12 @@ struct SQLQueryGenerator {
     {
         var result: [(path: [String], key: String, prefetch: @Sendable (Database, [Row], String) throws -> Void)] = []
         for (key, child) in relation.children {
-            if child.kind == .all, let prefetch = child.prefetch {
-                result.append((path, key, prefetch))
+            if child.kind == .all {
+                if let prefetch = child.prefetch {
+                    result.append((path, key, prefetch))
+                }
+            } else {
+                result += collectPrefetches(child.relation, path: path + [key])
             }
         }
         return result
