@@ -42,6 +42,21 @@ public final class Database {
     /// Set by the authorizer while a statement is prepared.
     private var preparedStatementChangesSchema = false
 
+    /// The tables that the statement being prepared reads and writes, as
+    /// the authorizer reports them.
+    private var preparedRegion = StatementRegion()
+
+    /// The tables written during the current access, and whether it
+    /// changed the schema: what change observers are told.
+    private(set) var accessChanges = DatabaseChanges()
+
+    /// Counts accesses, so that a statement run many times in one access
+    /// adds its tables to `accessChanges` once.
+    private var accessGeneration = 0
+
+    /// The tables read while ``recordingReadTables(_:)`` runs.
+    private var recordedReadTables: Set<String>?
+
     /// The data version at the end of the last access, to notice schema
     /// changes made by other connections.
     private var lastDataVersion: UInt32?
@@ -253,6 +268,7 @@ public final class Database {
                 var sqliteStatement: SQLiteStatement?
                 var tail: UnsafePointer<CChar>?
                 preparedStatementChangesSchema = false
+                preparedRegion = StatementRegion()
                 let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
                 let code = sqlite3_prepare_v3(connection, cursor, CInt(end - cursor), flags, &sqliteStatement, &tail)
                 guard code == SQLITE_OK else {
@@ -270,7 +286,8 @@ public final class Database {
                     database: self,
                     sqliteStatement: sqliteStatement,
                     sql: statementSQL,
-                    invalidatesSchemaCache: preparedStatementChangesSchema), rest.isEmpty)
+                    invalidatesSchemaCache: preparedStatementChangesSchema,
+                    region: preparedRegion), rest.isEmpty)
             }
         }
     }
@@ -329,8 +346,32 @@ public final class Database {
         }
         if statement.invalidatesSchemaCache {
             clearSchemaDerivedCaches()
+            accessChanges.schemaChanged = true
+        }
+        if statement.recordedAccessGeneration != accessGeneration && !statement.region.writtenTables.isEmpty {
+            statement.recordedAccessGeneration = accessGeneration
+            accessChanges.tables.formUnion(statement.region.writtenTables)
+        }
+        if recordedReadTables != nil {
+            recordedReadTables?.formUnion(statement.region.readTables)
         }
         tracer?.trace(statement)
+    }
+
+    /// Runs `body`, and returns the tables read by the statements it ran
+    /// (lowercased): the region that a ``ValueObservation`` observes.
+    func recordingReadTables<T>(_ body: () throws -> T) rethrows -> (value: T, tables: Set<String>) {
+        let outer = recordedReadTables
+        recordedReadTables = []
+        defer {
+            if let outer {
+                recordedReadTables = outer.union(recordedReadTables ?? [])
+            } else {
+                recordedReadTables = nil
+            }
+        }
+        let value = try body()
+        return (value, recordedReadTables ?? [])
     }
 
     // MARK: - Schema changes
@@ -343,6 +384,8 @@ public final class Database {
     /// cheaply: when the data version moved during an access that wrote
     /// nothing, the change came from elsewhere.
     func willStartAccess() {
+        accessGeneration &+= 1
+        accessChanges = DatabaseChanges()
         if checksSchemaVersion {
             let version = try? Int.fetchOne(self, sql: "PRAGMA schema_version")
             if let version, let lastSchemaVersion, version != lastSchemaVersion {
@@ -383,6 +426,16 @@ public final class Database {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_set_authorizer(connection, { context, action, operation, _, _, _ in
             switch action {
+            case SQLITE_READ:
+                if let context, let table = operation {
+                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+                        .preparedRegion.readTables.insert(String(cString: table).lowercased())
+                }
+            case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
+                if let context, let table = operation {
+                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+                        .preparedRegion.writtenTables.insert(String(cString: table).lowercased())
+                }
             case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_INDEX, SQLITE_CREATE_TEMP_TABLE,
                  SQLITE_CREATE_TEMP_TRIGGER, SQLITE_CREATE_TEMP_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,
                  SQLITE_DROP_INDEX, SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_INDEX, SQLITE_DROP_TEMP_TABLE,

@@ -13,7 +13,7 @@ final class SerializedDatabase: @unchecked Sendable {
     // Guarded by `observersLock`: the functions called after each access
     // that changed the database (value observations).
     private let observersLock = NSLock()
-    private var changeObservers: [Int: @Sendable () -> Void] = [:]
+    private var changeObservers: [Int: @Sendable (DatabaseChanges) -> Void] = [:]
     private var nextObserverId = 0
 
     init(path: String, configuration: Configuration, label: String, checksSchemaVersion: Bool = false) throws {
@@ -43,7 +43,7 @@ final class SerializedDatabase: @unchecked Sendable {
             let changes = db.totalChangesCount
             defer {
                 db.didEndAccess()
-                if db.totalChangesCount != changes { notifyChangeObservers() }
+                notifyChangeObservers(changesCountAtStart: changes)
             }
             return try block(db)
         }
@@ -66,7 +66,7 @@ final class SerializedDatabase: @unchecked Sendable {
                     let changes = self.db.totalChangesCount
                     defer {
                         self.db.didEndAccess()
-                        if self.db.totalChangesCount != changes { self.notifyChangeObservers() }
+                        self.notifyChangeObservers(changesCountAtStart: changes)
                     }
                     return try block(self.db)
                 })
@@ -76,7 +76,7 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// Registers a function called, off the queue, after each access that
     /// changed the database. Returns a token for `removeChangeObserver`.
-    func addChangeObserver(_ observer: @escaping @Sendable () -> Void) -> Int {
+    func addChangeObserver(_ observer: @escaping @Sendable (DatabaseChanges) -> Void) -> Int {
         observersLock.lock()
         defer { observersLock.unlock() }
         nextObserverId += 1
@@ -90,12 +90,18 @@ final class SerializedDatabase: @unchecked Sendable {
         changeObservers[token] = nil
     }
 
-    private func notifyChangeObservers() {
+    /// Tells the change observers what the access changed, if anything.
+    private func notifyChangeObservers(changesCountAtStart: Int) {
+        var accessChanges = db.accessChanges
+        let rowsChanged = db.totalChangesCount != changesCountAtStart
+        guard rowsChanged || accessChanges.schemaChanged else { return }
+        if rowsChanged && accessChanges.tables.isEmpty { accessChanges.tablesAreUnknown = true }
+        let changes = accessChanges
         observersLock.lock()
         let observers = Array(changeObservers.values)
         observersLock.unlock()
         for observer in observers {
-            DispatchQueue.global().async { observer() }
+            DispatchQueue.global().async { observer(changes) }
         }
     }
 

@@ -38,6 +38,13 @@ public final class Statement {
     @usableFromInline
     let isAllowedInReadOnlyAccess: Bool
 
+    /// The tables the statement reads and writes.
+    let region: StatementRegion
+
+    /// The last access whose changes include the tables this statement
+    /// writes.
+    var recordedAccessGeneration = 0
+
     /// The current arguments.
     public private(set) var arguments = StatementArguments()
 
@@ -51,11 +58,12 @@ public final class Statement {
     private var _columnNames: [String]?
     private var _parameterNames: [String?]?
 
-    init(database: Database, sqliteStatement: SQLiteStatement, sql: String, invalidatesSchemaCache: Bool) {
+    init(database: Database, sqliteStatement: SQLiteStatement, sql: String, invalidatesSchemaCache: Bool, region: StatementRegion) {
         self.database = database
         self.sqliteStatement = sqliteStatement
         self.sql = sql
         self.invalidatesSchemaCache = invalidatesSchemaCache
+        self.region = region
         self.columnCount = Int(sqlite3_column_count(sqliteStatement))
         self.isAllowedInReadOnlyAccess = sqlite3_stmt_readonly(sqliteStatement) != 0
             || sql.prefix(6).uppercased() == "PRAGMA"

@@ -21,15 +21,18 @@ import Foundation
 /// }
 /// ```
 ///
-/// Values are fetched and delivered on a background queue, in order. Each
-/// write access that changes the database triggers a fetch, whatever the
-/// tables it changed.
+/// Values are fetched and delivered on a background queue, in order. The
+/// observation tracks the tables that its last fetch read: a write access
+/// that changes one of them, or the schema, triggers a new fetch; writes
+/// to other tables do not. A fetch may deliver a value equal to the
+/// previous one: use ``removeDuplicates()`` to skip those.
 public struct ValueObservation<Value: Sendable>: Sendable {
     let fetch: @Sendable (Database) throws -> Value
+    let isDuplicate: (@Sendable (Value, Value) -> Bool)?
 
     /// An observation of the value that `fetch` returns.
     public static func tracking(_ fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<Value> {
-        ValueObservation(fetch: fetch)
+        ValueObservation(fetch: fetch, isDuplicate: nil)
     }
 
     /// Starts the observation: `onChange` receives the current value, then
@@ -40,7 +43,7 @@ public struct ValueObservation<Value: Sendable>: Sendable {
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
     {
-        let observer = ValueObserver(reader: reader, fetch: fetch, onError: onError, onChange: onChange)
+        let observer = ValueObserver(reader: reader, fetch: fetch, isDuplicate: isDuplicate, onError: onError, onChange: onChange)
         observer.start()
         return AnyDatabaseCancellable { observer.cancel() }
     }
@@ -55,6 +58,20 @@ public struct ValueObservation<Value: Sendable>: Sendable {
             }
             continuation.onTermination = { _ in cancellable.cancel() }
         })
+    }
+}
+
+extension ValueObservation where Value: Equatable {
+    /// The observation, without the values equal to the value delivered
+    /// before them.
+    ///
+    /// ```swift
+    /// let observation = ValueObservation
+    ///     .tracking { db in try Player.fetchCount(db) }
+    ///     .removeDuplicates()
+    /// ```
+    public func removeDuplicates() -> ValueObservation<Value> {
+        ValueObservation(fetch: fetch, isDuplicate: { $0 == $1 })
     }
 }
 
@@ -95,21 +112,28 @@ public final class AnyDatabaseCancellable: @unchecked Sendable {
 
 /// Fetches and delivers the values of one observation, in order.
 private final class ValueObserver<Value: Sendable>: @unchecked Sendable {
-    // `token` and `isCancelled` are guarded by `lock`; fetches run on `queue`.
+    // `token`, `isCancelled` and `readTables` are guarded by `lock`; fetches
+    // and deliveries run on `queue`, which alone touches `lastValue`.
     private let reader: any DatabaseReader
     private let fetch: @Sendable (Database) throws -> Value
+    private let isDuplicate: (@Sendable (Value, Value) -> Bool)?
     private let onError: @Sendable (any Error) -> Void
     private let onChange: @Sendable (Value) -> Void
     private let queue = DispatchQueue(label: "Trellis.ValueObservation")
     private let lock = NSLock()
     private var token: Int?
     private var isCancelled = false
+    /// The tables read by the last fetch; nil until the first fetch.
+    private var readTables: Set<String>?
+    private var lastValue: Value?
 
     init(reader: any DatabaseReader, fetch: @escaping @Sendable (Database) throws -> Value,
+         isDuplicate: (@Sendable (Value, Value) -> Bool)?,
          onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Value) -> Void)
     {
         self.reader = reader
         self.fetch = fetch
+        self.isDuplicate = isDuplicate
         self.onError = onError
         self.onChange = onChange
     }
@@ -119,7 +143,7 @@ private final class ValueObserver<Value: Sendable>: @unchecked Sendable {
     }
 
     func start() {
-        let token = writer?.addChangeObserver { [weak self] in self?.refresh() }
+        let token = writer?.addChangeObserver { [weak self] changes in self?.databaseDidChange(changes) }
         lock.lock()
         self.token = token
         lock.unlock()
@@ -141,11 +165,24 @@ private final class ValueObserver<Value: Sendable>: @unchecked Sendable {
         return isCancelled
     }
 
+    private func databaseDidChange(_ changes: DatabaseChanges) {
+        lock.lock()
+        // Before the first fetch, any change may matter.
+        let isImpacted = readTables.map { changes.impacts(readTables: $0) } ?? true
+        lock.unlock()
+        if isImpacted { refresh() }
+    }
+
     private func refresh() {
         queue.async { [self] in
             guard !cancelled else { return }
             do {
-                let value = try reader.read(fetch)
+                let (value, tables) = try reader.read { db in try db.recordingReadTables { try fetch(db) } }
+                lock.lock()
+                readTables = tables
+                lock.unlock()
+                if let isDuplicate, let lastValue, isDuplicate(lastValue, value) { return }
+                lastValue = value
                 if !cancelled { onChange(value) }
             } catch {
                 if !cancelled {

@@ -59,4 +59,181 @@ import Trellis
             for try await _ in observation.values(in: dbQueue) {}
         }
     }
+
+    // MARK: - Tracked region
+
+    /// Collects the values an observation delivers, and waits for them.
+    final class Recorder<Value: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var received: [Value] = []
+        private let delivered = DispatchSemaphore(value: 0)
+
+        func append(_ value: Value) {
+            lock.lock()
+            received.append(value)
+            lock.unlock()
+            delivered.signal()
+        }
+
+        var values: [Value] { lock.lock(); defer { lock.unlock() }; return received }
+
+        /// Waits for one more value; false after a timeout.
+        func waitForValue(seconds: Double = 5) -> Bool {
+            delivered.wait(timeout: .now() + seconds) == .success
+        }
+
+        /// Gives a value that should not come the time to arrive.
+        func settle() { Thread.sleep(forTimeInterval: 0.3) }
+    }
+
+    private func observe<Value: Sendable>(
+        _ observation: ValueObservation<Value>,
+        in writer: some DatabaseWriter,
+        into recorder: Recorder<Value>) -> AnyDatabaseCancellable
+    {
+        observation.start(in: writer) { error in
+            Issue.record("unexpected error \(error)")
+        } onChange: { value in
+            recorder.append(value)
+        }
+    }
+
+    @Test func writesToOtherTablesDoNotTriggerAFetch() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player(name TEXT); CREATE TABLE team(name TEXT)")
+        }
+        let fetches = Recorder<Int>()
+        let recorder = Recorder<Int>()
+        let observation = ValueObservation.tracking { db in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
+            fetches.append(count)
+            return count
+        }
+        let cancellable = observe(observation, in: dbQueue, into: recorder)
+        defer { cancellable.cancel() }
+        #expect(recorder.waitForValue())
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO team VALUES ('Reds')") }
+        recorder.settle()
+        #expect(recorder.values == [0])
+        #expect(fetches.values == [0])
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur')") }
+        #expect(recorder.waitForValue())
+        #expect(recorder.values == [0, 1])
+    }
+
+    @Test func tablesAreMatchedWhateverTheirCase() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE Player(name TEXT)") }
+        let recorder = Recorder<[String]>()
+        let cancellable = observe(
+            ValueObservation.tracking { db in try String.fetchAll(db, sql: "SELECT name FROM player") },
+            in: dbQueue, into: recorder)
+        defer { cancellable.cancel() }
+        #expect(recorder.waitForValue())
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO PLAYER VALUES ('Arthur')") }
+        #expect(recorder.waitForValue())
+        #expect(recorder.values == [[], ["Arthur"]])
+    }
+
+    @Test func writesMadeByTriggersTriggerAFetch() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player(name TEXT);
+                CREATE TABLE log(message TEXT);
+                CREATE TRIGGER logInsert AFTER INSERT ON player BEGIN
+                    INSERT INTO log VALUES ('inserted ' || NEW.name);
+                END;
+                """)
+        }
+        let recorder = Recorder<[String]>()
+        let cancellable = observe(
+            ValueObservation.tracking { db in try String.fetchAll(db, sql: "SELECT message FROM log") },
+            in: dbQueue, into: recorder)
+        defer { cancellable.cancel() }
+        #expect(recorder.waitForValue())
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur')") }
+        #expect(recorder.waitForValue())
+        #expect(recorder.values == [[], ["inserted Arthur"]])
+    }
+
+    @Test func viewsAreTrackedThroughTheirTables() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player(name TEXT, score INTEGER);
+                CREATE VIEW champion AS SELECT name FROM player WHERE score > 100;
+                """)
+        }
+        let recorder = Recorder<[String]>()
+        let cancellable = observe(
+            ValueObservation.tracking { db in try String.fetchAll(db, sql: "SELECT name FROM champion") },
+            in: dbQueue, into: recorder)
+        defer { cancellable.cancel() }
+        #expect(recorder.waitForValue())
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur', 200)") }
+        #expect(recorder.waitForValue())
+        #expect(recorder.values == [[], ["Arthur"]])
+    }
+
+    @Test func theTrackedRegionFollowsTheLastFetch() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE setting(useTeams BOOLEAN); INSERT INTO setting VALUES (0);
+                CREATE TABLE player(name TEXT); CREATE TABLE team(name TEXT);
+                """)
+        }
+        let recorder = Recorder<[String]>()
+        let cancellable = observe(
+            ValueObservation.tracking { db in
+                let useTeams = try Bool.fetchOne(db, sql: "SELECT useTeams FROM setting") ?? false
+                return try String.fetchAll(db, sql: useTeams ? "SELECT name FROM team" : "SELECT name FROM player")
+            },
+            in: dbQueue, into: recorder)
+        defer { cancellable.cancel() }
+        #expect(recorder.waitForValue())
+        try dbQueue.write { db in try db.execute(sql: "UPDATE setting SET useTeams = 1") }
+        #expect(recorder.waitForValue())
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO team VALUES ('Reds')") }
+        #expect(recorder.waitForValue())
+        #expect(recorder.values == [[], [], ["Reds"]])
+    }
+
+    @Test func schemaChangesTriggerAFetch() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE player(name TEXT); INSERT INTO player VALUES ('Arthur')") }
+        let recorder = Recorder<[String]>()
+        let cancellable = observe(
+            ValueObservation.tracking { db in try db.columns(in: "player").map(\.name) },
+            in: dbQueue, into: recorder)
+        defer { cancellable.cancel() }
+        #expect(recorder.waitForValue())
+        try dbQueue.write { db in try db.execute(sql: "ALTER TABLE player ADD COLUMN score INTEGER") }
+        #expect(recorder.waitForValue())
+        #expect(recorder.values == [["name"], ["name", "score"]])
+    }
+
+    @Test func removeDuplicatesSkipsEqualValues() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("observe-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let dbPool = try DatabasePool(path: path)
+        try dbPool.write { db in try db.execute(sql: "CREATE TABLE player(name TEXT, score INTEGER)") }
+        let recorder = Recorder<Int>()
+        let cancellable = observe(
+            ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0 }
+                .removeDuplicates(),
+            in: dbPool, into: recorder)
+        defer { cancellable.cancel() }
+        #expect(recorder.waitForValue())
+        try dbPool.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur', 10)") }
+        #expect(recorder.waitForValue())
+        // Same count: no new value.
+        try dbPool.write { db in try db.execute(sql: "UPDATE player SET score = 20") }
+        recorder.settle()
+        try dbPool.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Barbara', 5)") }
+        #expect(recorder.waitForValue())
+        #expect(recorder.values == [0, 1, 2])
+    }
 }
