@@ -84,15 +84,25 @@ public struct DatabaseValue: Hashable, Sendable {
     }
 
     /// Binds the value to the parameter `index` (1-based) of a statement.
-    @inlinable
+    @inlinable @inline(__always)
     func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        // Numbers and NULL bind inline: they fill the hot loops of
+        // inserts. Text and blobs go through a call.
         switch storage {
-        case .null:
-            return sqlite3_bind_null(sqliteStatement, index)
         case .int64(let value):
             return sqlite3_bind_int64(sqliteStatement, index, value)
         case .double(let value):
             return sqlite3_bind_double(sqliteStatement, index, value)
+        case .null:
+            return sqlite3_bind_null(sqliteStatement, index)
+        case .string, .blob:
+            return bindBytes(to: sqliteStatement, at: index)
+        }
+    }
+
+    @usableFromInline
+    func bindBytes(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        switch storage {
         case .string(let value):
             var value = value
             return value.withUTF8 { buffer in
@@ -110,6 +120,8 @@ public struct DatabaseValue: Hashable, Sendable {
                 }
                 return sqlite3_bind_zeroblob(sqliteStatement, index, 0)
             }
+        case .null, .int64, .double:
+            return bind(to: sqliteStatement, at: index)
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 @usableFromInline
 final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
     /// The encoded columns. Keyed containers write here.
-    @usableFromInline @exclusivity(unchecked) var container = PersistenceContainer(minimumCapacity: 16)
+    @usableFromInline @exclusivity(unchecked) var container = PersistenceContainer()
     @usableFromInline var codingPath: [any CodingKey] { [] }
     @usableFromInline var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
 

@@ -95,9 +95,18 @@ extension EncodableRecord {
         }
     }
 
-    /// The encoded columns of the record.
+    /// The encoded columns of the record, each once.
     @inlinable
     func persistenceContainer() throws -> PersistenceContainer {
+        var container = try encodedContainer()
+        container.removeDuplicateColumns()
+        return container
+    }
+
+    /// The encoded columns of the record, as `encode(to:)` set them: a
+    /// column set twice is there twice.
+    @inlinable
+    func encodedContainer() throws -> PersistenceContainer {
         var container = PersistenceContainer(minimumCapacity: 16)
         try encode(to: &container)
         return container
@@ -240,8 +249,10 @@ extension EncodableRecord where Self: Encodable {
     /// Encodes the record with its Encodable implementation.
     @inlinable
     public func encode(to container: inout PersistenceContainer) throws {
+        // The encoder writes into the storage of `container`.
         let encoder = DatabaseRecordEncoder<Self>()
+        swap(&container, &encoder.container)
         try self.encode(to: encoder)
-        container = encoder.container
+        swap(&container, &encoder.container)
     }
 }

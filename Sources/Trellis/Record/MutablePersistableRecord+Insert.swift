@@ -102,12 +102,12 @@ extension MutablePersistableRecord {
     /// Runs the INSERT statement.
     @inlinable
     func insertWithoutCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
-        let container = try persistenceContainer()
+        var container = try encodedContainer()
         let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
         let statement = try db.recordStatementCache.statement(
-            db, key: .init(type: ObjectIdentifier(Self.self), operation: .insert(conflict)), columns: container.columns)
+            db, key: .init(type: ObjectIdentifier(Self.self), operation: .insert(conflict)), container: &container)
         {
-            try Self.insertSQL(db, columns: container.columns, conflict: conflict)
+            try Self.insertSQL(db, columns: $0, conflict: conflict)
         }
         try statement.bind(container.values)
         try statement.executeBoundStatement()
@@ -122,9 +122,16 @@ extension MutablePersistableRecord {
     @inlinable
     static func rowIDColumn(_ db: Database) throws -> String? {
         let key = ObjectIdentifier(Self.self)
-        if let column = db.recordStatementCache.rowIDColumns[key] { return column }
-        let column = try db.primaryKey(databaseTableName).rowIDColumn
-        db.recordStatementCache.rowIDColumns[key] = column
+        let cache = db.recordStatementCache
+        if let last = cache.lastRowIDColumn, last.type == key { return last.column }
+        let column: String?
+        if let known = cache.rowIDColumns[key] {
+            column = known
+        } else {
+            column = try db.primaryKey(databaseTableName).rowIDColumn
+            cache.rowIDColumns[key] = column
+        }
+        cache.lastRowIDColumn = (key, column)
         return column
     }
 

@@ -25,20 +25,32 @@ public struct InsertionSuccess: Sendable {
 
 /// The result of a successful update or save.
 public struct PersistenceSuccess: Sendable {
-    /// The saved values.
-    public let persistenceContainer: PersistenceContainer
+    /// The saved values, without the rowid of an insert.
+    private let savedContainer: PersistenceContainer
+
+    /// The rowid column of an insert, and its value.
+    private let insertedRowID: (column: String, rowID: Int64)?
+
+    /// The saved values; after an insert, with the inserted rowid.
+    public var persistenceContainer: PersistenceContainer {
+        // Built on demand: most records never read it, and setting the
+        // rowid in a container that `InsertionSuccess` shares would copy
+        // its storage.
+        guard let insertedRowID else { return savedContainer }
+        var container = savedContainer
+        container.replaceValue(insertedRowID.rowID.databaseValue, forColumn: insertedRowID.column)
+        return container
+    }
 
     init(persistenceContainer: PersistenceContainer) {
-        self.persistenceContainer = persistenceContainer
+        self.savedContainer = persistenceContainer
+        self.insertedRowID = nil
     }
 
     @usableFromInline
     init(_ inserted: InsertionSuccess) {
-        var container = inserted.persistenceContainer
-        if let column = inserted.rowIDColumn {
-            container[column] = inserted.rowID
-        }
-        self.persistenceContainer = container
+        self.savedContainer = inserted.persistenceContainer
+        self.insertedRowID = inserted.rowIDColumn.map { ($0, inserted.rowID) }
     }
 }
 

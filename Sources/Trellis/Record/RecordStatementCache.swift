@@ -38,6 +38,11 @@ final class RecordStatementCache {
     @usableFromInline
     var rowIDColumns: [ObjectIdentifier: String?] = [:]
 
+    /// The entry of `rowIDColumns` read last: loops of inserts of one
+    /// type skip the hashing.
+    @usableFromInline
+    var lastRowIDColumn: (type: ObjectIdentifier, column: String?)?
+
     /// The last statement of a lookup by key.
     @usableFromInline
     var lastKeyStatement: (key: Key, statement: Statement)?
@@ -52,6 +57,7 @@ final class RecordStatementCache {
         entries.removeAll()
         lastEntry = nil
         rowIDColumns.removeAll()
+        lastRowIDColumn = nil
         rowIDTables.removeAll()
         lastKeyStatement = nil
     }
@@ -86,6 +92,26 @@ final class RecordStatementCache {
             }
         }
         return try prepare(db, key: key, columns: columns, makeSQL: makeSQL)
+    }
+
+    /// The cached statement for the operation and the columns of
+    /// `container`, or a new one prepared from `makeSQL`, given the
+    /// columns.
+    ///
+    /// The container comes straight from `encode(to:)`: when its columns
+    /// are not those of a cached statement, which have no duplicates, its
+    /// repeated columns are folded first.
+    @inlinable
+    func statement(
+        _ db: Database, key: Key, container: inout PersistenceContainer,
+        makeSQL: ([String]) throws -> String) throws -> Statement
+    {
+        if let last = lastEntry, last.key == key, last.columns == container.columns {
+            return last.statement
+        }
+        container.removeDuplicateColumns()
+        let columns = container.columns
+        return try statement(db, key: key, columns: columns) { try makeSQL(columns) }
     }
 
     /// The entry that `statement` returned last.

@@ -168,6 +168,37 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
         #expect(container["missing"] == nil)
     }
 
+    @Test func aColumnSetTwiceIsInsertedOnceWithItsLastValue() throws {
+        final class Saved: @unchecked Sendable { var containers: [PersistenceContainer] = [] }
+        struct Entry: MutablePersistableRecord {
+            static let databaseTableName = "player"
+            var id: Int64?
+            var name: String
+            let saved: Saved
+            func encode(to container: inout PersistenceContainer) {
+                container["id"] = id
+                container["name"] = "draft"
+                container["name"] = name
+            }
+            func didSave(_ success: PersistenceSuccess) { saved.containers.append(success.persistenceContainer) }
+            mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+        }
+        let dbQueue = try makeDatabase()
+        let saved = Saved()
+        try dbQueue.write { db in
+            // The second insert reuses the statement of the first.
+            for name in ["Arthur", "Barbara"] {
+                var entry = Entry(id: nil, name: name, saved: saved)
+                try entry.insert(db)
+            }
+            #expect(try Row.fetchAll(db, sql: "SELECT id, name FROM player ORDER BY id")
+                == [["id": 1, "name": "Arthur"], ["id": 2, "name": "Barbara"]])
+        }
+        #expect(saved.containers.map(\.columnNames) == [["id", "name"], ["id", "name"]])
+        #expect(saved.containers.map { $0["id"]?.databaseValue } == [1.databaseValue, 2.databaseValue])
+        #expect(saved.containers.map { $0["name"]?.databaseValue } == ["Arthur".databaseValue, "Barbara".databaseValue])
+    }
+
     @Test func classRecordsLearnTheirIdWithANonMutatingDidInsert() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { (db: Database) throws in
