@@ -29,7 +29,7 @@ public struct PersistenceContainer: Sendable {
     @inlinable
     public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
         get { index(of: column).map { values[$0] } }
-        set {
+        @inline(__always) set {
             // Consuming the value spares a copy of the existential.
             if let value = consume newValue {
                 setValue(value.databaseValue, forColumn: column)
@@ -47,7 +47,7 @@ public struct PersistenceContainer: Sendable {
     }
 
     /// Sets the value of a column.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func setValue(_ value: DatabaseValue, forColumn column: String) {
         // Appends without a search: comparing different names is the
         // costly case, and a record usually writes each column once.
