@@ -50,8 +50,7 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
         func store(_ value: DatabaseValue, forKey key: Key) {
             let column = column(for: key)
             // Encodable writes each key once: append without a search.
-            encoder.container.columns.append(column)
-            encoder.container.values.append(value)
+            encoder.container.setValue(value, forColumn: column)
         }
 
         @inlinable mutating func encodeNil(forKey key: Key) throws { store(.null, forKey: key) }

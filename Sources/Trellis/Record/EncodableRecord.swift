@@ -112,6 +112,15 @@ extension EncodableRecord {
         return container
     }
 
+    /// The encoded columns of the record, as `encode(to:)` set them, in
+    /// the connection's spare storage when it is free.
+    @inlinable
+    func encodedContainer(_ db: Database) throws -> PersistenceContainer {
+        var container = db.recordStatementCache.takeSpareContainer()
+        try encode(to: &container)
+        return container
+    }
+
     /// Whether the record and `other` encode the same values.
     public func databaseEquals(_ other: Self) -> Bool {
         guard let lhs = try? persistenceContainer(), let rhs = try? other.persistenceContainer() else { return false }

@@ -1,3 +1,5 @@
+import TrellisSQLite
+
 extension MutablePersistableRecord {
     /// Inserts the record, and calls `didInsert` with its rowid.
     ///
@@ -37,6 +39,7 @@ extension MutablePersistableRecord {
         }
         guard let saved else { throw RecordError.callbackNotCalled("aroundSave") }
         didSave(saved)
+        db.recordStatementCache.spareStorage = saved.savedContainer.storage
     }
 
     /// Inserts a copy of the record, and returns it after `didInsert`.
@@ -102,14 +105,14 @@ extension MutablePersistableRecord {
     /// Runs the INSERT statement.
     @inlinable
     func insertWithoutCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
-        var container = try encodedContainer()
+        var container = try encodedContainer(db)
         let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
         let statement = try db.recordStatementCache.statement(
             db, key: .init(type: ObjectIdentifier(Self.self), operation: .insert(conflict)), container: &container)
         {
             try Self.insertSQL(db, columns: $0, conflict: conflict)
         }
-        try statement.bind(container.values)
+        try statement.bind(container)
         try statement.executeBoundStatement()
         return InsertionSuccess(
             rowID: db.lastInsertedRowID,
@@ -155,6 +158,26 @@ extension MutablePersistableRecord {
 }
 
 extension Statement {
+    /// Binds the values of a container to the parameters, in order.
+    @inlinable
+    func bind(_ container: PersistenceContainer) throws {
+        sqlite3_reset(sqliteStatement)
+        let storage = container.storage
+        var entry = storage.entries
+        for index in CInt(1)..<CInt(storage.count + 1) {
+            // Matched in place: copying each value out would retain it.
+            let code: CInt
+            switch entry.pointee.value.storage {
+            case .int64(let value): code = sqlite3_bind_int64(sqliteStatement, index, value)
+            case .double(let value): code = sqlite3_bind_double(sqliteStatement, index, value)
+            case .null: code = sqlite3_bind_null(sqliteStatement, index)
+            case .string, .blob: code = entry.pointee.value.bindBytes(to: sqliteStatement, at: index)
+            }
+            if code != SQLITE_OK { try check(code) }
+            entry += 1
+        }
+    }
+
     /// Runs a statement whose arguments are already bound.
     @inlinable
     func executeBoundStatement() throws {

@@ -7,28 +7,31 @@
 /// }
 /// ```
 public struct PersistenceContainer: Sendable {
-    /// The encoded columns, in order.
+    /// The encoded columns and values, shared by copies until one of them
+    /// changes.
     @usableFromInline
-    var columns: [String] = []
-
-    /// The encoded values, aligned with `columns`.
-    @usableFromInline
-    var values: [DatabaseValue] = []
+    var storage: PersistenceContainerStorage
 
     @inlinable
-    public init() {}
+    public init() {
+        storage = PersistenceContainerStorage(capacity: 8)
+    }
 
     @inlinable
     init(minimumCapacity: Int) {
-        columns.reserveCapacity(minimumCapacity)
-        values.reserveCapacity(minimumCapacity)
+        storage = PersistenceContainerStorage(capacity: minimumCapacity)
+    }
+
+    @inlinable
+    init(storage: PersistenceContainerStorage) {
+        self.storage = storage
     }
 
     /// The value of a column, read case-insensitively; setting a column
     /// twice keeps the last value.
     @inlinable
     public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
-        get { index(of: column).map { values[$0] } }
+        get { databaseValue(forColumn: column) }
         @inline(__always) set {
             // Consuming the value spares a copy of the existential.
             if let value = consume newValue {
@@ -54,32 +57,38 @@ public struct PersistenceContainer: Sendable {
         // Lookups read the last value of a column, and
         // `removeDuplicateColumns()` folds repeated columns before SQL is
         // made from them.
-        columns.append(column)
-        values.append(value)
+        makeUnique()
+        storage.append(column, value)
     }
 
     /// Replaces the value of a column, or appends it: the update of a
     /// container whose columns are each there once.
     @inlinable
     mutating func replaceValue(_ value: DatabaseValue, forColumn column: String) {
-        if let index = columns.firstIndex(of: column) ?? columns.firstIndex(where: { $0.isEqualIgnoringASCIICase(column) }) {
-            values[index] = value
-        } else {
-            columns.append(column)
-            values.append(value)
+        makeUnique()
+        let entries = storage.entries
+        for index in 0..<storage.count where entries[index].column == column {
+            entries[index].value = value
+            return
         }
+        for index in 0..<storage.count where entries[index].column.isEqualIgnoringASCIICase(column) {
+            entries[index].value = value
+            return
+        }
+        storage.append(column, value)
     }
 
     /// Folds the columns set more than once into their first position,
     /// with their last value.
     @inlinable
     mutating func removeDuplicateColumns() {
-        guard columns.count > 1 else { return }
+        guard storage.count > 1 else { return }
         var index = 1
-        while index < columns.count {
-            if let first = columns[..<index].firstIndex(of: columns[index]) {
-                values[first] = values.remove(at: index)
-                columns.remove(at: index)
+        while index < storage.count {
+            let column = storage.entries[index].column
+            if let first = (0..<index).first(where: { storage.entries[$0].column == column }) {
+                makeUnique()
+                storage.entries[first].value = storage.remove(at: index).value
             } else {
                 index += 1
             }
@@ -97,8 +106,32 @@ public struct PersistenceContainer: Sendable {
     public func hasColumn(_ column: String) -> Bool { index(of: column) != nil }
 
     /// The database value of a column, if encoded.
+    @inlinable
     public func databaseValue(forColumn column: String) -> DatabaseValue? {
-        index(of: column).map { values[$0] }
+        index(of: column).map { storage.entries[$0].value }
+    }
+
+    /// The encoded columns, in order (repeated columns included).
+    @inlinable
+    var columns: [String] {
+        (0..<storage.count).map { storage.entries[$0].column }
+    }
+
+    /// The encoded values, in the order of `columns`.
+    @inlinable
+    var values: [DatabaseValue] {
+        (0..<storage.count).map { storage.entries[$0].value }
+    }
+
+    /// Whether the container holds exactly these columns, in this order.
+    @inlinable
+    func hasColumns(_ columns: [String]) -> Bool {
+        guard columns.count == storage.count else { return false }
+        let entries = storage.entries
+        for index in 0..<columns.count where entries[index].column != columns[index] {
+            return false
+        }
+        return true
     }
 
     /// The position of the last value of the column.
@@ -106,7 +139,99 @@ public struct PersistenceContainer: Sendable {
     func index(of column: String) -> Int? {
         // Columns are few: a linear search with the exact name first beats
         // hashing.
-        if let index = columns.lastIndex(of: column) { return index }
-        return columns.lastIndex { $0.isEqualIgnoringASCIICase(column) }
+        let entries = storage.entries
+        if let index = (0..<storage.count).last(where: { entries[$0].column == column }) {
+            return index
+        }
+        return (0..<storage.count).last { entries[$0].column.isEqualIgnoringASCIICase(column) }
+    }
+
+    @inlinable @inline(__always)
+    mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = storage.copy()
+        }
+    }
+}
+
+/// The columns and values of a ``PersistenceContainer``, in one buffer
+/// that grows as columns are set.
+///
+/// A class rather than two arrays: a connection keeps the storage of its
+/// last insert and empties it for the next one, so that loops of inserts
+/// allocate nothing, and emptying it here costs a loop over concrete
+/// types, not the runtime calls an array makes to destroy its elements.
+@usableFromInline
+final class PersistenceContainerStorage: @unchecked Sendable {
+    // Mutated only by the container that holds the one reference to it
+    // (copy on write), which makes the sharing of copies safe.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var column: String
+        @usableFromInline var value: DatabaseValue
+
+        @inlinable
+        init(column: String, value: DatabaseValue) {
+            self.column = column
+            self.value = value
+        }
+    }
+
+    // No dynamic exclusivity checks: they would cost more than the
+    // writes they guard, and only the unique owner mutates.
+    @usableFromInline @exclusivity(unchecked) var entries: UnsafeMutablePointer<Entry>
+    @usableFromInline @exclusivity(unchecked) var count = 0
+    @usableFromInline @exclusivity(unchecked) var capacity: Int
+
+    @inlinable
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 1)
+        entries = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        entries.deinitialize(count: count)
+        entries.deallocate()
+    }
+
+    @inlinable @inline(__always)
+    func append(_ column: String, _ value: DatabaseValue) {
+        if count == capacity { grow() }
+        (entries + count).initialize(to: Entry(column: column, value: value))
+        count += 1
+    }
+
+    @usableFromInline
+    func grow() {
+        let newCapacity = capacity * 2
+        let newEntries = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
+        newEntries.moveInitialize(from: entries, count: count)
+        entries.deallocate()
+        entries = newEntries
+        capacity = newCapacity
+    }
+
+    @usableFromInline
+    func copy() -> PersistenceContainerStorage {
+        let copy = PersistenceContainerStorage(capacity: capacity)
+        copy.entries.initialize(from: entries, count: count)
+        copy.count = count
+        return copy
+    }
+
+    /// Removes and returns the entry at `index`.
+    @usableFromInline
+    func remove(at index: Int) -> Entry {
+        let removed = (entries + index).move()
+        (entries + index).moveInitialize(from: entries + index + 1, count: count - index - 1)
+        count -= 1
+        return removed
+    }
+
+    /// Empties the storage, and keeps its capacity.
+    @usableFromInline
+    func removeAll() {
+        entries.deinitialize(count: count)
+        count = 0
     }
 }

@@ -26,7 +26,8 @@ public struct InsertionSuccess: Sendable {
 /// The result of a successful update or save.
 public struct PersistenceSuccess: Sendable {
     /// The saved values, without the rowid of an insert.
-    private let savedContainer: PersistenceContainer
+    @usableFromInline
+    let savedContainer: PersistenceContainer
 
     /// The rowid column of an insert, and its value.
     private let insertedRowID: (column: String, rowID: Int64)?

@@ -40,12 +40,30 @@ final class RecordStatementCache {
 
     /// The entry of `rowIDColumns` read last: loops of inserts of one
     /// type skip the hashing.
-    @usableFromInline
+    @usableFromInline @exclusivity(unchecked)
     var lastRowIDColumn: (type: ObjectIdentifier, column: String?)?
 
     /// The last statement of a lookup by key.
     @usableFromInline
     var lastKeyStatement: (key: Key, statement: Statement)?
+
+    /// The storage of the last inserted container, which the next insert
+    /// empties and reuses when no one else holds it.
+    @usableFromInline @exclusivity(unchecked)
+    var spareStorage: PersistenceContainerStorage?
+
+    /// An empty container, in the spare storage when it is free.
+    @inlinable
+    func takeSpareContainer() -> PersistenceContainer {
+        if var storage = spareStorage {
+            spareStorage = nil
+            if isKnownUniquelyReferenced(&storage) {
+                storage.removeAll()
+                return PersistenceContainer(storage: storage)
+            }
+        }
+        return PersistenceContainer(minimumCapacity: 16)
+    }
 
     /// Whether each table (by lowercased name) has a rowid: WITHOUT ROWID
     /// tables have none.
@@ -106,7 +124,7 @@ final class RecordStatementCache {
         _ db: Database, key: Key, container: inout PersistenceContainer,
         makeSQL: ([String]) throws -> String) throws -> Statement
     {
-        if let last = lastEntry, last.key == key, last.columns == container.columns {
+        if let last = lastEntry, last.key == key, container.hasColumns(last.columns) {
             return last.statement
         }
         container.removeDuplicateColumns()
@@ -115,7 +133,7 @@ final class RecordStatementCache {
     }
 
     /// The entry that `statement` returned last.
-    @usableFromInline
+    @usableFromInline @exclusivity(unchecked)
     var lastEntry: (key: Key, columns: [String], statement: Statement)?
 
     @usableFromInline

@@ -199,6 +199,46 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
         #expect(saved.containers.map { $0["name"]?.databaseValue } == ["Arthur".databaseValue, "Barbara".databaseValue])
     }
 
+    @Test func containersKeptFromInsertsKeepTheirValues() throws {
+        final class Kept: @unchecked Sendable { var containers: [PersistenceContainer] = [] }
+        struct Entry: PersistableRecord {
+            static let databaseTableName = "country"
+            var code: String
+            let kept: Kept
+            func encode(to container: inout PersistenceContainer) {
+                container["code"] = code
+                container["name"] = code.lowercased()
+            }
+            func didInsert(_ inserted: InsertionSuccess) { kept.containers.append(inserted.persistenceContainer) }
+        }
+        let dbQueue = try makeDatabase()
+        let kept = Kept()
+        try dbQueue.write { db in
+            for code in ["FR", "DE", "IT"] { try Entry(code: code, kept: kept).insert(db) }
+        }
+        #expect(kept.containers.map { $0["code"]?.databaseValue } == ["FR", "DE", "IT"].map(\.databaseValue))
+        #expect(kept.containers.map { $0["name"]?.databaseValue } == ["fr", "de", "it"].map(\.databaseValue))
+    }
+
+    @Test func aRecordThatEncodesNoColumnInsertsDefaultValues() throws {
+        struct Tick: MutablePersistableRecord {
+            var id: Int64?
+            func encode(to container: inout PersistenceContainer) {}
+            mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE tick(id INTEGER PRIMARY KEY, label TEXT DEFAULT 'tock')")
+            var first = Tick()
+            var second = Tick()
+            try first.insert(db)
+            try second.insert(db)
+            #expect(first.id == 1)
+            #expect(second.id == 2)
+            #expect(try String.fetchAll(db, sql: "SELECT label FROM tick ORDER BY id") == ["tock", "tock"])
+        }
+    }
+
     @Test func classRecordsLearnTheirIdWithANonMutatingDidInsert() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { (db: Database) throws in
