@@ -14,7 +14,8 @@ public struct PersistenceContainer: Sendable {
 
     @inlinable
     public init() {
-        storage = PersistenceContainerStorage(capacity: 8)
+        // Empty containers share one storage until their first column.
+        storage = PersistenceContainerStorage.empty
     }
 
     @inlinable
@@ -183,6 +184,11 @@ final class PersistenceContainerStorage: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var count = 0
     @usableFromInline @exclusivity(unchecked) var capacity: Int
 
+    /// The storage of empty containers, never mutated: copies are made
+    /// before the first column is set.
+    @usableFromInline
+    static let empty = PersistenceContainerStorage(capacity: 0)
+
     @inlinable
     init(capacity: Int) {
         self.capacity = Swift.max(capacity, 1)
@@ -213,7 +219,7 @@ final class PersistenceContainerStorage: @unchecked Sendable {
 
     @usableFromInline
     func copy() -> PersistenceContainerStorage {
-        let copy = PersistenceContainerStorage(capacity: capacity)
+        let copy = PersistenceContainerStorage(capacity: Swift.max(capacity, 8))
         copy.entries.initialize(from: entries, count: count)
         copy.count = count
         return copy
