@@ -44,8 +44,7 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?,
         returning: ((Row) throws -> Void)? = nil) throws -> PersistenceSuccess
     {
-        let container = try persistenceContainer()
-        let updatedColumns = columns ?? Set(container.columns)
+        let updatedColumns = try columns ?? Set(persistenceContainer().columns)
         try willUpdate(db, columns: updatedColumns)
         var updated: PersistenceSuccess?
         try aroundUpdate(db, columns: updatedColumns) {
