@@ -70,4 +70,7 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
     public var tables: [Table]
     public var associations: [Association]
     public var ambiguities: [Ambiguity]
+    /// What keeps parts of the schema from being used as associations: a
+    /// foreign key to a missing table, for example.
+    public var warnings: [String]
 }

@@ -42,6 +42,13 @@ public enum ReportRenderer {
                 headers: ["table", "association", "declaration"],
                 rows: report.associations.map { [$0.table, $0.kind + " " + $0.destination, $0.declaration] }).rendered)
         }
+        if !report.warnings.isEmpty {
+            output.append("")
+            output.append("Warnings")
+            for warning in report.warnings {
+                output.append("- \(warning)")
+            }
+        }
         if !report.ambiguities.isEmpty {
             output.append("")
             output.append("Needs an explicit ForeignKey")

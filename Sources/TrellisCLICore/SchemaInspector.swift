@@ -1,5 +1,5 @@
 import Foundation
-import Trellis
+@_spi(Inflections) import Trellis
 
 /// An error that the `trellis` command reports in one line.
 public struct CommandError: Error, CustomStringConvertible, Sendable {
@@ -55,13 +55,8 @@ public enum SchemaInspector {
 
     /// The report of an open database.
     public static func report(_ db: Database, path: String) throws -> DatabaseReport {
-        let names = try String.fetchAll(db, sql: """
-            SELECT name FROM sqlite_master
-            WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-            ORDER BY name
-            """)
         var tables: [DatabaseReport.Table] = []
-        for name in names {
+        for name in try tableNames(db) {
             do {
                 tables.append(try table(name, db: db))
             } catch {
@@ -71,8 +66,29 @@ public enum SchemaInspector {
                     foreignKeys: [], indexes: [], error: message))
             }
         }
-        let (associations, ambiguities) = try inferAssociations(tables, db: db)
-        return DatabaseReport(path: path, tables: tables, associations: associations, ambiguities: ambiguities)
+        let (associations, ambiguities, warnings) = try inferAssociations(tables, db: db)
+        return DatabaseReport(
+            path: path, tables: tables, associations: associations, ambiguities: ambiguities, warnings: warnings)
+    }
+
+    /// The tables of the main schema, virtual tables included, without
+    /// SQLite's own tables nor the shadow tables that store virtual ones
+    /// (`docs_content` of a full-text `docs` table, for example).
+    private static func tableNames(_ db: Database) throws -> [String] {
+        do {
+            // `table_list` (SQLite 3.37+) tells shadow tables apart.
+            return try String.fetchAll(db, sql: """
+                SELECT name FROM pragma_table_list
+                WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite_%'
+                ORDER BY name
+                """)
+        } catch {
+            return try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master
+                WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+                ORDER BY name
+                """)
+        }
     }
 
     private static func table(_ name: String, db: Database) throws -> DatabaseReport.Table {
@@ -97,15 +113,27 @@ public enum SchemaInspector {
     }
 
     private static func inferAssociations(_ tables: [DatabaseReport.Table], db: Database) throws
-        -> ([DatabaseReport.Association], [DatabaseReport.Ambiguity])
+        -> ([DatabaseReport.Association], [DatabaseReport.Ambiguity], [String])
     {
         var associations: [DatabaseReport.Association] = []
         var ambiguities: [DatabaseReport.Ambiguity] = []
+        var warnings: [String] = []
+        let tableNames = Set(tables.map { $0.name.lowercased() })
         for table in tables {
-            let byDestination = Dictionary(grouping: table.foreignKeys, by: { $0.destinationTable.lowercased() })
+            let foreignKeys = table.foreignKeys.filter { foreignKey in
+                guard tableNames.contains(foreignKey.destinationTable.lowercased()) else {
+                    warnings.append("Foreign key (\(foreignKey.columns.joined(separator: ", "))) of \(table.name) "
+                        + "references \(foreignKey.destinationTable), which is not a table of this database: no association")
+                    return false
+                }
+                return true
+            }
+            let originType = typeName(table.name)
+            let byDestination = Dictionary(grouping: foreignKeys, by: { $0.destinationTable.lowercased() })
             for (_, foreignKeys) in byDestination.sorted(by: { $0.key < $1.key }) {
                 let ambiguous = foreignKeys.count > 1
                 let destination = foreignKeys[0].destinationTable
+                let destinationType = typeName(destination)
                 if ambiguous {
                     ambiguities.append(DatabaseReport.Ambiguity(
                         from: table.name, to: destination,
@@ -114,82 +142,106 @@ public enum SchemaInspector {
                             + foreignKeys.map { "ForeignKey(\(swiftArray($0.columns)))" }.joined(separator: " or ")))
                 }
                 for foreignKey in foreignKeys {
+                    // Several keys to one table: each association gets a
+                    // key of its own, named after its columns, so that
+                    // they can be used together.
                     let using = ambiguous ? ", using: ForeignKey(\(swiftArray(foreignKey.columns)))" : ""
-                    let destinationType = typeName(destination)
-                    let originType = typeName(table.name)
+                    let toOne = ambiguous
+                        ? role(of: foreignKey)
+                        : AssociationKeyInflections.singular(memberName(destination))
                     associations.append(DatabaseReport.Association(
                         kind: "belongsTo", table: table.name, destination: destination, foreignKey: foreignKey.columns,
                         through: nil, needsExplicitForeignKey: ambiguous,
-                        declaration: "static let \(property(for: foreignKey, destination: destination)) = belongsTo(\(destinationType).self\(using))"))
+                        declaration: "static let \(swiftMember(toOne)) = belongsTo(\(destinationType).self"
+                            + (ambiguous ? ", key: \(swiftString(toOne))" : "") + "\(using))"))
                     let unique = (try? db.table(table.name, hasUniqueKey: foreignKey.columns)) ?? false
                     let kind = unique ? "hasOne" : "hasMany"
-                    let key = unique ? Inflections.singular(lowerFirst(table.name)) : Inflections.plural(lowerFirst(table.name))
+                    let origin = memberName(table.name)
+                    var toMany = unique ? AssociationKeyInflections.singular(origin) : AssociationKeyInflections.plural(origin)
+                    if ambiguous {
+                        toMany = role(of: foreignKey) + toMany.prefix(1).uppercased() + toMany.dropFirst()
+                    }
                     associations.append(DatabaseReport.Association(
                         kind: kind, table: destination, destination: table.name, foreignKey: foreignKey.columns,
                         through: nil, needsExplicitForeignKey: ambiguous,
-                        declaration: "static let \(key) = \(kind)(\(originType).self\(using))"))
+                        declaration: "static let \(swiftMember(toMany)) = \(kind)(\(originType).self"
+                            + (ambiguous ? ", key: \(swiftString(toMany))" : "") + "\(using))"))
                 }
             }
             // A join table: exactly two foreign keys, to two different
-            // tables, covering its primary key or its columns.
-            let destinations = Set(table.foreignKeys.map { $0.destinationTable.lowercased() })
-            if table.foreignKeys.count == 2, destinations.count == 2 {
-                let first = table.foreignKeys[0]
-                let second = table.foreignKeys[1]
+            // tables.
+            let destinations = Set(foreignKeys.map { $0.destinationTable.lowercased() })
+            if foreignKeys.count == 2, destinations.count == 2 {
+                let first = foreignKeys[0]
+                let second = foreignKeys[1]
                 for (origin, target) in [(first, second), (second, first)] {
-                    let via = Inflections.plural(lowerFirst(table.name))
-                    let name = Inflections.plural(lowerFirst(target.destinationTable))
+                    let via = AssociationKeyInflections.plural(memberName(table.name))
+                    let name = AssociationKeyInflections.plural(memberName(target.destinationTable))
+                    let targetToOne = AssociationKeyInflections.singular(memberName(target.destinationTable))
                     associations.append(DatabaseReport.Association(
                         kind: "hasManyThrough", table: origin.destinationTable, destination: target.destinationTable,
                         foreignKey: target.columns, through: table.name, needsExplicitForeignKey: false,
-                        declaration: "static let \(name) = hasMany(\(typeName(target.destinationTable)).self, through: \(via), using: \(typeName(table.name)).\(property(for: target, destination: target.destinationTable)))"))
+                        declaration: "static let \(swiftMember(name)) = hasMany(\(typeName(target.destinationTable)).self, "
+                            + "through: \(swiftMember(via)), using: \(originType).\(swiftMember(targetToOne)))"))
                 }
             }
         }
-        return (associations, ambiguities)
+        return (associations, ambiguities, warnings)
     }
 
     private static func swiftArray(_ columns: [String]) -> String {
-        "[" + columns.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        "[" + columns.map(swiftString).joined(separator: ", ") + "]"
     }
 
-    /// `authorId` → `author`; otherwise the destination table.
-    private static func property(for foreignKey: DatabaseReport.ForeignKey, destination: String) -> String {
+    private static func swiftString(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// The role of a foreign key, for the names of its associations:
+    /// `authorId` → `author`; otherwise its columns.
+    private static func role(of foreignKey: DatabaseReport.ForeignKey) -> String {
         if foreignKey.columns.count == 1 {
             let column = foreignKey.columns[0]
             for suffix in ["Id", "_id", "ID", "Code", "_code"] where column.hasSuffix(suffix) && column.count > suffix.count {
-                return String(column.dropLast(suffix.count))
+                return memberName(String(column.dropLast(suffix.count)))
             }
         }
-        return Inflections.singular(lowerFirst(destination))
+        return memberName(foreignKey.columns.joined(separator: "_"))
     }
 
-    private static func lowerFirst(_ name: String) -> String {
-        name.prefix(1).lowercased() + name.dropFirst()
+    /// The words of a name: `book_tag`, `book tag` and `bookTag` give
+    /// `book`, `tag` (camelCase is kept within a word).
+    private static func words(_ name: String) -> [String] {
+        name.split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
-    /// `person` → `Person`, `book_tag` → `BookTag`.
+    /// A lowerCamelCase member name: `my table` → `myTable`.
+    static func memberName(_ name: String) -> String {
+        let words = words(name)
+        guard let first = words.first else { return "value" }
+        let head = first.prefix(1).lowercased() + first.dropFirst()
+        let name = head + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        return name.first?.isNumber == true ? "_" + name : name
+    }
+
+    /// `person` → `Person`, `book_tag` → `BookTag`, `my table` → `MyTable`.
     static func typeName(_ table: String) -> String {
-        Inflections.singular(table).split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-    }
-}
-
-/// Simple English inflections for the names the inspector suggests.
-enum Inflections {
-    static func plural(_ word: String) -> String {
-        let lower = word.lowercased()
-        if lower.hasSuffix("person") { return String(word.dropLast(6)) + (word.hasSuffix("Person") ? "People" : "people") }
-        if lower.hasSuffix("s") || lower.hasSuffix("x") || lower.hasSuffix("ch") || lower.hasSuffix("sh") { return word + "es" }
-        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) { return word.dropLast() + "ies" }
-        return word + "s"
+        let words = words(AssociationKeyInflections.singular(table))
+        guard !words.isEmpty else { return "Record" }
+        let name = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        return name.first?.isNumber == true ? "_" + name : name
     }
 
-    static func singular(_ word: String) -> String {
-        let lower = word.lowercased()
-        if lower.hasSuffix("people") { return String(word.dropLast(6)) + "person" }
-        if lower.hasSuffix("ies") { return word.dropLast(3) + "y" }
-        if lower.hasSuffix("sses") || lower.hasSuffix("xes") || lower.hasSuffix("ches") || lower.hasSuffix("shes") { return String(word.dropLast(2)) }
-        if lower.hasSuffix("s") && !lower.hasSuffix("ss") && !lower.hasSuffix("us") { return String(word.dropLast()) }
-        return word
+    /// The name as a Swift member, in backquotes when it is a keyword.
+    private static func swiftMember(_ name: String) -> String {
+        keywords.contains(name) ? "`\(name)`" : name
     }
+
+    private static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "protocol", "public", "rethrows", "static", "struct",
+        "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do", "else",
+        "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as",
+        "false", "is", "nil", "self", "super", "throws", "true", "try", "any", "some",
+    ]
 }

@@ -67,7 +67,7 @@ import TrellisCLICore
         defer { try? FileManager.default.removeItem(atPath: path) }
         let json = try ReportRenderer.json(try SchemaInspector.inspect(path: path))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["path", "tables", "associations", "ambiguities"])
+        #expect(Set(object.keys) == ["path", "tables", "associations", "ambiguities", "warnings"])
         let tables = try #require(object["tables"] as? [[String: Any]])
         let cover = try #require(tables.first { $0["name"] as? String == "cover" })
         #expect(cover["hasExplicitPrimaryKey"] as? Bool == false)
@@ -159,5 +159,54 @@ import TrellisCLICore
         #expect(orphan.foreignKeys.first?.destinationTable == "ghost")
         #expect(report.tables.first { $0.name == "pair" }?.primaryKey == ["a", "b"])
         #expect(ReportRenderer.text(report).contains("Table pair"))
+        // A foreign key to a missing table is a warning, not an association.
+        #expect(!report.associations.contains { $0.destination == "ghost" || $0.table == "ghost" })
+        #expect(report.warnings == ["Foreign key (ghostId) of orphan references ghost, which is not a table of this database: no association"])
+        #expect(ReportRenderer.text(report).contains("Warnings"))
+    }
+
+    @Test func suggestedDeclarationsAreSwiftWhateverTheTableNames() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("names-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let dbQueue = try DatabaseQueue(path: path)
+        try dbQueue.write { db in
+            try db.execute(sql: #"""
+                CREATE TABLE "order line" (id INTEGER PRIMARY KEY);
+                CREATE TABLE "default" (id INTEGER PRIMARY KEY, lineId INTEGER REFERENCES "order line"(id));
+                CREATE TABLE node (id INTEGER PRIMARY KEY, parentId INTEGER REFERENCES node(id), nextId INTEGER REFERENCES node(id));
+                CREATE TABLE child (id INTEGER PRIMARY KEY, nodeId INTEGER REFERENCES node(id));
+                CREATE TABLE setting (id INTEGER PRIMARY KEY, defaultId INTEGER REFERENCES "default"(id));
+                """#)
+        }
+        try dbQueue.close()
+        let report = try SchemaInspector.inspect(path: path)
+        let declarations = Set(report.associations.map(\.declaration))
+        #expect(declarations.contains("static let orderLine = belongsTo(OrderLine.self)"))
+        #expect(declarations.contains("static let `default` = belongsTo(Default.self)"))
+        #expect(declarations.contains("static let defaults = hasMany(Default.self)"))
+        // The keys the library infers: `child` → `children`.
+        #expect(declarations.contains("static let children = hasMany(Child.self)"))
+        // Several keys to one table: each association has a key of its own.
+        #expect(declarations.contains("static let parent = belongsTo(Node.self, key: \"parent\", using: ForeignKey([\"parentId\"]))"))
+        #expect(declarations.contains("static let nextNodes = hasMany(Node.self, key: \"nextNodes\", using: ForeignKey([\"nextId\"]))"))
+    }
+
+    @Test func shadowTablesOfVirtualTablesAreNotListed() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fts-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let dbQueue = try DatabaseQueue(path: path)
+        let hasFTS5 = try dbQueue.write { db -> Bool in
+            do {
+                try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(title, body)")
+                return true
+            } catch {
+                return false  // SQLite built without FTS5
+            }
+        }
+        try dbQueue.close()
+        try #require(hasFTS5)
+        let report = try SchemaInspector.inspect(path: path)
+        #expect(report.tables.map(\.name) == ["docs"])
+        #expect(report.tables[0].columns.map(\.name) == ["title", "body"])
     }
 }
