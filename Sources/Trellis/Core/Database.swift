@@ -428,13 +428,11 @@ public final class Database {
             switch action {
             case SQLITE_READ:
                 if let context, let table = operation {
-                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
-                        .preparedRegion.readTables.insert(String(cString: table).lowercased())
+                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedRegion.recordRead(table)
                 }
             case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
                 if let context, let table = operation {
-                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
-                        .preparedRegion.writtenTables.insert(String(cString: table).lowercased())
+                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedRegion.recordWrite(table)
                 }
             case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_INDEX, SQLITE_CREATE_TEMP_TABLE,
                  SQLITE_CREATE_TEMP_TRIGGER, SQLITE_CREATE_TEMP_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,

@@ -4,6 +4,21 @@
 struct StatementRegion: Sendable {
     var readTables: Set<String> = []
     var writtenTables: Set<String> = []
+
+    /// The name SQLite gave last: it reports a read for each column, with
+    /// the same pointer for the columns of one table, and comparing
+    /// pointers spares a string per column.
+    private nonisolated(unsafe) var lastReadName: UnsafePointer<CChar>?
+
+    mutating func recordRead(_ table: UnsafePointer<CChar>) {
+        guard table != lastReadName else { return }
+        lastReadName = table
+        readTables.insert(String(cString: table).lowercased())
+    }
+
+    mutating func recordWrite(_ table: UnsafePointer<CChar>) {
+        writtenTables.insert(String(cString: table).lowercased())
+    }
 }
 
 /// What a write access changed: the tables it wrote to (lowercased), and
