@@ -122,6 +122,24 @@ public final class DatabaseQueue: DatabaseWriter {
         try await writer.async(updates)
     }
 
+    /// Runs `updates` in a transaction, which commits or rolls back as the
+    /// closure says, and rolls back when it throws.
+    ///
+    /// ```swift
+    /// try dbQueue.inTransaction { db in
+    ///     try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+    ///     return .commit
+    /// }
+    /// ```
+    public func inTransaction(
+        _ kind: Database.TransactionKind? = nil,
+        _ updates: (Database) throws -> Database.TransactionCompletion) throws
+    {
+        try writer.sync { db in
+            try db.inTransaction(kind) { try updates(db) }
+        }
+    }
+
     /// Closes the connection. Later accesses throw a ``DatabaseError``.
     public func close() throws {
         writer.close()

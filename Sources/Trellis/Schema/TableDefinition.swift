@@ -21,15 +21,22 @@ public final class TableDefinition {
     let name: String
     let options: TableOptions
     var elements: [Element] = []
-    var primaryKeyConstraint: (columns: [String], conflict: Database.ConflictResolution?)?
+    var primaryKeyConstraint: (parts: [PrimaryKeyPart], conflict: Database.ConflictResolution?)?
     var uniqueKeys: [(columns: [String], conflict: Database.ConflictResolution?)] = []
     var foreignKeys: [ForeignKeyDefinition] = []
     var checks: [SQL] = []
     var constraints: [String] = []
     var indexedForeignKeys: [[String]] = []
     var belongsToRequests: [(name: String, table: String?, definition: ForeignKeyRequest)] = []
-    /// Columns declared in `primaryKey(onConflict:body:)`.
-    private var collectingPrimaryKeyColumns: [String]?
+    /// Columns and foreign keys declared in `primaryKey(onConflict:body:)`.
+    private var collectingPrimaryKeyParts: [PrimaryKeyPart]?
+
+    /// A part of a primary key: a column, or the columns of a `belongsTo`
+    /// (known once the referenced table is read), by element position.
+    enum PrimaryKeyPart {
+        case column(String)
+        case foreignKey(position: Int)
+    }
 
     init(name: String, options: TableOptions) {
         self.name = name
@@ -71,10 +78,11 @@ public final class TableDefinition {
     /// t.primaryKey(["citizenID", "countryCode"])
     /// ```
     public func primaryKey(_ columns: [String], onConflict conflictResolution: Database.ConflictResolution? = nil) {
-        primaryKeyConstraint = (columns, conflictResolution)
+        primaryKeyConstraint = (columns.map(PrimaryKeyPart.column), conflictResolution)
     }
 
-    /// A primary key made of the columns defined in `body`.
+    /// A primary key made of the columns and foreign keys defined in
+    /// `body`.
     ///
     /// ```swift
     /// t.primaryKey {
@@ -83,14 +91,21 @@ public final class TableDefinition {
     /// }
     /// ```
     public func primaryKey(onConflict conflictResolution: Database.ConflictResolution? = nil, body: () throws -> Void) rethrows {
-        collectingPrimaryKeyColumns = []
-        defer { collectingPrimaryKeyColumns = nil }
+        collectingPrimaryKeyParts = []
+        defer { collectingPrimaryKeyParts = nil }
         try body()
-        let columns = collectingPrimaryKeyColumns ?? []
-        for case .column(let column) in elements where columns.contains(column.name) {
-            if column.type != .integer && column.notNull == nil { column.notNull() }
+        let parts = collectingPrimaryKeyParts ?? []
+        for part in parts {
+            switch part {
+            case .column(let name):
+                for case .column(let column) in elements where column.name == name {
+                    if column.type != .integer && column.notNull == nil { column.notNull() }
+                }
+            case .foreignKey(let position):
+                belongsToRequests.first { $0.definition.position == position }?.definition.notNull()
+            }
         }
-        primaryKeyConstraint = (columns, conflictResolution)
+        primaryKeyConstraint = (parts, conflictResolution)
     }
 
     /// A column.
@@ -102,7 +117,7 @@ public final class TableDefinition {
     public func column(_ name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
         let column = ColumnDefinition(name: name, type: type)
         elements.append(.column(column))
-        collectingPrimaryKeyColumns?.append(name)
+        collectingPrimaryKeyParts?.append(.column(name))
         return column
     }
 
@@ -175,6 +190,7 @@ public final class TableDefinition {
         belongsToRequests.append((name, table, request))
         elements.append(.literal(SQL(sql: "")))  // placeholder for the columns, resolved with the schema
         request.position = elements.count - 1
+        collectingPrimaryKeyParts?.append(.foreignKey(position: request.position))
         return request
     }
 
@@ -212,6 +228,7 @@ public final class TableDefinition {
     func sql(_ db: Database) throws -> [String] {
         var definitions: [String] = []
         var indexes: [(columns: [String], unique: Bool)] = []
+        var belongsToColumns: [Int: [String]] = [:]
         for (index, element) in elements.enumerated() {
             switch element {
             case .column(let column):
@@ -221,6 +238,7 @@ public final class TableDefinition {
                 if let request = belongsToRequests.first(where: { $0.definition.position == index }) {
                     let (columns, foreignKey) = try resolve(request, db: db)
                     definitions += columns
+                    belongsToColumns[index] = foreignKey.columns
                     foreignKeys.append(foreignKey)
                     if request.definition.indexed || request.definition.isUnique {
                         indexes.append((foreignKey.columns, request.definition.isUnique))
@@ -230,7 +248,13 @@ public final class TableDefinition {
                 }
             }
         }
-        if let (columns, conflict) = primaryKeyConstraint {
+        if let (parts, conflict) = primaryKeyConstraint {
+            let columns = parts.flatMap { part -> [String] in
+                switch part {
+                case .column(let name): return [name]
+                case .foreignKey(let position): return belongsToColumns[position] ?? []
+                }
+            }
             var sql = "PRIMARY KEY (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
             if let conflict { sql += " ON CONFLICT \(conflict.rawValue)" }
             definitions.append(sql)
@@ -314,8 +338,9 @@ public final class TableDefinition {
     }
 
     private func definedPrimaryKey() -> [(name: String, type: String?)] {
-        if let (columns, _) = primaryKeyConstraint {
-            return columns.map { name in
+        if let (parts, _) = primaryKeyConstraint {
+            return parts.compactMap { part in
+                guard case .column(let name) = part else { return nil }
                 for case .column(let column) in elements where column.name == name { return (name, column.type?.rawValue) }
                 return (name, nil)
             }
