@@ -57,6 +57,26 @@ public final class Database {
     /// The tables read while ``recordingReadTables(_:)`` runs.
     private var recordedReadTables: Set<String>?
 
+    /// What the data change, commit and rollback hooks report to: the
+    /// transaction observers. Setting it installs or removes the hooks.
+    var transactionHookHandler: (any TransactionHookHandler)? {
+        didSet {
+            if (oldValue == nil) != (transactionHookHandler == nil) { installTransactionHooks() }
+        }
+    }
+
+    /// How the last transaction ended, until the statement that ended it
+    /// is done and the hook handler is told.
+    @usableFromInline
+    var pendingTransactionEnd: TransactionEnd?
+
+    /// The error of a transaction observer that refused a commit.
+    var commitHookError: (any Error)?
+
+    /// The statement that runs, while there are transaction observers:
+    /// update events report the columns it updates.
+    private(set) weak var executingStatement: Statement?
+
     /// The data version at the end of the last access, to notice schema
     /// changes made by other connections.
     private var lastDataVersion: UInt32?
@@ -355,7 +375,16 @@ public final class Database {
         if recordedReadTables != nil {
             recordedReadTables?.formUnion(statement.region.readTables)
         }
+        if transactionHookHandler != nil { executingStatement = statement }
         tracer?.trace(statement)
+    }
+
+    /// Forgets the prepared statements: they are prepared again when next
+    /// needed.
+    func clearStatementCaches() {
+        statementCache.removeAll()
+        lastCachedStatement = nil
+        recordStatementCache.clear()
     }
 
     /// Runs `body`, and returns the tables read by the statements it ran
@@ -424,15 +453,30 @@ public final class Database {
     private func installAuthorizer() {
         guard let connection = sqliteConnection else { return }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_set_authorizer(connection, { context, action, operation, _, _, _ in
+        sqlite3_set_authorizer(connection, { context, action, operation, column, _, _ in
             switch action {
             case SQLITE_READ:
                 if let context, let table = operation {
                     Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedRegion.recordRead(table)
                 }
-            case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
+            case SQLITE_INSERT:
                 if let context, let table = operation {
                     Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedRegion.recordWrite(table)
+                }
+            case SQLITE_UPDATE:
+                if let context, let table = operation {
+                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedRegion.recordUpdate(table, column: column)
+                }
+            case SQLITE_DELETE:
+                if let context, let table = operation {
+                    let db = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+                    db.preparedRegion.recordWrite(table)
+                    // With transaction observers, `DELETE FROM t` must report
+                    // each row: SQLITE_IGNORE turns off the truncate
+                    // optimization, and the rows are still deleted.
+                    if db.transactionHookHandler != nil, strncmp(table, "sqlite_", 7) != 0 {
+                        return SQLITE_IGNORE
+                    }
                 }
             case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_INDEX, SQLITE_CREATE_TEMP_TABLE,
                  SQLITE_CREATE_TEMP_TRIGGER, SQLITE_CREATE_TEMP_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,

@@ -16,8 +16,17 @@ struct StatementRegion: Sendable {
         readTables.insert(String(cString: table).lowercased())
     }
 
+    /// The columns that the statement updates, by lowercased table name.
+    var updatedColumns: [String: Set<String>] = [:]
+
     mutating func recordWrite(_ table: UnsafePointer<CChar>) {
         writtenTables.insert(String(cString: table).lowercased())
+    }
+
+    mutating func recordUpdate(_ table: UnsafePointer<CChar>, column: UnsafePointer<CChar>?) {
+        let name = String(cString: table).lowercased()
+        writtenTables.insert(name)
+        if let column { updatedColumns[name, default: []].insert(String(cString: column)) }
     }
 }
 

@@ -209,9 +209,10 @@ public final class Statement {
             return true
         }
         if code == SQLITE_DONE {
+            if database.pendingTransactionEnd != nil { database.notifyTransactionEnd() }
             return false
         }
-        throw database.makeError(code: code, statement: self)
+        throw database.stepError(code: code, statement: self)
     }
 
     @usableFromInline

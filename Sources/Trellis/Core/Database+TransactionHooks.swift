@@ -1,0 +1,93 @@
+import TrellisSQLite
+
+/// What SQLite's data change, commit and rollback hooks report to. The
+/// Observation layer implements it to serve transaction observers; Core
+/// only installs the hooks.
+protocol TransactionHookHandler: AnyObject {
+    /// A row of a rowid table was inserted, updated or deleted
+    /// (`SQLITE_INSERT`, `SQLITE_UPDATE`, `SQLITE_DELETE`).
+    func rowDidChange(_ db: Database, operation: CInt, tableName: String, rowID: Int64)
+
+    /// The transaction is about to commit; a thrown error rolls it back,
+    /// and the statement that committed throws it.
+    func transactionWillCommit(_ db: Database) throws
+
+    /// The transaction committed; the statement that committed it is done.
+    func transactionDidCommit(_ db: Database)
+
+    /// The transaction rolled back; the statement that ended it is done.
+    func transactionDidRollback(_ db: Database)
+}
+
+/// How the last transaction ended, until handlers are told.
+@usableFromInline
+enum TransactionEnd {
+    case commit
+    case rollback
+}
+
+extension Database {
+    /// Installs SQLite's hooks when a handler is set, and removes them
+    /// when it is not, so that connections without observers pay nothing.
+    func installTransactionHooks() {
+        guard let connection = sqliteConnection else { return }
+        guard transactionHookHandler != nil else {
+            // Hooks go away, possibly while the statement that ended a
+            // transaction runs: the statements stay (they only delete
+            // rows one by one).
+            sqlite3_update_hook(connection, nil, nil)
+            sqlite3_commit_hook(connection, nil, nil)
+            sqlite3_rollback_hook(connection, nil, nil)
+            return
+        }
+        // Statements prepared before were prepared without the authorizer
+        // answer that makes `DELETE FROM t` report each row.
+        clearStatementCaches()
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_update_hook(connection, { context, operation, _, tableName, rowID in
+            guard let context, let tableName else { return }
+            let db = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+            db.transactionHookHandler?.rowDidChange(db, operation: operation, tableName: String(cString: tableName), rowID: rowID)
+        }, context)
+        sqlite3_commit_hook(connection, { context in
+            guard let context else { return 0 }
+            let db = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+            do {
+                try db.transactionHookHandler?.transactionWillCommit(db)
+            } catch {
+                // SQLite rolls back, and the statement fails with
+                // SQLITE_CONSTRAINT_COMMITHOOK: it throws this error instead.
+                db.commitHookError = error
+                return 1
+            }
+            db.pendingTransactionEnd = .commit
+            return 0
+        }, context)
+        sqlite3_rollback_hook(connection, { context in
+            guard let context else { return }
+            Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().pendingTransactionEnd = .rollback
+        }, context)
+    }
+
+    /// Tells the handler how the transaction ended, once the statement
+    /// that ended it is done.
+    @usableFromInline
+    func notifyTransactionEnd() {
+        guard let end = pendingTransactionEnd else { return }
+        pendingTransactionEnd = nil
+        switch end {
+        case .commit: transactionHookHandler?.transactionDidCommit(self)
+        case .rollback: transactionHookHandler?.transactionDidRollback(self)
+        }
+    }
+
+    /// The error of a failed step: the error of a transaction observer
+    /// that refused a commit, or the connection's error.
+    @usableFromInline
+    func stepError(code: CInt, statement: Statement) -> any Error {
+        let error: any Error = commitHookError ?? makeError(code: code, statement: statement)
+        commitHookError = nil
+        notifyTransactionEnd()
+        return error
+    }
+}

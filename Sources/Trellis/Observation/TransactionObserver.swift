@@ -1,0 +1,275 @@
+import TrellisSQLite
+
+/// An object told about the changes of the database, row by row, and
+/// about the end of each transaction.
+///
+/// ```swift
+/// final class PlayerChangeLogger: TransactionObserver {
+///     var changedRowIDs: [Int64] = []
+///
+///     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+///         eventKind.tableName == "player"
+///     }
+///
+///     func databaseDidChange(with event: DatabaseEvent) {
+///         changedRowIDs.append(event.rowID)
+///     }
+///
+///     func databaseDidCommit(_ db: Database) {
+///         print("Players changed: \(changedRowIDs)")
+///         changedRowIDs = []
+///     }
+///
+///     func databaseDidRollback(_ db: Database) {
+///         changedRowIDs = []
+///     }
+/// }
+///
+/// let logger = PlayerChangeLogger()
+/// dbQueue.add(transactionObserver: logger)
+/// ```
+///
+/// Observers are called on the writer connection's queue, in the order
+/// they were added. Events come from SQLite's data change hook: changes of
+/// `WITHOUT ROWID` tables, and rows that `INSERT OR REPLACE` deletes to
+/// resolve a conflict, are not reported.
+public protocol TransactionObserver: AnyObject {
+    /// Whether the observer wants the events of this kind. It is asked
+    /// before the events of a statement are reported, and should not
+    /// change its answer.
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool
+
+    /// A row was inserted, updated or deleted. The event is only valid
+    /// during the call: keep a ``DatabaseEvent/copy()``.
+    func databaseDidChange(with event: DatabaseEvent)
+
+    /// The transaction is about to commit. Throwing rolls it back, and
+    /// the statement that commits throws the error.
+    func databaseWillCommit() throws
+
+    /// The transaction committed.
+    func databaseDidCommit(_ db: Database)
+
+    /// The transaction rolled back.
+    func databaseDidRollback(_ db: Database)
+}
+
+extension TransactionObserver {
+    /// Does nothing: the commit goes on.
+    public func databaseWillCommit() throws {}
+}
+
+/// The kind of change a statement makes to a table, as asked to
+/// ``TransactionObserver/observes(eventsOfKind:)``.
+public enum DatabaseEventKind: Sendable, Hashable {
+    /// Rows inserted into the table.
+    case insert(tableName: String)
+    /// Rows deleted from the table.
+    case delete(tableName: String)
+    /// Rows of the table updated; the columns are those the statement sets.
+    case update(tableName: String, columnNames: Set<String>)
+
+    /// The table of the event.
+    public var tableName: String {
+        switch self {
+        case .insert(let tableName), .delete(let tableName), .update(let tableName, _): return tableName
+        }
+    }
+}
+
+/// A row inserted, updated or deleted, as told to
+/// ``TransactionObserver/databaseDidChange(with:)``.
+public struct DatabaseEvent: Sendable {
+    /// What happened to the row.
+    public enum Kind: Sendable {
+        case insert
+        case update
+        case delete
+    }
+
+    /// What happened to the row.
+    public let kind: Kind
+
+    /// The table of the row.
+    public let tableName: String
+
+    /// The rowid of the row.
+    public let rowID: Int64
+
+    /// A copy that outlives the call (events are values: the copy is the
+    /// event itself).
+    public func copy() -> DatabaseEvent { self }
+}
+
+extension Database {
+    /// How long a transaction observer stays registered.
+    public enum TransactionObservationExtent: Sendable {
+        /// Until the observer is deallocated: the database holds it weakly.
+        case observerLifetime
+        /// Until the end of the next transaction (commit or rollback).
+        case nextTransaction
+        /// As long as the connection: the database holds it strongly.
+        case databaseLifetime
+    }
+
+    /// Registers a transaction observer.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     db.add(transactionObserver: observer, extent: .nextTransaction)
+    ///     try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+    /// }
+    /// ```
+    public func add(transactionObserver: some TransactionObserver, extent: TransactionObservationExtent = .observerLifetime) {
+        let broker = (transactionHookHandler as? TransactionObserverBroker) ?? TransactionObserverBroker()
+        broker.add(transactionObserver, extent: extent)
+        transactionHookHandler = broker
+    }
+
+    /// Unregisters a transaction observer.
+    public func remove(transactionObserver: some TransactionObserver) {
+        guard let broker = transactionHookHandler as? TransactionObserverBroker else { return }
+        broker.remove(transactionObserver)
+        if broker.isEmpty { transactionHookHandler = nil }
+    }
+}
+
+extension DatabaseWriter {
+    /// Registers a transaction observer on the writer connection.
+    ///
+    /// ```swift
+    /// dbQueue.add(transactionObserver: observer)
+    /// ```
+    public func add(
+        transactionObserver: some TransactionObserver,
+        extent: Database.TransactionObservationExtent = .observerLifetime)
+    {
+        // Registering does not touch the file: it can not fail but on a
+        // closed connection, where there is nothing left to observe.
+        try? writeWithoutTransaction { db in db.add(transactionObserver: transactionObserver, extent: extent) }
+    }
+
+    /// Unregisters a transaction observer from the writer connection.
+    public func remove(transactionObserver: some TransactionObserver) {
+        try? writeWithoutTransaction { db in db.remove(transactionObserver: transactionObserver) }
+    }
+}
+
+/// Dispatches the reports of SQLite's hooks to the transaction observers
+/// of one connection.
+final class TransactionObserverBroker: TransactionHookHandler {
+    private struct Registration {
+        weak var weakObserver: (any TransactionObserver)?
+        var strongObserver: (any TransactionObserver)?
+        let identity: ObjectIdentifier
+        let extent: Database.TransactionObservationExtent
+
+        var observer: (any TransactionObserver)? { strongObserver ?? weakObserver }
+    }
+
+    private var registrations: [Registration] = []
+
+    /// The answers of `observes(eventsOfKind:)` for the statement that
+    /// runs, by operation and table, in the order of `registrations`.
+    private var interests: [InterestKey: [Bool]] = [:]
+    private weak var interestsStatement: Statement?
+
+    private struct InterestKey: Hashable {
+        let operation: CInt
+        let tableName: String
+    }
+
+    /// Whether no observer is left.
+    var isEmpty: Bool {
+        !registrations.contains { $0.observer != nil }
+    }
+
+    func add(_ observer: some TransactionObserver, extent: Database.TransactionObservationExtent) {
+        let identity = ObjectIdentifier(observer)
+        registrations.removeAll { $0.identity == identity || $0.observer == nil }
+        switch extent {
+        case .observerLifetime:
+            registrations.append(Registration(weakObserver: observer, strongObserver: nil, identity: identity, extent: extent))
+        case .nextTransaction, .databaseLifetime:
+            registrations.append(Registration(weakObserver: nil, strongObserver: observer, identity: identity, extent: extent))
+        }
+        interests.removeAll()
+    }
+
+    func remove(_ observer: some TransactionObserver) {
+        let identity = ObjectIdentifier(observer)
+        registrations.removeAll { $0.identity == identity }
+        interests.removeAll()
+    }
+
+    func rowDidChange(_ db: Database, operation: CInt, tableName: String, rowID: Int64) {
+        let statement = db.executingStatement
+        if statement !== interestsStatement {
+            interests.removeAll(keepingCapacity: true)
+            interestsStatement = statement
+        }
+        let key = InterestKey(operation: operation, tableName: tableName)
+        let wants: [Bool]
+        if let known = interests[key], known.count == registrations.count {
+            wants = known
+        } else {
+            let kind = eventKind(operation: operation, tableName: tableName, statement: statement)
+            wants = registrations.map { $0.observer?.observes(eventsOfKind: kind) ?? false }
+            interests[key] = wants
+        }
+        let event = DatabaseEvent(kind: eventKind(operation), tableName: tableName, rowID: rowID)
+        for (registration, wanted) in zip(registrations, wants) where wanted {
+            registration.observer?.databaseDidChange(with: event)
+        }
+    }
+
+    func transactionWillCommit(_ db: Database) throws {
+        for registration in registrations {
+            try registration.observer?.databaseWillCommit()
+        }
+    }
+
+    func transactionDidCommit(_ db: Database) {
+        let current = registrations
+        endTransaction(db)
+        for registration in current {
+            registration.observer?.databaseDidCommit(db)
+        }
+    }
+
+    func transactionDidRollback(_ db: Database) {
+        let current = registrations
+        endTransaction(db)
+        for registration in current {
+            registration.observer?.databaseDidRollback(db)
+        }
+    }
+
+    /// Forgets the observers of one transaction, and the deallocated ones.
+    private func endTransaction(_ db: Database) {
+        let count = registrations.count
+        registrations.removeAll { $0.extent == .nextTransaction || $0.observer == nil }
+        if registrations.count != count {
+            interests.removeAll()
+            if registrations.isEmpty { db.transactionHookHandler = nil }
+        }
+    }
+
+    private func eventKind(_ operation: CInt) -> DatabaseEvent.Kind {
+        switch operation {
+        case SQLITE_INSERT: return .insert
+        case SQLITE_DELETE: return .delete
+        default: return .update
+        }
+    }
+
+    private func eventKind(operation: CInt, tableName: String, statement: Statement?) -> DatabaseEventKind {
+        switch operation {
+        case SQLITE_INSERT: return .insert(tableName: tableName)
+        case SQLITE_DELETE: return .delete(tableName: tableName)
+        default:
+            let columns = statement?.region.updatedColumns[tableName.lowercased()] ?? []
+            return .update(tableName: tableName, columnNames: columns)
+        }
+    }
+}
