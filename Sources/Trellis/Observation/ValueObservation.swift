@@ -27,23 +27,38 @@ import Foundation
 /// to other tables do not. A fetch may deliver a value equal to the
 /// previous one: use ``removeDuplicates()`` to skip those.
 public struct ValueObservation<Value: Sendable>: Sendable {
-    let fetch: @Sendable (Database) throws -> Value
-    let isDuplicate: (@Sendable (Value, Value) -> Bool)?
+    /// Makes the fetcher of one run of the observation: each run has its
+    /// own state (the last value, for `removeDuplicates()`).
+    let makeFetcher: @Sendable () -> ValueFetcher<Value>
 
     /// An observation of the value that `fetch` returns.
     public static func tracking(_ fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<Value> {
-        ValueObservation(fetch: fetch, isDuplicate: nil)
+        ValueObservation { ValueFetcher { db in try fetch(db) } }
+    }
+
+    /// An observation of the value that `fetch` returns, which reads the
+    /// same tables on each fetch. Trellis tracks the tables of each fetch
+    /// anyway: this is ``tracking(_:)``, for code written for GRDB.
+    public static func trackingConstantRegion(_ fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<Value> {
+        tracking(fetch)
     }
 
     /// Starts the observation: `onChange` receives the current value, then
     /// the value after each change; `onError` receives the first error,
     /// which ends the observation.
+    ///
+    /// Values are delivered in order, on a background queue by default.
+    /// With `scheduling: .immediate`, the current value is fetched and
+    /// delivered before this method returns; with
+    /// `scheduling: .async(onQueue: queue)`, values are delivered on `queue`.
     public func start(
         in reader: any DatabaseReader,
+        scheduling scheduler: ValueObservationScheduler = .background,
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
     {
-        let observer = ValueObserver(reader: reader, fetch: fetch, isDuplicate: isDuplicate, onError: onError, onChange: onChange)
+        let observer = ValueObserver(
+            reader: reader, fetcher: makeFetcher(), scheduler: scheduler, onError: onError, onChange: onChange)
         observer.start()
         return AnyDatabaseCancellable { observer.cancel() }
     }
@@ -59,6 +74,22 @@ public struct ValueObservation<Value: Sendable>: Sendable {
             continuation.onTermination = { _ in cancellable.cancel() }
         })
     }
+
+    /// The observation of the values that `transform` makes of the
+    /// observed values.
+    ///
+    /// ```swift
+    /// let observation = ValueObservation
+    ///     .tracking { db in try Player.fetchAll(db) }
+    ///     .map { players in players.map(\.name) }
+    /// ```
+    public func map<T: Sendable>(_ transform: @escaping @Sendable (Value) throws -> T) -> ValueObservation<T> {
+        let makeFetcher = self.makeFetcher
+        return ValueObservation<T> {
+            let fetcher = makeFetcher()
+            return ValueFetcher { db in try fetcher.next(db).map(transform) }
+        }
+    }
 }
 
 extension ValueObservation where Value: Equatable {
@@ -71,7 +102,59 @@ extension ValueObservation where Value: Equatable {
     ///     .removeDuplicates()
     /// ```
     public func removeDuplicates() -> ValueObservation<Value> {
-        ValueObservation(fetch: fetch, isDuplicate: { $0 == $1 })
+        let makeFetcher = self.makeFetcher
+        return ValueObservation {
+            let fetcher = makeFetcher()
+            var lastValue: Value?
+            return ValueFetcher { db in
+                guard let value = try fetcher.next(db) else { return nil }
+                if let lastValue, lastValue == value { return nil }
+                lastValue = value
+                return value
+            }
+        }
+    }
+}
+
+/// Where a ``ValueObservation`` delivers its values.
+///
+/// ```swift
+/// let cancellable = observation.start(in: dbQueue, scheduling: .immediate) { error in
+///     // Handle error
+/// } onChange: { value in
+///     // The first value arrives before `start` returns.
+/// }
+/// ```
+public struct ValueObservationScheduler: Sendable {
+    enum Kind: Sendable {
+        case background
+        case immediate
+        case queue(DispatchQueue)
+    }
+
+    let kind: Kind
+
+    /// Values are delivered on a background queue of the observation.
+    public static let background = ValueObservationScheduler(kind: .background)
+
+    /// The current value is delivered before `start` returns, on the
+    /// calling thread; the next ones on a background queue.
+    public static let immediate = ValueObservationScheduler(kind: .immediate)
+
+    /// Values are delivered on `queue`, in order.
+    public static func async(onQueue queue: DispatchQueue) -> ValueObservationScheduler {
+        ValueObservationScheduler(kind: .queue(queue))
+    }
+}
+
+/// The fetches of one run of an observation: `next` returns the value to
+/// deliver, or nil for none (a duplicate).
+final class ValueFetcher<Value>: @unchecked Sendable {
+    // Called by one observer, one fetch at a time.
+    let next: (Database) throws -> Value?
+
+    init(_ next: @escaping (Database) throws -> Value?) {
+        self.next = next
     }
 }
 
@@ -113,10 +196,10 @@ public final class AnyDatabaseCancellable: @unchecked Sendable {
 /// Fetches and delivers the values of one observation, in order.
 private final class ValueObserver<Value: Sendable>: @unchecked Sendable {
     // `token`, `isCancelled` and `readTables` are guarded by `lock`; fetches
-    // and deliveries run on `queue`, which alone touches `lastValue`.
+    // run on `queue`, one at a time, which alone touches `fetcher`.
     private let reader: any DatabaseReader
-    private let fetch: @Sendable (Database) throws -> Value
-    private let isDuplicate: (@Sendable (Value, Value) -> Bool)?
+    private let fetcher: ValueFetcher<Value>
+    private let scheduler: ValueObservationScheduler
     private let onError: @Sendable (any Error) -> Void
     private let onChange: @Sendable (Value) -> Void
     private let queue = DispatchQueue(label: "Trellis.ValueObservation")
@@ -125,15 +208,13 @@ private final class ValueObserver<Value: Sendable>: @unchecked Sendable {
     private var isCancelled = false
     /// The tables read by the last fetch; nil until the first fetch.
     private var readTables: Set<String>?
-    private var lastValue: Value?
 
-    init(reader: any DatabaseReader, fetch: @escaping @Sendable (Database) throws -> Value,
-         isDuplicate: (@Sendable (Value, Value) -> Bool)?,
+    init(reader: any DatabaseReader, fetcher: ValueFetcher<Value>, scheduler: ValueObservationScheduler,
          onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Value) -> Void)
     {
         self.reader = reader
-        self.fetch = fetch
-        self.isDuplicate = isDuplicate
+        self.fetcher = fetcher
+        self.scheduler = scheduler
         self.onError = onError
         self.onChange = onChange
     }
@@ -147,7 +228,11 @@ private final class ValueObserver<Value: Sendable>: @unchecked Sendable {
         lock.lock()
         self.token = token
         lock.unlock()
-        refresh()
+        if case .immediate = scheduler.kind {
+            queue.sync { fetchAndDeliver { $0() } }
+        } else {
+            refresh()
+        }
     }
 
     func cancel() {
@@ -175,21 +260,31 @@ private final class ValueObserver<Value: Sendable>: @unchecked Sendable {
 
     private func refresh() {
         queue.async { [self] in
-            guard !cancelled else { return }
-            do {
-                let (value, tables) = try reader.read { db in try db.recordingReadTables { try fetch(db) } }
-                lock.lock()
-                readTables = tables
-                lock.unlock()
-                if let isDuplicate, let lastValue, isDuplicate(lastValue, value) { return }
-                lastValue = value
-                if !cancelled { onChange(value) }
-            } catch {
-                if !cancelled {
-                    cancel()
-                    onError(error)
+            fetchAndDeliver { delivery in
+                switch scheduler.kind {
+                case .background, .immediate: delivery()
+                case .queue(let queue): queue.async(execute: delivery)
                 }
             }
+        }
+    }
+
+    /// Fetches the value, and schedules its delivery (or the error's).
+    private func fetchAndDeliver(_ schedule: (@escaping @Sendable () -> Void) -> Void) {
+        guard !cancelled else { return }
+        do {
+            let (value, tables) = try reader.read { db in try db.recordingReadTables { try fetcher.next(db) } }
+            lock.lock()
+            readTables = tables
+            lock.unlock()
+            guard let value else { return }
+            schedule { [self] in
+                if !cancelled { onChange(value) }
+            }
+        } catch {
+            guard !cancelled else { return }
+            cancel()
+            schedule { [onError] in onError(error) }
         }
     }
 }

@@ -236,4 +236,63 @@ import Trellis
         #expect(recorder.waitForValue())
         #expect(recorder.values == [0, 1, 2])
     }
+
+    // MARK: - Transforms and scheduling
+
+    @Test func mapTransformsTheValuesAfterDuplicatesAreRemoved() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE player(name TEXT, score INTEGER)") }
+        let recorder = Recorder<String>()
+        let cancellable = observe(
+            ValueObservation
+                .trackingConstantRegion { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0 }
+                .removeDuplicates()
+                .map { "\($0) players" },
+            in: dbQueue, into: recorder)
+        defer { cancellable.cancel() }
+        #expect(recorder.waitForValue())
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur', 1)") }
+        #expect(recorder.waitForValue())
+        try dbQueue.write { db in try db.execute(sql: "UPDATE player SET score = 2") }
+        recorder.settle()
+        #expect(recorder.values == ["0 players", "1 players"])
+    }
+
+    @Test func immediateSchedulingDeliversTheCurrentValueBeforeStartReturns() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)") }
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? 0 }
+            .start(in: dbQueue, scheduling: .immediate) { error in
+                Issue.record("unexpected error \(error)")
+            } onChange: { count in
+                recorder.append(count)
+            }
+        defer { cancellable.cancel() }
+        #expect(recorder.values == [1])
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+        #expect(recorder.waitForValue())
+        #expect(recorder.waitForValue())
+        #expect(recorder.values == [1, 2])
+    }
+
+    @Test func asyncSchedulingDeliversOnTheGivenQueue() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+        let queue = DispatchQueue(label: "deliveries")
+        let key = DispatchSpecificKey<String>()
+        queue.setSpecific(key: key, value: "deliveries")
+        let recorder = Recorder<String?>()
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? 0 }
+            .start(in: dbQueue, scheduling: .async(onQueue: queue)) { error in
+                Issue.record("unexpected error \(error)")
+            } onChange: { _ in
+                recorder.append(DispatchQueue.getSpecific(key: key))
+            }
+        defer { cancellable.cancel() }
+        #expect(recorder.waitForValue())
+        #expect(recorder.values == ["deliveries"])
+    }
 }
