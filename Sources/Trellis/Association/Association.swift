@@ -135,6 +135,68 @@ extension Association {
         mapDestination { $0.selection += selection.map(\.sqlSelection) }
     }
 
+    /// Removes duplicate associated records, with `including(all:)`.
+    ///
+    /// ```swift
+    /// // The kinds of books of each author
+    /// let bookKinds = Author.books.select(Column("kind")).distinct().forKey("bookKinds")
+    /// let request = Author.including(all: bookKinds)
+    /// ```
+    ///
+    /// A distinct association can only be included with `including(all:)`:
+    /// joined to one, it makes the request throw when it runs.
+    public func distinct() -> Self {
+        mapDestination { $0.isDistinct = true }
+    }
+
+    /// Groups the associated records of each parent, with
+    /// `including(all:)`.
+    ///
+    /// ```swift
+    /// // The year of the latest book of each kind, for each author
+    /// let kindInfos = Author.books
+    ///     .select(Column("kind"), max(Column("year")).forKey("maxYear"))
+    ///     .group(Column("kind"))
+    ///     .forKey("bookKindInfos")
+    /// let request = Author.including(all: kindInfos)
+    /// ```
+    ///
+    /// A grouped association can only be included with `including(all:)`:
+    /// joined to one, it makes the request throw when it runs.
+    public func group(_ expressions: any SQLExpressible...) -> Self {
+        group(expressions)
+    }
+
+    /// Groups the associated records of each parent.
+    public func group(_ expressions: [any SQLExpressible]) -> Self {
+        mapDestination { $0.groupBy = expressions.map(\.sqlExpression) }
+    }
+
+    /// Groups the associated records of each parent with SQL.
+    public func group(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        group([SQL(sql: sql, arguments: arguments)])
+    }
+
+    /// Keeps the groups of associated records that match `predicate`;
+    /// without grouping, keeps the associated records that match it, as
+    /// association aggregates do.
+    ///
+    /// ```swift
+    /// // The books of each author that won an award
+    /// let awardedBooks = Author.books
+    ///     .having(Book.awards.isEmpty == false)
+    ///     .forKey("awardedBooks")
+    /// let request = Author.including(all: awardedBooks)
+    /// ```
+    public func having(_ predicate: some SQLExpressible) -> Self {
+        mapDestination { $0.having.append(predicate.sqlExpression) }
+    }
+
+    /// Keeps the groups of associated records that match an SQL condition.
+    public func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        having(SQL(sql: sql, arguments: arguments))
+    }
+
     /// Gives the associated table a name, so that other parts of the
     /// request can refer to its columns.
     ///
@@ -197,5 +259,53 @@ extension Association {
     /// selecting its columns.
     public func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
         mapDestination { $0 = $0.appending(association.impl, kind: .oneOptional, selected: false) }
+    }
+}
+
+extension Association where RowDecoder: TableRecord {
+    /// Selects one column of the associated records, built from their
+    /// columns.
+    ///
+    /// ```swift
+    /// Book.annotated(withOptional: Book.author.select { $0.name.forKey("authorName") })
+    /// ```
+    public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
+        select([try selection(RowDecoder.Columns.self)])
+    }
+
+    /// Appends a column built from the columns of the associated records
+    /// to their selection.
+    ///
+    /// ```swift
+    /// Author.including(all: Author.books.annotated { ($0.price * 2).forKey("doublePrice") })
+    /// ```
+    public func annotated(with selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
+        annotated(with: [try selection(RowDecoder.Columns.self)])
+    }
+
+    /// Appends columns built from the columns of the associated records to
+    /// their selection.
+    public func annotated(with selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
+        annotated(with: try selection(RowDecoder.Columns.self))
+    }
+
+    /// Groups the associated records by their columns.
+    ///
+    /// ```swift
+    /// Author.books.select { [$0.kind, max($0.year)] }.group { $0.kind }
+    /// ```
+    public func group(_ expression: (RowDecoder.DatabaseComponents) throws -> any SQLExpressible) rethrows -> Self {
+        group([try expression(RowDecoder.Columns.self)])
+    }
+
+    /// Groups the associated records by their columns.
+    public func group(_ expressions: (RowDecoder.DatabaseComponents) throws -> [any SQLExpressible]) rethrows -> Self {
+        group(try expressions(RowDecoder.Columns.self))
+    }
+
+    /// Keeps the groups of associated records that match a predicate built
+    /// from their columns.
+    public func having(_ predicate: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self {
+        having(try predicate(RowDecoder.Columns.self))
     }
 }

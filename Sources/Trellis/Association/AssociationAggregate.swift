@@ -47,8 +47,7 @@ extension AssociationToMany {
                 hop.relation = hop.relation.withFreshAliases()
                 return hop
             }
-            var relation = AssociationImpl.reversedRelation(hops)
-            relation.orderings = []
+            var relation = AssociationImpl.reversedRelation(hops).removingOrderings()
             relation.limit = nil
             let linkAlias = hops[0].relation.alias
             let firstHop = hops[0]
@@ -155,4 +154,17 @@ extension AssociationToMany where RowDecoder: TableRecord {
     public func total(_ keyPath: KeyPath<RowDecoder.Columns.Type, some ColumnExpression>) -> AssociationAggregate<OriginRowDecoder> {
         total(RowDecoder.Columns.self[keyPath: keyPath])
     }
+}
+
+/// The aggregate, or `defaultValue` when it is NULL (`IFNULL`). Unlike
+/// other operators, it keeps the name of the aggregate.
+///
+/// ```swift
+/// // SELECT team.*, IFNULL((SELECT MIN(score) ...), 0) AS minPlayerScore
+/// let request = Team.annotated(with: Team.players.min(Column("score")) ?? 0)
+/// ```
+public func ?? <RowDecoder>(
+    aggregate: AssociationAggregate<RowDecoder>, defaultValue: some SQLExpressible) -> AssociationAggregate<RowDecoder>
+{
+    AssociationAggregate(expression: aggregate.expression ?? defaultValue, name: aggregate.name)
 }

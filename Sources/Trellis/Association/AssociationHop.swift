@@ -68,8 +68,9 @@ struct AssociationImpl: @unchecked Sendable {
         for index in hops.indices {
             var relation = hops[index].relation
             if index < hops.count - 1 {
+                // The ordering of an intermediate table (an ordered pivot)
+                // sorts the associated records after their own ordering.
                 relation.selection = []
-                relation.orderings = []
                 relation.limit = nil
             }
             if let inner = node {

@@ -1,5 +1,7 @@
 extension Row {
-    /// Decodes the record of a joined association.
+    /// Decodes the record of a joined association. The key is searched
+    /// breadth-first in the tree of joined associations, so that the
+    /// record of a nested association is found too.
     ///
     /// ```swift
     /// init(row: Row) throws {
@@ -8,7 +10,7 @@ extension Row {
     /// }
     /// ```
     public func decode<Record: FetchableRecord>(_ type: Record.Type = Record.self, forKey key: String) throws -> Record {
-        guard let scope = scopes[key] else {
+        guard let scope = scopesTree[key] else {
             throw RowDecodingError(
                 reason: .columnNotFound,
                 message: "could not decode \(Record.self) - no association key \"\(key)\" in row \(self); keys: \(scopes.names)")
@@ -19,7 +21,7 @@ extension Row {
     /// Decodes the record of an optional joined association, or nil when
     /// it is missing or all its columns are NULL.
     public func decodeIfPresent<Record: FetchableRecord>(_ type: Record.Type = Record.self, forKey key: String) throws -> Record? {
-        guard let scope = scopes[key], scope.containsNonNullValue else { return nil }
+        guard let scope = scopesTree[key], scope.containsNonNullValue else { return nil }
         return try Record(row: scope)
     }
 
@@ -40,5 +42,51 @@ extension Row {
     /// Decodes the records of a prefetched to-many association as a set.
     public func decode<Record: FetchableRecord & Hashable>(_ type: Set<Record>.Type = Set<Record>.self, forKey key: String) throws -> Set<Record> {
         Set(try decode([Record].self, forKey: key))
+    }
+
+    // MARK: Subscripts
+
+    /// The record of the joined association `key`.
+    ///
+    /// ```swift
+    /// init(row: Row) throws {
+    ///     book = try Book(row: row)
+    ///     author = try row["author"]
+    /// }
+    /// ```
+    ///
+    /// Throws when the row has no association `key`, or when the record
+    /// can not be decoded.
+    public subscript<Record: FetchableRecord>(_ key: String) -> Record {
+        get throws { try decode(Record.self, forKey: key) }
+    }
+
+    /// The record of the optional joined association `key`, or nil when it
+    /// is missing or all its columns are NULL.
+    ///
+    /// ```swift
+    /// country = try row["country"]  // Country?
+    /// ```
+    public subscript<Record: FetchableRecord>(_ key: String) -> Record? {
+        get throws { try decodeIfPresent(Record.self, forKey: key) }
+    }
+
+    /// The records of the prefetched to-many association `key`
+    /// (`including(all:)`).
+    ///
+    /// ```swift
+    /// books = try row["books"]  // [Book]
+    /// ```
+    public subscript<Record: FetchableRecord>(_ key: String) -> [Record] {
+        get throws { try decode([Record].self, forKey: key) }
+    }
+
+    /// The records of the prefetched to-many association `key`, as a set.
+    ///
+    /// ```swift
+    /// tags = try row["tags"]  // Set<Tag>
+    /// ```
+    public subscript<Record: FetchableRecord & Hashable>(_ key: String) -> Set<Record> {
+        get throws { try decode(Set<Record>.self, forKey: key) }
     }
 }

@@ -57,6 +57,30 @@ extension SQLRelation {
         return child
     }
 
+    /// The relation without any ordering, in its joined tables too: for
+    /// subqueries whose order does not matter.
+    func removingOrderings() -> SQLRelation {
+        var relation = self
+        relation.orderings = []
+        relation.isReversed = false
+        relation.children = relation.children.map { key, child in
+            var child = child
+            child.relation = child.relation.removingOrderings()
+            return (key, child)
+        }
+        return relation
+    }
+
+    /// The orderings of the relation then of its joined to-one tables,
+    /// qualified with their aliases: how the generator sorts a request.
+    var orderingsWithJoins: [SQLOrdering] {
+        var result = effectiveOrderings.map { $0.qualified(with: alias) }
+        for (_, child) in children where child.kind != .all {
+            result += child.relation.orderingsWithJoins
+        }
+        return result
+    }
+
     /// The relation with new aliases for the tables that the user did not
     /// alias, so that an association joined twice names two tables.
     func withFreshAliases() -> SQLRelation {

@@ -64,6 +64,10 @@ struct ToManyPrefetch: Sendable {
             }))
         }
         relation.filters.append(condition)
+        // Groups never span two parents.
+        if !relation.groupBy.isEmpty {
+            relation.groupBy += linkExpressions
+        }
         let keySelections = linkExpressions.enumerated().map { SQLSelection.expression($1, alias: "grdb_link\($0)") }
         relation.selection = relation.selection + keySelections
 
@@ -74,12 +78,12 @@ struct ToManyPrefetch: Sendable {
                 if index > 0 { partition.append(.sql(", ", StatementArguments())) }
                 partition.append(.expression(expression))
             }
-            let orderings = relation.effectiveOrderings
+            let orderings = relation.orderingsWithJoins
             if !orderings.isEmpty {
                 partition.append(.sql(" ORDER BY ", StatementArguments()))
                 for (index, ordering) in orderings.enumerated() {
                     if index > 0 { partition.append(.sql(", ", StatementArguments())) }
-                    partition.append(.ordering(ordering.qualified(with: relation.alias)))
+                    partition.append(.ordering(ordering))
                 }
             }
             partition.append(.sql(")", StatementArguments()))

@@ -209,7 +209,17 @@ struct SQLQueryGenerator {
     }
 
     private func joinSQL(_ child: SQLJoinedChild, parent: SQLRelation, context: SQLGenerationContext) throws -> String {
-        let relation = child.relation
+        var relation = child.relation
+        if relation.limit != nil || relation.isDistinct || !relation.groupBy.isEmpty {
+            // A join can not limit, deduplicate or group the rows of one
+            // table only: such associations are prefetched.
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "An association to \(relation.tableName) refined with limit, distinct or group can only be used with including(all:)")
+        }
+        // Without grouping, HAVING conditions (association aggregates)
+        // filter the joined rows.
+        relation.filters += relation.having
         var sql = child.kind == .oneRequired ? " JOIN " : " LEFT JOIN "
         sql += tableSQL(relation, context: context)
         var conditions: [SQLExpression] = try child.condition(context.db).map { pair in

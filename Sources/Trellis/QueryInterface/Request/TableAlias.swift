@@ -37,6 +37,51 @@ public final class TableAlias<RowDecoder>: @unchecked Sendable {
 
     /// All columns of the aliased table.
     public var allColumns: SQLSelection { .allColumns(identity) }
+
+    /// An expression that is true when the aliased table has a row: its
+    /// primary key is not NULL. With an optional join, it tells whether
+    /// the associated record exists.
+    ///
+    /// ```swift
+    /// // Books without any author
+    /// let authorAlias = TableAlias<Author>()
+    /// let anonymousBooks = Book
+    ///     .joining(optional: Book.author.aliased(authorAlias))
+    ///     .filter(!authorAlias.exists)
+    /// ```
+    ///
+    /// Using the expression before a request adopts the alias throws an
+    /// error when the request runs.
+    public var exists: SQLExpression {
+        let identity = self.identity
+        return SQLExpression(.deferred { context in
+            guard !identity.tableName.isEmpty else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "TableAlias.exists is used in a request that does not alias any table with it")
+            }
+            let primaryKey = try context.db.primaryKey(identity.tableName)
+            let conditions = primaryKey.columns.map { column in
+                SQLExpression(.column(column, identity)) != nil
+            }
+            return SQLQueryGenerator.conjunction(conditions)
+        })
+    }
+}
+
+extension TableAlias where RowDecoder == Void {
+    /// An alias that is not tied to a record type: `TableAlias()`. Its
+    /// table is known when a request adopts it with `aliased(_:)`.
+    ///
+    /// ```swift
+    /// let authorAlias = TableAlias()
+    /// let request = Book
+    ///     .joining(required: Book.author.aliased(authorAlias))
+    ///     .filter(Column("year") >= authorAlias[Column("deathYear")])
+    /// ```
+    public convenience init(name: String? = nil) {
+        self.init(identity: AliasIdentity(tableName: "", userName: name, isExplicit: true))
+    }
 }
 
 extension TableAlias where RowDecoder: TableRecord {
