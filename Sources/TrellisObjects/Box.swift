@@ -58,11 +58,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     }
 
     private func finish(_ context: PutContext) throws {
-        while !context.putAgain.isEmpty {
-            let pending = context.putAgain
-            context.putAgain = []
-            for putAgain in pending { try putAgain() }
-        }
+        try context.finish()
     }
 
     func put(_ object: T, db: Database, context: PutContext) throws {
@@ -136,10 +132,19 @@ public final class Box<T: Entity>: @unchecked Sendable {
         }
     }
 
-    /// The number of objects.
-    public func count() throws -> Int {
+    /// The number of objects, or, with a `limit` other than 0, the number
+    /// of objects up to that limit.
+    ///
+    /// ```swift
+    /// let count = try personBox.count()
+    /// let atLeastTen = try personBox.count(limit: 10) == 10
+    /// ```
+    public func count(limit: Int = 0) throws -> Int {
         try readTable(orIfMissing: 0) { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(tableName.quotedDatabaseIdentifier)") ?? 0
+            if limit > 0 {
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT 1 FROM \(tableName.quotedDatabaseIdentifier) LIMIT ?)", arguments: [limit]) ?? 0
+            }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(tableName.quotedDatabaseIdentifier)") ?? 0
         }
     }
 
@@ -154,6 +159,27 @@ public final class Box<T: Entity>: @unchecked Sendable {
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?)",
                                      arguments: [Int64(bitPattern: id)]) ?? false
         }
+    }
+
+    /// Whether objects have all the given ids (true for no id).
+    ///
+    /// ```swift
+    /// let both = try personBox.contains([amanda.id, bob.id])
+    /// ```
+    public func contains(_ ids: [Id]) throws -> Bool {
+        let wanted = Set(ids)
+        guard !wanted.isEmpty else { return true }
+        return try readTable(orIfMissing: false) { db in
+            let placeholders = Array(repeating: "?", count: wanted.count).joined(separator: ", ")
+            let found = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" IN (\(placeholders))",
+                                         arguments: StatementArguments(wanted.map { Int64(bitPattern: $0) })) ?? 0
+            return found == wanted.count
+        }
+    }
+
+    /// Whether objects have all the given ids: `try personBox.contains(amanda.id, bob.id)`.
+    public func contains(_ ids: Id...) throws -> Bool {
+        try contains(ids)
     }
 
     // MARK: Remove
@@ -187,6 +213,27 @@ public final class Box<T: Entity>: @unchecked Sendable {
         }
     }
 
+    /// Removes the objects with the given ids, in one transaction; returns
+    /// how many existed.
+    ///
+    /// ```swift
+    /// try personBox.remove([amanda.id, bob.id])
+    /// ```
+    @discardableResult
+    public func remove(_ ids: [Id]) throws -> Int {
+        try store.write { _ in
+            var count = 0
+            for id in ids where try remove(id) { count += 1 }
+            return count
+        }
+    }
+
+    /// Removes the objects with the given ids: `try personBox.remove(amanda.id, bob.id)`.
+    @discardableResult
+    public func remove(_ ids: Id...) throws -> Int {
+        try remove(ids)
+    }
+
     /// Removes all objects; returns how many there were.
     @discardableResult
     public func removeAll() throws -> Int {
@@ -206,6 +253,21 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// ```
     public func query(_ condition: () -> any SQLExpressible) -> Query<T> {
         Query(box: self, conditions: [condition().sqlExpression], orderings: [])
+    }
+
+    /// A query of the objects that match a condition on their properties,
+    /// written with the ``Property`` values declared for the entity.
+    ///
+    /// ```swift
+    /// extension Person {
+    ///     static let name = Property<Person, String>("name")
+    ///     static let age = Property<Person, Int>("age")
+    /// }
+    /// let query = try personBox.query { Person.name.startsWith("Andrea") && Person.age > 18 }.build()
+    /// let andreas = try query.find()
+    /// ```
+    public func query(_ condition: () -> QueryCondition<T>) -> Query<T> {
+        Query(box: self, conditions: [], condition: condition().node, orderings: [])
     }
 
     /// A query of all objects.

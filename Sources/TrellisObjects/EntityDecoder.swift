@@ -110,9 +110,26 @@ final class EntityDecoder: Decoder {
                 return try cast(relationType.init(store: decoder.store, ownerId: decoder.ownerId, propertyName: property.key), property)
             case .value(let convertible):
                 return try decodeValue(T.self, convertible, property)
+            case .bytes:
+                return try decodeBytes(T.self, property)
             case .json:
                 return try decodeJSON(T.self, property)
             }
+        }
+
+        @inline(never)
+        private func decodeBytes<T>(_ type: T.Type, _ property: PropertyPlan.Property) throws -> T {
+            let bytes: [UInt8]
+            if let dbValue = row[property.column] as DatabaseValue?, case .string(let text) = dbValue.storage {
+                // Stored as JSON before bytes were blobs.
+                bytes = try JSONDecoder().decode([UInt8].self, from: Data(text.utf8))
+            } else {
+                bytes = Array(try row.decodeIfPresent(Data.self, forColumn: property.column) ?? Data())
+            }
+            guard let bytes = bytes as? T else {
+                throw ObjectStoreError("could not decode \(T.self) from bytes, column \(property.column)")
+            }
+            return bytes
         }
 
         // The branches below are apart so that the relations above do not
@@ -154,7 +171,7 @@ final class EntityDecoder: Decoder {
             case .toOne, .toMany:
                 // A relation is never nil: its owner attaches it.
                 return try decode(T.self, forKey: key)
-            case .value, .json:
+            case .value, .bytes, .json:
                 if try decodeNil(forKey: key) {
                     decoder.position += 1
                     return nil

@@ -72,6 +72,9 @@ final class EntityEncoder: Encoder {
             case .value(let valueType):
                 guard let databaseValue = valueType.databaseValue(of: value) else { throw mismatch(value, property) }
                 encoder.append(property.column, databaseValue)
+            case .bytes:
+                guard let bytes = value as? [UInt8] else { throw mismatch(value, property) }
+                encoder.append(property.column, Data(bytes).databaseValue)
             case .json:
                 // Sorted keys: the same value is always the same text.
                 let jsonEncoder = JSONEncoder()

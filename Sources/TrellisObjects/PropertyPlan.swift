@@ -18,6 +18,8 @@ final class PropertyPlan {
         case toOne(any AnyToOne.Type)
         case toMany(any AnyToMany.Type)
         case value(any DatabaseValueConvertible.Type)
+        /// `[UInt8]`, stored as a blob like `Data`, as in ObjectBox.
+        case bytes
         case json
     }
 
@@ -53,6 +55,9 @@ final class PropertyPlan {
         }
         if let toMany = type as? any AnyToMany.Type {
             return Property(type: identifier, key: key, kind: .toMany(toMany), column: key)
+        }
+        if type == [UInt8].self {
+            return Property(type: identifier, key: key, kind: .bytes, column: key)
         }
         if let convertible = type as? any DatabaseValueConvertible.Type {
             return Property(type: identifier, key: key, kind: .value(convertible), column: key)

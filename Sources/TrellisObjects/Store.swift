@@ -30,9 +30,28 @@ public final class Store: @unchecked Sendable {
     /// The name of the database file in the store's folder.
     public static let databaseFileName = "objects.sqlite"
 
+    /// The folder of the store; ``inMemoryPrefix`` for a store in memory,
+    /// and "" for a store opened over a `DatabaseQueue`.
+    public let directoryPath: String
+
+    /// A `directoryPath` that starts with this prefix (`"memory:test"`)
+    /// opens a store in memory, which keeps no file.
+    public static let inMemoryPrefix = "memory:"
+
     /// Opens a store in a folder, creating the folder and its database file
-    /// when needed.
+    /// when needed. A path that starts with ``inMemoryPrefix`` opens a
+    /// store in memory.
+    ///
+    /// ```swift
+    /// let store = try Store(directoryPath: "/path/to/objects")
+    /// let scratch = try Store(directoryPath: Store.inMemoryPrefix + "scratch")
+    /// ```
     public init(directoryPath: String) throws {
+        self.directoryPath = directoryPath
+        if directoryPath.hasPrefix(Self.inMemoryPrefix) {
+            queue = try DatabaseQueue()
+            return
+        }
         try FileManager.default.createDirectory(atPath: directoryPath, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.journalMode = .wal
@@ -44,6 +63,7 @@ public final class Store: @unchecked Sendable {
 
     /// Opens a store in memory.
     public init() throws {
+        directoryPath = Self.inMemoryPrefix
         queue = try DatabaseQueue()
     }
 
@@ -54,6 +74,7 @@ public final class Store: @unchecked Sendable {
     /// let store = Store(queue: dbQueue)
     /// ```
     public init(queue: DatabaseQueue) {
+        directoryPath = ""
         self.queue = queue
     }
 
@@ -99,6 +120,25 @@ public final class Store: @unchecked Sendable {
     /// Closes the store. Later operations throw.
     public func close() throws {
         try queue.close()
+    }
+
+    /// Closes the store and deletes its database files, and its folder
+    /// when nothing else is left in it. Later operations throw.
+    ///
+    /// ```swift
+    /// try store.closeAndDeleteAllFiles()
+    /// ```
+    public func closeAndDeleteAllFiles() throws {
+        try queue.close()
+        guard !directoryPath.isEmpty, !directoryPath.hasPrefix(Self.inMemoryPrefix) else { return }
+        let fileManager = FileManager.default
+        let database = (directoryPath as NSString).appendingPathComponent(Self.databaseFileName)
+        for path in [database, database + "-wal", database + "-shm", database + "-journal"] where fileManager.fileExists(atPath: path) {
+            try fileManager.removeItem(atPath: path)
+        }
+        if (try? fileManager.contentsOfDirectory(atPath: directoryPath))?.isEmpty == true {
+            try fileManager.removeItem(atPath: directoryPath)
+        }
     }
 
     // MARK: Database access
@@ -187,5 +227,14 @@ final class PutContext {
 
     func end(_ object: AnyObject) {
         putting.remove(ObjectIdentifier(object))
+    }
+
+    /// Puts again the objects that waited for the ids of their targets.
+    func finish() throws {
+        while !putAgain.isEmpty {
+            let pending = putAgain
+            putAgain = []
+            for putAgain in pending { try putAgain() }
+        }
     }
 }

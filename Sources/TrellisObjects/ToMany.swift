@@ -25,7 +25,15 @@ import Trellis
 /// owner is put. The objects load lazily on first access; collection access
 /// can not throw, so a database error while loading reads as an empty
 /// relation: call ``resolve()`` to get the error instead.
-public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codable, RandomAccessCollection {
+///
+/// As in ObjectBox, changes can also be written without putting the owner,
+/// with ``applyToDb()``:
+///
+/// ```swift
+/// customer.orders.append(newOrder)
+/// try customer.orders.applyToDb()
+/// ```
+public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codable, RandomAccessCollection, RangeReplaceableCollection {
     /// Where the relation is stored, once its owner is.
     var store: Store?
     var ownerId: Id = 0
@@ -37,6 +45,9 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
 
     /// An empty relation.
     public init(nilLiteral: ()) {}
+
+    /// An empty relation.
+    public init() {}
 
     /// A relation to the given objects, stored when the owner is put.
     public init(_ objects: [S]) {
@@ -65,6 +76,35 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
     }
 
     private var objects: [S] { (try? resolve()) ?? [] }
+
+    /// Whether the related objects were read from the database (or set).
+    public var resolved: Bool { loaded != nil }
+
+    /// Whether the relation has changes that neither ``applyToDb()`` nor a
+    /// put of the owner wrote yet.
+    public var hasPendingDbChanges: Bool { isModified }
+
+    /// Writes the changes of the relation now, without putting the owner:
+    /// new related objects are put, and the links are updated. Throws when
+    /// the owner is not stored yet (put it instead: that writes the
+    /// relation too).
+    ///
+    /// ```swift
+    /// let customer = try customerBox.get(id)!
+    /// customer.orders.append(order)
+    /// try customer.orders.applyToDb()
+    /// ```
+    public func applyToDb() throws {
+        guard isModified else { return }
+        guard let store, let propertyName, ownerId != 0 else {
+            throw ObjectStoreError("applyToDb: the owner of this ToMany<\(S.entityName), \(T.entityName)> is not stored yet; put the owner instead")
+        }
+        try store.write { db in
+            let context = PutContext()
+            try save(db, store: store, ownerId: ownerId, propertyName: propertyName, context: context)
+            try context.finish()
+        }
+    }
 
     // MARK: Collection
 
@@ -109,9 +149,28 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
         isModified = true
     }
 
+    /// Removes the objects that match `shouldBeRemoved` from the relation.
+    /// (Unlike the default of `RangeReplaceableCollection`, the relation
+    /// stays the same object, attached to its owner.)
+    public func removeAll(where shouldBeRemoved: (S) throws -> Bool) rethrows {
+        let kept = try objects.filter { try !shouldBeRemoved($0) }
+        loaded = kept
+        isModified = true
+    }
+
     /// Removes all objects from the relation.
     public func removeAll() {
         loaded = []
+        isModified = true
+    }
+
+    /// Replaces the objects in `subrange` (the requirement of
+    /// `RangeReplaceableCollection`, from which `insert`, `removeAll(where:)`
+    /// and the other methods of arrays come).
+    public func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == S {
+        var current = objects
+        current.replaceSubrange(subrange, with: newElements)
+        loaded = current
         isModified = true
     }
 

@@ -1,0 +1,403 @@
+@_spi(TrellisObjects) import Trellis
+
+/// A stored property of an entity, for queries and sorting: the
+/// counterpart of the `Person.name` properties that ObjectBox's code
+/// generator writes. There is no generator here: declare the properties
+/// you query, once, in an extension of the entity.
+///
+/// ```swift
+/// class Person: Entity {
+///     var id: Id = 0
+///     var name = ""
+///     var age = 0
+/// }
+///
+/// extension Person {
+///     static let name = Property<Person, String>("name")
+///     static let age = Property<Person, Int>("age")
+/// }
+///
+/// let adults = try personBox.query { Person.age >= 18 && Person.name.startsWith("A") }
+///     .ordered(by: Person.name)
+///     .build()
+///     .find()
+/// ```
+///
+/// The name is the column of the property: the property name itself, or,
+/// for a `ToOne` relation, the property name followed by `Id`
+/// (`Property<Order, Id>("customerId")` for `var customer: ToOne<Customer>`).
+/// With the leading-dot syntax of ObjectBox (`.name == "Steve"`), declare
+/// the property in a constrained extension of `Property` instead:
+///
+/// ```swift
+/// extension Property where E == Person, V == String {
+///     static var name: Property { Property("name") }
+/// }
+/// let steves = try personBox.query { .name == "Steve" }.find()
+/// ```
+public struct Property<E: Entity, V>: Sendable, CustomStringConvertible {
+    /// The column of the property.
+    public let name: String
+
+    /// A property stored in the column `name`.
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    public var description: String { "\(E.entityName).\(name)" }
+}
+
+/// A condition of a query on the properties of an entity, made with the
+/// methods and operators of ``Property`` and combined with `&&` and `||`.
+///
+/// ```swift
+/// let query = try personBox.query {
+///     (Person.name.contains("Santa") || Person.age > 100) && Person.name.endsWith("Claus")
+/// }.build()
+/// ```
+///
+/// A condition written with the query interface of Trellis joins in with
+/// ``init(_:)``: `Person.age > 18 && QueryCondition(Column("name").like("A%"))`.
+public struct QueryCondition<E: Entity> {
+    enum Operator {
+        case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+        case between, isIn, isNotIn
+        case startsWith, endsWith, contains
+        case isNull, isNotNull
+    }
+
+    /// A condition on one property, whose values a query parameter can
+    /// change.
+    struct Comparison {
+        let column: String
+        let op: Operator
+        var values: [DatabaseValue]
+        let caseSensitive: Bool
+        var alias: String?
+    }
+
+    indirect enum Node {
+        case comparison(Comparison)
+        case and(Node, Node)
+        case or(Node, Node)
+        case expression(SQLExpression)
+    }
+
+    var node: Node
+
+    init(_ node: Node) {
+        self.node = node
+    }
+
+    init(_ column: String, _ op: Operator, _ values: [DatabaseValue], caseSensitive: Bool = true) {
+        node = .comparison(Comparison(column: column, op: op, values: values, caseSensitive: caseSensitive, alias: nil))
+    }
+
+    /// A condition written with the query interface of Trellis.
+    ///
+    /// ```swift
+    /// personBox.query { Person.age > 18 && QueryCondition(Column("name").like("A%")) }
+    /// ```
+    public init(_ expression: some SQLExpressible) {
+        node = .expression(expression.sqlExpression)
+    }
+
+    public static func && (lhs: QueryCondition, rhs: QueryCondition) -> QueryCondition {
+        QueryCondition(.and(lhs.node, rhs.node))
+    }
+
+    public static func || (lhs: QueryCondition, rhs: QueryCondition) -> QueryCondition {
+        QueryCondition(.or(lhs.node, rhs.node))
+    }
+}
+
+// MARK: - Rendering
+
+extension QueryCondition.Node {
+    /// The SQL of the condition, with its arguments.
+    func render(into sql: inout String, _ arguments: inout [DatabaseValue], _ db: Database) throws {
+        switch self {
+        case .and(let lhs, let rhs):
+            sql += "("
+            try lhs.render(into: &sql, &arguments, db)
+            sql += " AND "
+            try rhs.render(into: &sql, &arguments, db)
+            sql += ")"
+        case .or(let lhs, let rhs):
+            sql += "("
+            try lhs.render(into: &sql, &arguments, db)
+            sql += " OR "
+            try rhs.render(into: &sql, &arguments, db)
+            sql += ")"
+        case .expression(let expression):
+            let (expressionSQL, expressionArguments) = try SQL(expression).build(db)
+            sql += "(" + expressionSQL + ")"
+            arguments.append(contentsOf: expressionArguments.values)
+        case .comparison(let comparison):
+            comparison.render(into: &sql, &arguments)
+        }
+    }
+
+    /// Calls `body` with each comparison, which it may change.
+    mutating func updateComparisons(_ body: (inout QueryCondition<E>.Comparison) -> Void) {
+        switch self {
+        case .comparison(var comparison):
+            body(&comparison)
+            self = .comparison(comparison)
+        case .and(var lhs, var rhs):
+            lhs.updateComparisons(body)
+            rhs.updateComparisons(body)
+            self = .and(lhs, rhs)
+        case .or(var lhs, var rhs):
+            lhs.updateComparisons(body)
+            rhs.updateComparisons(body)
+            self = .or(lhs, rhs)
+        case .expression:
+            break
+        }
+    }
+}
+
+extension QueryCondition.Comparison {
+    func render(into sql: inout String, _ arguments: inout [DatabaseValue]) {
+        let column = self.column.quotedDatabaseIdentifier
+        // Strings compare without regard to ASCII case when asked.
+        let collation = caseSensitive ? "" : " COLLATE NOCASE"
+        func placeholder(_ value: DatabaseValue) -> String {
+            arguments.append(value)
+            return "?"
+        }
+        switch op {
+        case .equal:
+            if let value = values.first, !value.isNull {
+                sql += "\(column) = \(placeholder(value))\(collation)"
+            } else {
+                sql += "\(column) IS NULL"
+            }
+        case .notEqual:
+            if let value = values.first, !value.isNull {
+                sql += "\(column) IS NOT \(placeholder(value))\(collation)"
+            } else {
+                sql += "\(column) IS NOT NULL"
+            }
+        case .less: sql += "\(column) < \(placeholder(values.first ?? .null))\(collation)"
+        case .lessOrEqual: sql += "\(column) <= \(placeholder(values.first ?? .null))\(collation)"
+        case .greater: sql += "\(column) > \(placeholder(values.first ?? .null))\(collation)"
+        case .greaterOrEqual: sql += "\(column) >= \(placeholder(values.first ?? .null))\(collation)"
+        case .between:
+            let low = values.first ?? .null
+            let high = values.count > 1 ? values[1] : .null
+            sql += "\(column)\(collation) BETWEEN \(placeholder(low)) AND \(placeholder(high))"
+        case .isIn, .isNotIn:
+            if values.isEmpty {
+                sql += op == .isIn ? "0" : "1"
+            } else {
+                let placeholders = values.map { placeholder($0) }.joined(separator: ", ")
+                sql += "\(column)\(collation) \(op == .isIn ? "IN" : "NOT IN") (\(placeholders))"
+            }
+        case .startsWith, .endsWith, .contains:
+            let text = values.first.flatMap { String.fromDatabaseValue($0) } ?? ""
+            let prefix = op == .startsWith ? "" : (caseSensitive ? "*" : "%")
+            let suffix = op == .endsWith ? "" : (caseSensitive ? "*" : "%")
+            if caseSensitive {
+                // GLOB is case sensitive; its special characters match
+                // themselves inside brackets.
+                var pattern = ""
+                for character in text {
+                    switch character {
+                    case "*", "?", "[": pattern += "[\(character)]"
+                    default: pattern.append(character)
+                    }
+                }
+                sql += "\(column) GLOB \(placeholder((prefix + pattern + suffix).databaseValue))"
+            } else {
+                var pattern = ""
+                for character in text {
+                    switch character {
+                    case "%", "_", "\\": pattern += "\\\(character)"
+                    default: pattern.append(character)
+                    }
+                }
+                sql += "\(column) LIKE \(placeholder((prefix + pattern + suffix).databaseValue)) ESCAPE '\\'"
+            }
+        case .isNull: sql += "\(column) IS NULL"
+        case .isNotNull: sql += "\(column) IS NOT NULL"
+        }
+    }
+}
+
+// MARK: - Conditions
+
+extension Property where V: DatabaseValueConvertible {
+    private func condition(_ op: QueryCondition<E>.Operator, _ values: [V], caseSensitive: Bool = true) -> QueryCondition<E> {
+        QueryCondition(name, op, values.map(\.databaseValue), caseSensitive: caseSensitive)
+    }
+
+    /// The property equals `value` (`Person.age == 42`). A nil value
+    /// matches nil properties.
+    public func isEqual(to value: V) -> QueryCondition<E> { condition(.equal, [value]) }
+
+    /// The property differs from `value` (`Person.age != 42`); nil
+    /// properties match unless `value` is nil.
+    public func isNotEqual(to value: V) -> QueryCondition<E> { condition(.notEqual, [value]) }
+
+    /// The property is less than `value` (`Person.age < 18`).
+    public func isLessThan(_ value: V) -> QueryCondition<E> { condition(.less, [value]) }
+
+    /// The property is at most `value` (`Person.age <= 18`).
+    public func isLessThanOrEqual(to value: V) -> QueryCondition<E> { condition(.lessOrEqual, [value]) }
+
+    /// The property is greater than `value` (`Person.age > 18`).
+    public func isGreaterThan(_ value: V) -> QueryCondition<E> { condition(.greater, [value]) }
+
+    /// The property is at least `value` (`Person.age >= 18`).
+    public func isGreaterThanOrEqual(to value: V) -> QueryCondition<E> { condition(.greaterOrEqual, [value]) }
+
+    /// The property is between `lower` and `upper`, both included.
+    public func isBetween(_ lower: V, and upper: V) -> QueryCondition<E> { condition(.between, [lower, upper]) }
+
+    /// The property is one of `values` (`Person.name ∈ ["Ann", "Bob"]`).
+    public func isIn(_ values: [V]) -> QueryCondition<E> { condition(.isIn, values) }
+
+    /// The property is none of `values` (`Person.name ∉ ["Ann", "Bob"]`).
+    public func isNotIn(_ values: [V]) -> QueryCondition<E> { condition(.isNotIn, values) }
+
+    /// The property is nil.
+    public func isNil() -> QueryCondition<E> { condition(.isNull, []) }
+
+    /// The property is not nil.
+    public func isNotNil() -> QueryCondition<E> { condition(.isNotNull, []) }
+}
+
+extension Property where V: DatabaseValueConvertible & Comparable {
+    /// The property is in `range` (`Person.age ∈ 10..<18`).
+    public func isIn(_ range: Range<V>) -> QueryCondition<E> {
+        isGreaterThanOrEqual(to: range.lowerBound) && isLessThan(range.upperBound)
+    }
+
+    /// The property is in `range` (`Person.age ∈ 10...17`).
+    public func isIn(_ range: ClosedRange<V>) -> QueryCondition<E> {
+        isBetween(range.lowerBound, and: range.upperBound)
+    }
+
+    /// The property is out of `range` (`Person.age ∉ 10..<18`).
+    public func isNotIn(_ range: Range<V>) -> QueryCondition<E> {
+        isLessThan(range.lowerBound) || isGreaterThanOrEqual(to: range.upperBound)
+    }
+
+    /// The property is out of `range` (`Person.age ∉ 10...17`).
+    public func isNotIn(_ range: ClosedRange<V>) -> QueryCondition<E> {
+        isLessThan(range.lowerBound) || isGreaterThan(range.upperBound)
+    }
+}
+
+/// Conditions on text: case sensitive unless told otherwise (`caseSensitive:
+/// false` ignores the case of ASCII letters only).
+public protocol QueryStringValue: DatabaseValueConvertible {}
+extension String: QueryStringValue {}
+extension Optional: QueryStringValue where Wrapped == String {}
+
+extension Property where V: QueryStringValue {
+    private func textCondition(_ op: QueryCondition<E>.Operator, _ values: [V], _ caseSensitive: Bool) -> QueryCondition<E> {
+        QueryCondition(name, op, values.map(\.databaseValue), caseSensitive: caseSensitive)
+    }
+
+    /// The property equals `string`.
+    public func isEqual(to string: V, caseSensitive: Bool) -> QueryCondition<E> { textCondition(.equal, [string], caseSensitive) }
+
+    /// The property equals `string` (the label of older ObjectBox versions).
+    public func isEqual(to string: V, caseSensitiveCompare: Bool) -> QueryCondition<E> { textCondition(.equal, [string], caseSensitiveCompare) }
+
+    /// The property differs from `string`.
+    public func isNotEqual(to string: V, caseSensitive: Bool) -> QueryCondition<E> { textCondition(.notEqual, [string], caseSensitive) }
+
+    /// The property sorts before `string`.
+    public func isLessThan(_ string: V, caseSensitive: Bool) -> QueryCondition<E> { textCondition(.less, [string], caseSensitive) }
+
+    /// The property sorts after `string`.
+    public func isGreaterThan(_ string: V, caseSensitive: Bool) -> QueryCondition<E> { textCondition(.greater, [string], caseSensitive) }
+
+    /// The property is one of `strings`.
+    public func isIn(_ strings: [V], caseSensitive: Bool) -> QueryCondition<E> { textCondition(.isIn, strings, caseSensitive) }
+
+    /// The property starts with `prefix` (`Person.name.startsWith("An")`).
+    public func startsWith(_ prefix: String, caseSensitive: Bool = true) -> QueryCondition<E> {
+        QueryCondition(name, .startsWith, [prefix.databaseValue], caseSensitive: caseSensitive)
+    }
+
+    /// The property ends with `suffix`.
+    public func endsWith(_ suffix: String, caseSensitive: Bool = true) -> QueryCondition<E> {
+        QueryCondition(name, .endsWith, [suffix.databaseValue], caseSensitive: caseSensitive)
+    }
+
+    /// The property contains `string`.
+    public func contains(_ string: String, caseSensitive: Bool = true) -> QueryCondition<E> {
+        QueryCondition(name, .contains, [string.databaseValue], caseSensitive: caseSensitive)
+    }
+}
+
+extension Property where V: DatabaseValueConvertible & Comparable {
+    /// The date property is before `date` (`Person.birth < date`).
+    public func isBefore(_ value: V) -> QueryCondition<E> { isLessThan(value) }
+
+    /// The date property is after `date` (`Person.birth > date`).
+    public func isAfter(_ value: V) -> QueryCondition<E> { isGreaterThan(value) }
+}
+
+// MARK: - Operators
+
+infix operator ∈: ComparisonPrecedence
+infix operator ∉: ComparisonPrecedence
+
+public func == <E, V: DatabaseValueConvertible>(lhs: Property<E, V>, rhs: V) -> QueryCondition<E> { lhs.isEqual(to: rhs) }
+public func != <E, V: DatabaseValueConvertible>(lhs: Property<E, V>, rhs: V) -> QueryCondition<E> { lhs.isNotEqual(to: rhs) }
+public func < <E, V: DatabaseValueConvertible>(lhs: Property<E, V>, rhs: V) -> QueryCondition<E> { lhs.isLessThan(rhs) }
+public func <= <E, V: DatabaseValueConvertible>(lhs: Property<E, V>, rhs: V) -> QueryCondition<E> { lhs.isLessThanOrEqual(to: rhs) }
+public func > <E, V: DatabaseValueConvertible>(lhs: Property<E, V>, rhs: V) -> QueryCondition<E> { lhs.isGreaterThan(rhs) }
+public func >= <E, V: DatabaseValueConvertible>(lhs: Property<E, V>, rhs: V) -> QueryCondition<E> { lhs.isGreaterThanOrEqual(to: rhs) }
+public func ∈ <E, V: DatabaseValueConvertible>(lhs: Property<E, V>, rhs: [V]) -> QueryCondition<E> { lhs.isIn(rhs) }
+public func ∉ <E, V: DatabaseValueConvertible>(lhs: Property<E, V>, rhs: [V]) -> QueryCondition<E> { lhs.isNotIn(rhs) }
+public func ∈ <E, V: DatabaseValueConvertible & Comparable>(lhs: Property<E, V>, rhs: Range<V>) -> QueryCondition<E> { lhs.isIn(rhs) }
+public func ∉ <E, V: DatabaseValueConvertible & Comparable>(lhs: Property<E, V>, rhs: Range<V>) -> QueryCondition<E> { lhs.isNotIn(rhs) }
+public func ∈ <E, V: DatabaseValueConvertible & Comparable>(lhs: Property<E, V>, rhs: ClosedRange<V>) -> QueryCondition<E> { lhs.isIn(rhs) }
+public func ∉ <E, V: DatabaseValueConvertible & Comparable>(lhs: Property<E, V>, rhs: ClosedRange<V>) -> QueryCondition<E> { lhs.isNotIn(rhs) }
+
+// MARK: - Aliases
+
+precedencegroup PropertyAliasPrecedence {
+    higherThan: LogicalConjunctionPrecedence
+    lowerThan: ComparisonPrecedence
+}
+
+infix operator .=: PropertyAliasPrecedence
+
+/// Names a condition, so that ``Query/setParameter(_:to:)-(String,_)`` can
+/// change its value when several conditions are on one property.
+///
+/// ```swift
+/// let query = personBox.query { "minAge" .= Person.age > 18 && Person.name.startsWith("St") }
+/// query.setParameter("minAge", to: 21)
+/// ```
+public func .= <E>(alias: String, condition: QueryCondition<E>) -> QueryCondition<E> {
+    var condition = condition
+    condition.node.updateComparisons { $0.alias = alias }
+    return condition
+}
+
+// MARK: - Sorting
+
+/// How ``Query/ordered(by:flags:)`` sorts.
+public struct OrderFlags: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// From the greatest value to the least.
+    public static let descending = OrderFlags(rawValue: 1)
+    /// Strings sort with their case; by default the case of ASCII letters
+    /// is ignored.
+    public static let caseSensitive = OrderFlags(rawValue: 2)
+    /// Nil values come last; by default they come first.
+    public static let nullsLast = OrderFlags(rawValue: 4)
+    /// Nil values sort as zero.
+    public static let nullsZero = OrderFlags(rawValue: 8)
+}

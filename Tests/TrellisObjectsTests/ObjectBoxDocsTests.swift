@@ -1,0 +1,454 @@
+import Foundation
+import Testing
+import TrellisObjects  // alone: the query interface and DatabaseQueue of Trellis come with it
+
+// Snippets of the ObjectBox Swift documentation (getting started, Box,
+// queries, relations, transactions, Store), written against TrellisObjects.
+// Where ObjectBox's code generator writes `Person.name`, the entity declares
+// its `Property` values itself.
+
+private class DocPerson: Entity {
+    static var entityName: String { "Person" }
+    var id: Id = 0
+    var firstName = ""
+    var lastName = ""
+    var age = 0
+    var nickname: String?
+
+    init() {}
+
+    init(firstName: String, lastName: String, age: Int, nickname: String? = nil) {
+        self.firstName = firstName
+        self.lastName = lastName
+        self.age = age
+        self.nickname = nickname
+    }
+}
+
+extension DocPerson {
+    static let id = Property<DocPerson, Id>("id")
+    static let firstName = Property<DocPerson, String>("firstName")
+    static let lastName = Property<DocPerson, String>("lastName")
+    static let age = Property<DocPerson, Int>("age")
+    static let nickname = Property<DocPerson, String?>("nickname")
+}
+
+// The leading-dot form of the docs (`.name == "Steve"`).
+extension Property where E == DocPerson, V == String {
+    fileprivate static var firstName: Property { Property("firstName") }
+}
+
+private func people() throws -> (Store, Box<DocPerson>) {
+    let store = try Store()
+    let box = store.box(for: DocPerson.self)
+    try box.put([
+        DocPerson(firstName: "Steve", lastName: "Jobs", age: 56),
+        DocPerson(firstName: "Stephen", lastName: "Hawking", age: 76, nickname: "Prof"),
+        DocPerson(firstName: "Andrea", lastName: "Pirlo", age: 44),
+        DocPerson(firstName: "andrea", lastName: "Bocelli", age: 65, nickname: "Tenor"),
+        DocPerson(firstName: "Santa", lastName: "Claus", age: 1700),
+        DocPerson(firstName: "Bob", lastName: "claus", age: 15),
+    ])
+    return (store, box)
+}
+
+@Suite struct ObjectBoxGettingStartedDocsTests {
+    @Test func putWritesTheIdBackAndUpdatesOnceStored() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("obx-\(UUID().uuidString)").path
+        let store = try Store(directoryPath: folder)
+        #expect(store.directoryPath == folder)
+        let personBox = store.box(for: DocPerson.self)
+        let person = DocPerson(firstName: "Joe", lastName: "Green", age: 30)
+        #expect(person.id == 0)
+        let id = try personBox.put(person)
+        #expect(id == person.id && id != 0)
+        person.age = 31
+        try personBox.put(person)                       // an update, not a second object
+        #expect(try personBox.count() == 1)
+        #expect(try personBox.get(id)?.age == 31)
+        #expect(try personBox.all().map(\.firstName) == ["Joe"])
+        let rows = try store.queue.read { db in try Row.fetchAll(db, sql: "SELECT firstName, age FROM Person") }
+        #expect(rows.count == 1 && rows[0]["age"] == 31)
+
+        #expect(try personBox.removeAll() == 1)
+        #expect(try personBox.isEmpty())
+        try store.closeAndDeleteAllFiles()
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        #expect(throws: (any Error).self) { try personBox.count() }
+    }
+
+    @Test func boxCountLimitContainsAndRemoveByIds() throws {
+        let (_, box) = try people()
+        #expect(try box.count() == 6)
+        #expect(try box.count(limit: 4) == 4)
+        #expect(try box.count(limit: 100) == 6)
+        let ids = try box.all().map(\.id)
+        #expect(try box.contains(ids[0], ids[1]))
+        #expect(try box.contains(ids))
+        #expect(try !box.contains([ids[0], 999]))
+        #expect(try box.remove([ids[0], ids[1], 999]) == 2)
+        #expect(try box.remove(ids[2], ids[3]) == 2)
+        #expect(try box.count() == 2)
+        #expect(try !box.contains(ids[0]))
+    }
+
+    @Test func anInMemoryStoreKeepsNoFile() throws {
+        let store = try Store(directoryPath: Store.inMemoryPrefix + "scratch")
+        try store.box(for: DocPerson.self).put(DocPerson(firstName: "Ann", lastName: "", age: 1))
+        #expect(try store.box(for: DocPerson.self).count() == 1)
+        #expect(!FileManager.default.fileExists(atPath: Store.inMemoryPrefix + "scratch"))
+    }
+}
+
+@Suite struct ObjectBoxQueryDocsTests {
+    @Test func aConditionOnAPropertyThenBuildAndFind() throws {
+        let (_, personBox) = try people()
+        let query: Query<DocPerson> = try personBox.query {
+            DocPerson.firstName.startsWith("Andrea")
+        }.build()
+        let allAndreas: [DocPerson] = try query.find()
+        #expect(allAndreas.map(\.lastName) == ["Pirlo"])   // case sensitive by default
+        let anyCase = try personBox.query { DocPerson.firstName.startsWith("andrea", caseSensitive: false) }.find()
+        #expect(anyCase.map(\.lastName) == ["Pirlo", "Bocelli"])
+    }
+
+    @Test func logicalOperatorsAndParentheses() throws {
+        let (_, personBox) = try people()
+        let maybeSteveJobs = try personBox.query {
+            DocPerson.firstName.startsWith("Ste") && DocPerson.lastName.startsWith("Jo")
+        }.build().find()
+        #expect(maybeSteveJobs.map(\.firstName) == ["Steve"])
+
+        let oldClauses = try personBox.query {
+            (DocPerson.firstName.contains("Santa") || DocPerson.age > 100)
+                && DocPerson.lastName.isEqual(to: "Claus", caseSensitive: true)
+        }.build().find()
+        #expect(oldClauses.map(\.firstName) == ["Santa"])
+        let anyClaus = try personBox.query { DocPerson.lastName.isEqual(to: "claus", caseSensitiveCompare: false) }.find()
+        #expect(anyClaus.map(\.firstName) == ["Santa", "Bob"])
+        // && binds tighter than ||
+        let mixed = try personBox.query {
+            DocPerson.firstName == "Bob" || DocPerson.age > 70 && DocPerson.lastName == "Hawking"
+        }.find()
+        #expect(mixed.map(\.firstName) == ["Stephen", "Bob"])
+    }
+
+    @Test func operatorsOfTheDocs() throws {
+        let (_, personBox) = try people()
+        let names = { (query: Query<DocPerson>) in try query.find().map(\.firstName) }
+        #expect(try names(personBox.query { DocPerson.firstName == "Steve" }) == ["Steve"])
+        #expect(try names(personBox.query { DocPerson.firstName != "Steve" }).count == 5)
+        #expect(try names(personBox.query { DocPerson.age < 45 }) == ["Andrea", "Bob"])
+        #expect(try names(personBox.query { DocPerson.age >= 65 }) == ["Stephen", "andrea", "Santa"])
+        #expect(try names(personBox.query { DocPerson.age ∉ (10..<18) }).count == 5)        // no teens at the disco
+        #expect(try names(personBox.query { DocPerson.age ∈ (10..<18) }) == ["Bob"])
+        #expect(try names(personBox.query { DocPerson.age ∈ 44...56 }) == ["Steve", "Andrea"])
+        #expect(try names(personBox.query { DocPerson.firstName ∈ ["Bob", "Santa", "Nobody"] }) == ["Santa", "Bob"])
+        #expect(try names(personBox.query { DocPerson.firstName ∉ ["Bob", "Santa"] }).count == 4)
+        #expect(try names(personBox.query { DocPerson.age.isBetween(50, and: 70) }) == ["Steve", "andrea"])
+        #expect(try names(personBox.query { DocPerson.nickname.isNil() }).count == 4)
+        #expect(try names(personBox.query { DocPerson.nickname.isNotNil() }) == ["Stephen", "andrea"])
+        #expect(try names(personBox.query { DocPerson.nickname == nil }).count == 4)
+        #expect(try names(personBox.query { DocPerson.nickname == "Prof" }) == ["Stephen"])
+        #expect(try names(personBox.query { DocPerson.lastName.endsWith("laus") }) == ["Santa", "Bob"])
+        #expect(try names(personBox.query { DocPerson.lastName.endsWith("LAUS", caseSensitive: false) }) == ["Santa", "Bob"])
+        #expect(try names(personBox.query { DocPerson.lastName.contains("CELL", caseSensitive: false) }) == ["andrea"])
+        #expect(try names(personBox.query { .firstName == "Steve" }) == ["Steve"])      // leading-dot form
+        #expect(try names(personBox.query { DocPerson.age > 60 && QueryCondition(Column("lastName").like("c%")) }) == ["Santa"])
+    }
+
+    @Test func patternCharactersInStringConditionsMatchThemselves() throws {
+        let store = try Store()
+        let box = store.box(for: DocPerson.self)
+        for name in ["50% off", "500 off", "a*b", "axxb", "a_b", "[x]"] {
+            try box.put(DocPerson(firstName: name, lastName: "", age: 0))
+        }
+        let names = { (query: Query<DocPerson>) in try query.find().map(\.firstName) }
+        #expect(try names(box.query { DocPerson.firstName.contains("0%") }) == ["50% off"])
+        #expect(try names(box.query { DocPerson.firstName.contains("0%", caseSensitive: false) }) == ["50% off"])
+        #expect(try names(box.query { DocPerson.firstName.startsWith("a*") }) == ["a*b"])
+        #expect(try names(box.query { DocPerson.firstName.startsWith("A_", caseSensitive: false) }) == ["a_b"])
+        #expect(try names(box.query { DocPerson.firstName.endsWith("x]") }) == ["[x]"])
+    }
+
+    @Test func findUniqueFirstOffsetLimitIdsCountAndRemove() throws {
+        let (store, personBox) = try people()
+        #expect(try personBox.query { DocPerson.firstName == "Santa" }.build().findUnique()?.lastName == "Claus")
+        #expect(try personBox.query { DocPerson.firstName == "Nobody" }.build().findUnique() == nil)
+        #expect(throws: ObjectStoreError.self) { try personBox.query { DocPerson.age > 50 }.build().findUnique() }
+
+        let byAge = personBox.query().ordered(by: DocPerson.age)
+        #expect(try byAge.findFirst()?.firstName == "Bob")
+        #expect(try byAge.find(offset: 1, limit: 2).map(\.firstName) == ["Andrea", "Steve"])
+        #expect(try byAge.find(offset: 4).map(\.firstName) == ["Stephen", "Santa"])
+        #expect(try byAge.find(limit: 1).map(\.firstName) == ["Bob"])
+        let ids = try byAge.findIds()
+        #expect(ids.count == 6)
+        #expect(try byAge.findIds(offset: 1, limit: 2) == Array(ids[1...2]))
+
+        let teens = try personBox.query { DocPerson.age < 18 }.build()
+        #expect(try teens.count() == 1)
+        #expect(try teens.remove() == 1)
+        #expect(try teens.count() == 0)
+        let left = try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Person") }
+        #expect(left == 5)
+    }
+
+    @Test func orderedByFlags() throws {
+        let (_, personBox) = try people()
+        let ascending = try personBox.query { DocPerson.age < 100 }.ordered(by: DocPerson.firstName).build().find()
+        #expect(ascending.map(\.firstName) == ["Andrea", "andrea", "Bob", "Stephen", "Steve"])  // case ignored, then by id
+        let descending = try personBox.query { DocPerson.age < 100 }
+            .ordered(by: DocPerson.firstName, flags: [.descending, .caseSensitive]).build().find()
+        #expect(descending.map(\.firstName) == ["andrea", "Steve", "Stephen", "Bob", "Andrea"])
+        let nilsFirst = try personBox.query().ordered(by: DocPerson.nickname).ordered(by: DocPerson.age).find()
+        #expect(nilsFirst.map(\.firstName) == ["Bob", "Andrea", "Steve", "Santa", "Stephen", "andrea"])
+        let nilsLast = try personBox.query().ordered(by: DocPerson.nickname, flags: [.nullsLast]).ordered(by: DocPerson.age).find()
+        #expect(nilsLast.map(\.firstName) == ["Stephen", "andrea", "Bob", "Andrea", "Steve", "Santa"])
+        let descendingNilsFirst = try personBox.query().ordered(by: DocPerson.nickname, flags: .descending).ordered(by: DocPerson.age).find()
+        #expect(descendingNilsFirst.map(\.firstName) == ["Bob", "Andrea", "Steve", "Santa", "andrea", "Stephen"])
+    }
+
+    @Test func parametersChangeAReusedQuery() throws {
+        let (_, personBox) = try people()
+        let query = try personBox.query { DocPerson.age > 60 }.build()
+        #expect(try query.count() == 3)
+        query.setParameter(DocPerson.age, to: 18)
+        #expect(try query.count() == 5)
+
+        let between = try personBox.query { DocPerson.age.isBetween(40, and: 50) }.build()
+        #expect(try between.find().map(\.firstName) == ["Andrea"])
+        between.setParameters(DocPerson.age, to: 50, 70)
+        #expect(try between.find().map(\.firstName) == ["Steve", "andrea"])
+
+        let named = try personBox.query {
+            "AgeRestriction" .= DocPerson.age > 18 && DocPerson.firstName.startsWith("St")
+        }.build()
+        #expect(try named.count() == 2)
+        named.setParameter("AgeRestriction", to: 60)
+        #expect(try named.find().map(\.firstName) == ["Stephen"])
+
+        let names = try personBox.query { DocPerson.firstName ∈ ["Bob"] }.build()
+        names.setParameters(DocPerson.firstName, to: ["Steve", "Santa"])
+        #expect(try names.find().map(\.firstName) == ["Steve", "Santa"])
+
+        let wrong = try personBox.query { DocPerson.age > 60 }.build()
+        wrong.setParameter(DocPerson.lastName, to: "Jobs")
+        #expect(throws: ObjectStoreError.self) { try wrong.find() }
+    }
+
+    @Test func propertyQueries() throws {
+        let (_, personBox) = try people()
+        let ages = try personBox.query { DocPerson.age < 100 }.build().property(DocPerson.age)
+        #expect(try ages.max() == 76)
+        #expect(try ages.min() == 15)
+        #expect(try ages.sum() == 56 + 76 + 44 + 65 + 15)
+        #expect(try ages.average() == Double(56 + 76 + 44 + 65 + 15) / 5)
+        #expect(try ages.count() == 5)
+        #expect(try ages.find() == [56, 76, 44, 65, 15])
+        let lastNames = personBox.query().property(DocPerson.lastName)
+        #expect(try lastNames.distinct().count() == 6)
+        let nicknames = personBox.query().property(DocPerson.nickname)
+        #expect(try nicknames.find() == ["Prof", "Tenor"])                   // nil values are left out
+        #expect(try nicknames.count() == 2)
+        #expect(try personBox.query { DocPerson.firstName == "Bob" }.property(DocPerson.age).findUnique() == 15)
+        #expect(throws: ObjectStoreError.self) { try ages.findUnique() }
+        let none = personBox.query { DocPerson.age > 5000 }.property(DocPerson.age)
+        #expect(try none.max() == nil)
+        #expect(try none.sum() == 0)
+    }
+
+    @Test func queriesOfATypeNeverPutFindNothing() throws {
+        let store = try Store()
+        let box = store.box(for: DocPerson.self)
+        let query = try box.query { DocPerson.age > 1 }.build()
+        #expect(try query.find().isEmpty)
+        #expect(try query.findUnique() == nil)
+        #expect(try query.count() == 0)
+        #expect(try query.property(DocPerson.age).max() == nil)
+        #expect(try box.count(limit: 3) == 0)
+        #expect(try !box.contains([1]))
+    }
+}
+
+// MARK: - Relations
+
+private final class DocCustomer: Entity {
+    static var entityName: String { "Customer" }
+    static let backlinks = ["orders": "customer"]
+    var id: Id = 0
+    var name = ""
+    var orders: ToMany<DocOrder, DocCustomer> = nil
+}
+
+private final class DocOrder: Entity {
+    static var entityName: String { "Order" }
+    var id: Id = 0
+    var item = ""
+    var customer: ToOne<DocCustomer> = nil
+}
+
+extension DocOrder {
+    static let customer = Property<DocOrder, Id>("customerId")
+}
+
+@Suite struct ObjectBoxRelationDocsTests {
+    @Test func aToOnePutsANewTargetButOnlyLinksAStoredOne() throws {
+        let store = try Store()
+        let customer = DocCustomer()
+        customer.name = "Ann"
+        let order = DocOrder()
+        order.customer.target = customer
+        let orderId = try store.box(for: DocOrder.self).put(order)     // puts order and customer
+        #expect(try store.box(for: DocCustomer.self).count() == 1)
+        #expect(try store.box(for: DocOrder.self).count() == 1)
+
+        customer.name = "Changed"
+        let second = DocOrder()
+        second.customer.target = customer
+        try store.box(for: DocOrder.self).put(second)
+        #expect(try store.box(for: DocCustomer.self).get(customer.id)?.name == "Ann")   // not put again
+        let ordersOfAnn = try store.box(for: DocOrder.self).query { DocOrder.customer == customer.id }.find()
+        #expect(ordersOfAnn.map(\.id) == [orderId, second.id])
+    }
+
+    @Test func toManyIsARangeReplaceableCollectionWrittenWithApplyToDb() throws {
+        let store = try Store()
+        let customerBox = store.box(for: DocCustomer.self)
+        let customer = DocCustomer()
+        customer.name = "Ann"
+        try customerBox.put(customer)
+        #expect(throws: ObjectStoreError.self) {
+            let unsaved = DocCustomer()
+            unsaved.orders.append(DocOrder())
+            try unsaved.orders.applyToDb()
+        }
+
+        let loaded = try #require(try customerBox.get(customer.id))
+        #expect(!loaded.orders.resolved)
+        let first = DocOrder()
+        first.item = "tea"
+        let second = DocOrder()
+        second.item = "cake"
+        loaded.orders.append(contentsOf: [first, second])
+        loaded.orders.insert(DocOrder(), at: 0)
+        #expect(loaded.orders.hasPendingDbChanges)
+        try loaded.orders.applyToDb()
+        #expect(!loaded.orders.hasPendingDbChanges)
+        #expect(first.id != 0 && second.id != 0)
+        #expect(try store.box(for: DocOrder.self).count() == 3)
+        #expect(try customerBox.get(customer.id)?.orders.count == 3)
+
+        loaded.orders.removeAll { $0.item.isEmpty }
+        try loaded.orders.applyToDb()
+        let reloaded = try #require(try customerBox.get(customer.id))
+        #expect(reloaded.orders.map(\.item) == ["tea", "cake"])
+        #expect(Array(reloaded.orders).count == 2)
+        #expect(try store.box(for: DocOrder.self).count() == 3)   // unlinked, not removed
+
+        // The seed's way to remove relations from the ToOne end.
+        let orders = Array(reloaded.orders)
+        orders.forEach { order in order.customer = nil }
+        try store.box(for: DocOrder.self).put(orders)
+        reloaded.orders.reset()
+        #expect(reloaded.orders.isEmpty)
+    }
+}
+
+// MARK: - Transactions
+
+@Suite struct ObjectBoxTransactionDocsTests {
+    @Test func aWriteTransactionCommitsAllOrNothing() throws {
+        let (store, personBox) = try people()
+        let count = try store.runInTransaction { () -> Int in
+            try personBox.put(DocPerson(firstName: "New", lastName: "", age: 1))
+            try personBox.query { DocPerson.age > 1000 }.remove()
+            return try personBox.count()
+        }
+        #expect(count == 6)
+        struct Abort: Error {}
+        #expect(throws: Abort.self) {
+            try store.runInTransaction {
+                try personBox.removeAll()
+                throw Abort()
+            }
+        }
+        #expect(try personBox.count() == 6)
+    }
+
+    @Test func aReadOnlyTransactionCanNotWrite() throws {
+        let (_, personBox) = try people()
+        let store = personBox.store
+        let names = try store.runInReadOnlyTransaction {
+            try personBox.query { DocPerson.age > 70 }.property(DocPerson.firstName).find()
+        }
+        #expect(names == ["Stephen", "Santa"])
+        #expect(throws: (any Error).self) {
+            try store.runInReadOnlyTransaction {
+                try personBox.put(DocPerson(firstName: "Intruder", lastName: "", age: 1))
+            }
+        }
+        #expect(try personBox.count() == 6)
+        #expect(try personBox.query { DocPerson.firstName == "Intruder" }.count() == 0)
+    }
+}
+
+// MARK: - Entities
+
+private final class DocGadget: Entity {
+    var id: Id = 0
+    var name = ""
+    var tiny: Int8 = 0
+    var small: UInt16 = 0
+    var medium: Int32 = 0
+    var ratio: Float = 0
+    var bytes: [UInt8] = []
+    var maybeBytes: [UInt8]?
+    /// Transient, as `// objectbox: transient`: left out of the coding keys.
+    var cache = "not stored"
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, tiny, small, medium, ratio, bytes, maybeBytes
+    }
+}
+
+extension DocGadget {
+    static let tiny = Property<DocGadget, Int8>("tiny")
+    static let ratio = Property<DocGadget, Float>("ratio")
+}
+
+@Suite struct ObjectBoxEntityDocsTests {
+    @Test func numbersAreNumbersBytesAreBlobsAndTransientPropertiesAreNotStored() throws {
+        let store = try Store()
+        let box = store.box(for: DocGadget.self)
+        for value in [2, 10, 100] as [Int8] {
+            let gadget = DocGadget()
+            gadget.name = "g\(value)"
+            gadget.tiny = value
+            gadget.small = UInt16(value) * 300
+            gadget.medium = -Int32(value)
+            gadget.ratio = Float(value) / 4
+            gadget.bytes = [0, value.magnitude, 255]
+            gadget.cache = "changed"
+            try box.put(gadget)
+        }
+        // Numeric comparison (as text, "10" < "2").
+        #expect(try box.query { DocGadget.tiny > 5 }.find().map(\.name) == ["g10", "g100"])
+        #expect(try box.query { DocGadget.ratio < 3 }.find().map(\.name) == ["g2", "g10"])
+        let loaded = try #require(try box.query { DocGadget.tiny == 100 }.findFirst())
+        #expect(loaded.small == 30000 && loaded.medium == -100 && loaded.ratio == 25)
+        #expect(loaded.bytes == [0, 100, 255])
+        #expect(loaded.maybeBytes == nil)
+        #expect(loaded.cache == "not stored")
+        let (types, columns) = try store.queue.read { db in
+            (try String.fetchAll(db, sql: "SELECT typeof(tiny) || ' ' || typeof(small) || ' ' || typeof(ratio) || ' ' || typeof(bytes) FROM DocGadget"),
+             try db.columns(in: "DocGadget").map(\.name))
+        }
+        #expect(types == Array(repeating: "integer integer real blob", count: 3))
+        #expect(!columns.contains("cache"))
+
+        loaded.maybeBytes = [7]
+        try box.put(loaded)
+        #expect(try box.get(loaded.id)?.maybeBytes == [7])
+    }
+}
