@@ -161,7 +161,7 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
         let dictionary = try place.databaseDictionary
         #expect(dictionary == ["title": "Paris".databaseValue, "isFavorite": false.databaseValue])
         var container = PersistenceContainer()
-        try place.encode(to: &container)
+        place.encode(to: &container)
         #expect(container.columnNames == ["title", "isFavorite"])
         #expect(container["TITLE"]?.databaseValue == "Paris".databaseValue)
         #expect(container.hasColumn("ISFAVORITE"))

@@ -1,0 +1,80 @@
+/// A part of the database that observations watch: a set of tables, or
+/// the full database.
+///
+/// ```swift
+/// let region = try Player.all().databaseRegion(db)   // the player table
+/// let everything = DatabaseRegion.fullDatabase
+/// ```
+///
+/// Regions are made of whole tables: a change to any row or column of a
+/// table impacts the regions that contain it.
+public struct DatabaseRegion: Sendable, Hashable {
+    /// The lowercased table names; nil for the full database.
+    let tableNames: Set<String>?
+
+    /// The empty region.
+    public init() {
+        tableNames = []
+    }
+
+    init(tableNames: Set<String>?) {
+        self.tableNames = tableNames
+    }
+
+    /// The region of the tables.
+    ///
+    /// ```swift
+    /// let region = DatabaseRegion(tables: ["player", "team"])
+    /// ```
+    public init(tables: some Sequence<String>) {
+        tableNames = Set(tables.map { $0.lowercased() })
+    }
+
+    /// The full database: every table, and the schema.
+    public static let fullDatabase = DatabaseRegion(tableNames: nil)
+
+    /// Whether the region is the full database.
+    public var isFullDatabase: Bool { tableNames == nil }
+
+    /// Whether the region contains nothing.
+    public var isEmpty: Bool { tableNames?.isEmpty ?? false }
+
+    /// The region that contains both regions.
+    public func union(_ other: DatabaseRegion) -> DatabaseRegion {
+        guard let tableNames, let otherNames = other.tableNames else { return .fullDatabase }
+        return DatabaseRegion(tableNames: tableNames.union(otherNames))
+    }
+
+    /// Whether a change to the table impacts the region.
+    public func contains(table: String) -> Bool {
+        tableNames?.contains(table.lowercased()) ?? true
+    }
+}
+
+/// A value that defines a database region: requests (the tables they
+/// read), and regions themselves.
+public protocol DatabaseRegionConvertible {
+    /// The region, as read from `db`.
+    func databaseRegion(_ db: Database) throws -> DatabaseRegion
+}
+
+extension DatabaseRegion: DatabaseRegionConvertible {
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion { self }
+}
+
+extension FetchRequest {
+    /// The tables that the request reads, as SQLite reports them when its
+    /// statement is prepared (the tables of views included). The tables of
+    /// to-many associations that the request prefetches are not part of it.
+    ///
+    /// ```swift
+    /// let region = try Player.filter(Column("score") > 1000).databaseRegion(db)
+    /// ```
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        let statement = try makePreparedRequest(db, forSingleResult: false).statement
+        return DatabaseRegion(tableNames: statement.region.readTables)
+    }
+}
+
+extension QueryInterfaceRequest: DatabaseRegionConvertible {}
+extension SQLRequest: DatabaseRegionConvertible {}
