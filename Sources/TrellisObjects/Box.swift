@@ -34,9 +34,18 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// Stores an object, inserting it when its id is 0, and returns its id.
     /// Targets of its relations that are not stored yet are put first, in
     /// the same transaction.
+    ///
+    /// With `mode: .insert`, the put throws when an object with the id
+    /// exists already; with `mode: .update`, when none does.
+    ///
+    /// ```swift
+    /// let id = try personBox.put(person)
+    /// try personBox.put(person, mode: .update)
+    /// ```
     @discardableResult
-    public func put(_ object: T) throws -> Id {
+    public func put(_ object: T, mode: PutMode = .put) throws -> Id {
         try store.write { db in
+            if mode != .put { try check(object, mode, db) }
             let context = PutContext()
             try put(object, db: db, context: context)
             try finish(context)
@@ -44,16 +53,43 @@ public final class Box<T: Entity>: @unchecked Sendable {
         }
     }
 
-    /// Stores objects in one transaction, and returns their ids.
+    /// Stores objects in one transaction, and returns their ids. With a
+    /// `mode` other than `.put`, nothing is stored when one object fails
+    /// its check.
     @discardableResult
-    public func put(_ objects: [T]) throws -> [Id] {
+    public func put(_ objects: [T], mode: PutMode = .put) throws -> [Id] {
         try store.write { db in
+            if mode != .put {
+                for object in objects { try check(object, mode, db) }
+            }
             let context = PutContext()
             for object in objects {
                 try put(object, db: db, context: context)
             }
             try finish(context)
             return objects.map(\.id)
+        }
+    }
+
+    /// Throws when `object` can not be put with `mode`.
+    private func check(_ object: T, _ mode: PutMode, _ db: Database) throws {
+        var exists = false
+        if object.id != 0, try db.tableExists(tableName) {
+            exists = try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?)",
+                arguments: [Int64(bitPattern: object.id)]) ?? false
+        }
+        switch mode {
+        case .put:
+            break
+        case .insert:
+            if exists { throw ObjectStoreError("put(mode: .insert): \(T.entityName) \(object.id) exists already") }
+        case .update:
+            if !exists {
+                throw ObjectStoreError(object.id == 0
+                    ? "put(mode: .update): this \(T.entityName) is not stored yet (its id is 0)"
+                    : "put(mode: .update): there is no \(T.entityName) \(object.id)")
+            }
         }
     }
 
@@ -83,6 +119,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
             let statement = try db.cachedStatement(sql: table.insertSQL(columns: columns))
             try statement.execute(arguments: StatementArguments(values: values))
             object.id = Id(bitPattern: db.lastInsertedRowID)
+            store.didInsert(object)
         } else {
             let statement = try db.cachedStatement(sql: table.upsertSQL(columns: encoded.columns))
             try statement.execute(arguments: StatementArguments(values: encoded.values))

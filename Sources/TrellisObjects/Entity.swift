@@ -42,11 +42,42 @@ public protocol Entity: AnyObject, Codable {
     /// Needed only when the source has several `ToOne` properties to this
     /// type.
     static var backlinks: [String: String] { get }
+
+    /// The properties that get an index, for faster queries on them: the
+    /// counterpart of ObjectBox's `// objectbox: index` annotation. Names
+    /// are those of the columns: the property names, or their `CodingKeys`
+    /// raw values. (`ToOne` columns always have an index.)
+    ///
+    /// ```swift
+    /// class Person: Entity {
+    ///     static let indexedProperties = ["name"]
+    ///     var id: Id = 0
+    ///     var name = ""
+    /// }
+    /// ```
+    static var indexedProperties: [String] { get }
+
+    /// The properties whose values no two objects share: the counterpart
+    /// of ObjectBox's `// objectbox: unique` annotation. A put that would
+    /// repeat a value throws a `DatabaseError` (`UNIQUE constraint
+    /// failed`), and stores nothing of its objects. Nil values do not
+    /// count.
+    ///
+    /// ```swift
+    /// class User: Entity {
+    ///     static let uniqueProperties = ["email"]
+    ///     var id: Id = 0
+    ///     var email = ""
+    /// }
+    /// ```
+    static var uniqueProperties: [String] { get }
 }
 
 extension Entity {
     public static var deleteRules: [String: DeleteRule] { [:] }
     public static var backlinks: [String: String] { [:] }
+    public static var indexedProperties: [String] { [] }
+    public static var uniqueProperties: [String] { [] }
     public static var entityName: String { String(describing: self) }
 
     /// The table of the entity, named once per type: the default
@@ -78,6 +109,16 @@ private final class EntityTableNames: @unchecked Sendable {
         names[key] = name
         return name
     }
+}
+
+/// How ``Box/put(_:mode:)`` stores an object.
+public enum PutMode: Sendable {
+    /// Inserts a new object, or updates the stored one with the same id.
+    case put
+    /// Succeeds only if no object with the id is stored yet.
+    case insert
+    /// Succeeds only if an object with the id is stored already.
+    case update
 }
 
 /// What happens to an object whose `ToOne` target is removed.

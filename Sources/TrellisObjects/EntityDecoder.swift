@@ -112,9 +112,22 @@ final class EntityDecoder: Decoder {
                 return try decodeValue(T.self, convertible, property)
             case .bytes:
                 return try decodeBytes(T.self, property)
+            case .rawValue(let converter):
+                return try decodeRawValue(T.self, converter, property)
             case .json:
                 return try decodeJSON(T.self, property)
             }
+        }
+
+        @inline(never)
+        private func decodeRawValue<T: Decodable>(_ type: T.Type, _ converter: any RawValueConverter, _ property: PropertyPlan.Property) throws -> T {
+            let dbValue = row[property.column] as DatabaseValue? ?? .null
+            if let value = converter.value(from: dbValue) as? T { return value }
+            // Stored as JSON before raw values had columns.
+            if case .string(let text) = dbValue.storage, let value = try? JSONDecoder().decode(T.self, from: Data(text.utf8)) {
+                return value
+            }
+            throw ObjectStoreError("could not decode \(T.self) from \(dbValue), column \(property.column): no \(T.self) has this raw value")
         }
 
         @inline(never)
@@ -171,7 +184,7 @@ final class EntityDecoder: Decoder {
             case .toOne, .toMany:
                 // A relation is never nil: its owner attaches it.
                 return try decode(T.self, forKey: key)
-            case .value, .bytes, .json:
+            case .value, .bytes, .rawValue, .json:
                 if try decodeNil(forKey: key) {
                     decoder.position += 1
                     return nil

@@ -72,6 +72,9 @@ final class EntityEncoder: Encoder {
             case .value(let valueType):
                 guard let databaseValue = valueType.databaseValue(of: value) else { throw mismatch(value, property) }
                 encoder.append(property.column, databaseValue)
+            case .rawValue(let converter):
+                guard let databaseValue = converter.databaseValue(of: value) else { throw mismatch(value, property) }
+                encoder.append(property.column, databaseValue)
             case .bytes:
                 guard let bytes = value as? [UInt8] else { throw mismatch(value, property) }
                 encoder.append(property.column, Data(bytes).databaseValue)
@@ -86,6 +89,31 @@ final class EntityEncoder: Encoder {
 
         private func mismatch(_ value: some Any, _ property: PropertyPlan.Property) -> ObjectStoreError {
             ObjectStoreError("could not encode \(type(of: value)) for \(property.key)")
+        }
+
+        // A nil optional stores NULL: the defaults of these methods would
+        // leave the column out, so that putting an object whose property
+        // became nil would keep the old value, and a table created from an
+        // object with nil properties would lack their columns.
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
+        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
+        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
+        // The other integers go through the generic path, as their
+        // non-optional values do.
+        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeIfPresent(value as Int8?, generic: key) }
+        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeIfPresent(value as Int16?, generic: key) }
+        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeIfPresent(value as Int32?, generic: key) }
+        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeIfPresent(value as UInt?, generic: key) }
+        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeIfPresent(value as UInt8?, generic: key) }
+        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeIfPresent(value as UInt16?, generic: key) }
+        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeIfPresent(value as UInt32?, generic: key) }
+
+        private mutating func encodeIfPresent<T: Encodable>(_ value: T?, generic key: Key) throws {
+            try encodeIfPresent(value, forKey: key)
         }
 
         mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {

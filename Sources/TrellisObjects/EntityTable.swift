@@ -15,9 +15,15 @@ final class EntityTable: @unchecked Sendable {
     /// `SELECT * FROM t ORDER BY id`
     let selectAllSQL: String
 
-    init(name: String, deleteRules: [String: DeleteRule]) {
+    /// Columns with an index, and columns with a unique index.
+    let indexed: [String]
+    let unique: [String]
+
+    init(name: String, deleteRules: [String: DeleteRule], indexed: [String] = [], unique: [String] = []) {
         self.name = name
         self.deleteRules = deleteRules
+        self.indexed = indexed
+        self.unique = unique
         self.selectByIdSQL = "SELECT * FROM \(name.quotedDatabaseIdentifier) WHERE \"id\" = ?"
         self.selectAllSQL = "SELECT * FROM \(name.quotedDatabaseIdentifier) ORDER BY \"id\""
     }
@@ -41,7 +47,17 @@ final class EntityTable: @unchecked Sendable {
                 }
             }
         }
-        knownColumns = Set(try db.columns(in: name).map(\.name))
+        let columns = Set(try db.columns(in: name).map(\.name))
+        for column in indexed + unique where !columns.contains(column) {
+            throw ObjectStoreError("\(name) has no stored property \(column) to index (indexedProperties, uniqueProperties)")
+        }
+        for column in indexed {
+            try createIndex(db, column: column)
+        }
+        for column in unique {
+            try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS \("unique_\(name)_on_\(column)".quotedDatabaseIdentifier) ON \(name.quotedDatabaseIdentifier)(\(column.quotedDatabaseIdentifier))")
+        }
+        knownColumns = columns
     }
 
     private func create(_ db: Database, _ encoded: EntityEncoder) throws {

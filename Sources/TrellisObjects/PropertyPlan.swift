@@ -20,6 +20,9 @@ final class PropertyPlan {
         case value(any DatabaseValueConvertible.Type)
         /// `[UInt8]`, stored as a blob like `Data`, as in ObjectBox.
         case bytes
+        /// A `RawRepresentable` type (an enum) whose raw value is stored in
+        /// a column, as in ObjectBox: queries compare raw values.
+        case rawValue(any RawValueConverter)
         case json
     }
 
@@ -62,7 +65,38 @@ final class PropertyPlan {
         if let convertible = type as? any DatabaseValueConvertible.Type {
             return Property(type: identifier, key: key, kind: .value(convertible), column: key)
         }
+        if let raw = type as? any RawRepresentable.Type, let converter = rawValueConverter(raw) {
+            return Property(type: identifier, key: key, kind: .rawValue(converter), column: key)
+        }
         return Property(type: identifier, key: key, kind: .json, column: key)
+    }
+
+    private static func rawValueConverter<R: RawRepresentable>(_ type: R.Type) -> (any RawValueConverter)? {
+        guard let rawType = R.RawValue.self as? any DatabaseValueConvertible.Type else { return nil }
+        return RawConverter<R>(rawType: rawType)
+    }
+}
+
+/// Converts the values of a `RawRepresentable` type to and from the
+/// database values of their raw values.
+protocol RawValueConverter {
+    func databaseValue(of value: Any) -> DatabaseValue?
+    func value(from dbValue: DatabaseValue) -> Any?
+}
+
+struct RawConverter<R: RawRepresentable>: RawValueConverter {
+    let rawType: any DatabaseValueConvertible.Type
+
+    func databaseValue(of value: Any) -> DatabaseValue? {
+        guard let value = value as? R, let raw = value.rawValue as? any DatabaseValueConvertible else { return nil }
+        return raw.databaseValue
+    }
+
+    func value(from dbValue: DatabaseValue) -> Any? {
+        if let raw = rawType.fromDatabaseValue(dbValue) as? R.RawValue, let value = R(rawValue: raw) {
+            return value
+        }
+        return nil
     }
 }
 

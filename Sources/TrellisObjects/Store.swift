@@ -26,6 +26,9 @@ public final class Store: @unchecked Sendable {
     // The access in progress: only one runs at a time on the queue.
     private var activeDatabase: DatabaseBox?
     private var activeThread: pthread_t?
+    // The objects that the write in progress inserted; only touched inside
+    // database accesses, which the queue serializes.
+    private var insertedObjects: [any Entity] = []
 
     /// The name of the database file in the store's folder.
     public static let databaseFileName = "objects.sqlite"
@@ -160,21 +163,57 @@ public final class Store: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` in a transaction, or, inside one, in a savepoint: a
+    /// failed operation inside `runInTransaction` leaves nothing behind,
+    /// even when the caller catches its error and goes on. The objects
+    /// that a rolled back write inserted get their id 0 back, so that a
+    /// later put inserts them again.
     func write<R>(_ body: (Database) throws -> R) throws -> R {
-        if let db = currentDatabase {
-            if db.isInsideTransaction { return try body(db) }
+        if let db = currentDatabase, db.isInsideTransaction {
+            let insertedCount = insertedObjects.count
+            var result: R?
+            do {
+                try db.inSavepoint {
+                    result = try body(db)
+                    return .commit
+                }
+            } catch {
+                resetIds(from: insertedCount)
+                invalidateTables()
+                throw error
+            }
+            guard let result else { throw ObjectStoreError("a write of the object store returned no result") }
+            return result
         }
+        var inserted: [any Entity] = []
         do {
             return try queue.write { db in
                 currentDatabase = db
-                defer { currentDatabase = nil }
+                defer {
+                    currentDatabase = nil
+                    // Moved out while the queue still serializes accesses.
+                    inserted = insertedObjects
+                    insertedObjects = []
+                }
                 return try body(db)
             }
         } catch {
             // The transaction rolled back, and tables it created with it.
+            for object in inserted { object.id = 0 }
             invalidateTables()
             throw error
         }
+    }
+
+    /// Records an object that the write in progress inserted.
+    func didInsert(_ object: any Entity) {
+        insertedObjects.append(object)
+    }
+
+    private func resetIds(from index: Int) {
+        guard index < insertedObjects.count else { return }
+        for object in insertedObjects[index...] { object.id = 0 }
+        insertedObjects.removeSubrange(index...)
     }
 
     private func invalidateTables() {
@@ -199,7 +238,8 @@ public final class Store: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let table = tables[name] { return table }
-        let table = EntityTable(name: name, deleteRules: type.deleteRules)
+        let table = EntityTable(name: name, deleteRules: type.deleteRules,
+                                indexed: type.indexedProperties, unique: type.uniqueProperties)
         tables[name] = table
         return table
     }

@@ -452,3 +452,197 @@ extension DocGadget {
         #expect(try box.get(loaded.id)?.maybeBytes == [7])
     }
 }
+
+// MARK: - Put modes, enums, custom types, names, indexes
+
+private enum TestEnum: Int, Codable {
+    case unknown = 0
+    case first = 100
+    case second = 200
+    case third = 300
+}
+
+private enum Mood: String, Codable {
+    case happy, grumpy
+}
+
+/// A custom type with a column of its own, as ObjectBox's
+/// `// objectbox: convert` makes: here, by conforming to
+/// `DatabaseValueConvertible`.
+private struct Temperature: Codable, DatabaseValueConvertible {
+    var celsius: Double
+    var databaseValue: DatabaseValue { celsius.databaseValue }
+    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Temperature? {
+        Double.fromDatabaseValue(dbValue).map(Temperature.init)
+    }
+}
+
+private final class EnumEntity: Entity {
+    static let uniqueProperties = ["email"]
+    static let indexedProperties = ["first_name"]
+    var id: Id = 0
+    var custom: TestEnum = .unknown
+    var mood: Mood?
+    var firstName = ""
+    var email: String?
+    var temperature = Temperature(celsius: 0)
+    var born = Date(timeIntervalSince1970: 0)
+
+    enum CodingKeys: String, CodingKey {
+        case id, custom, mood, email, temperature, born
+        case firstName = "first_name"    // as `// objectbox: name = "first_name"`
+    }
+}
+
+extension EnumEntity {
+    static let custom = Property<EnumEntity, Int>("custom")
+    static let mood = Property<EnumEntity, String?>("mood")
+    static let firstName = Property<EnumEntity, String>("first_name")
+    static let temperature = Property<EnumEntity, Double>("temperature")
+    static let born = Property<EnumEntity, Date>("born")
+}
+
+private final class Misindexed: Entity {
+    static let indexedProperties = ["nmae"]
+    var id: Id = 0
+    var name = ""
+}
+
+@Suite struct ObjectBoxMoreDocsTests {
+    @Test func putModesInsertAndUpdate() throws {
+        let store = try Store()
+        let box = store.box(for: DocPerson.self)
+        let person = DocPerson(firstName: "Ann", lastName: "", age: 30)
+        #expect(throws: ObjectStoreError.self) { try box.put(person, mode: .update) }    // not stored yet
+        #expect(try box.count() == 0)
+        try box.put(person, mode: .insert)
+        #expect(person.id != 0)
+        person.age = 31
+        #expect(throws: ObjectStoreError.self) { try box.put(person, mode: .insert) }    // exists already
+        #expect(try box.get(person.id)?.age == 30)
+        try box.put(person, mode: .update)
+        #expect(try box.get(person.id)?.age == 31)
+        let ghost = DocPerson(firstName: "Ghost", lastName: "", age: 1)
+        ghost.id = 999
+        let newcomer = DocPerson(firstName: "New", lastName: "", age: 2)
+        #expect(throws: ObjectStoreError.self) { try box.put([newcomer, ghost], mode: .update) }
+        #expect(try box.count() == 1)                                                     // nothing of the batch
+        try box.put(ghost, mode: .insert)                                                 // an assigned id
+        #expect(try box.get(999)?.firstName == "Ghost")
+    }
+
+    @Test func enumsAreStoredAsTheirRawValuesAndQueriedWithThem() throws {
+        let store = try Store()
+        let box = store.box(for: EnumEntity.self)
+        for (custom, mood) in [(TestEnum.first, Mood.happy), (.second, .grumpy), (.third, nil)] as [(TestEnum, Mood?)] {
+            let entity = EnumEntity()
+            entity.custom = custom
+            entity.mood = mood
+            try box.put(entity)
+        }
+        #expect(try box.query { EnumEntity.custom == TestEnum.second.rawValue }.find().map(\.custom) == [.second])
+        #expect(try box.query { EnumEntity.custom > TestEnum.first.rawValue }.find().map(\.custom) == [.second, .third])
+        #expect(try box.query { EnumEntity.mood == Mood.grumpy.rawValue }.find().map(\.custom) == [.second])
+        #expect(try box.all().map(\.mood) == [.happy, .grumpy, nil])
+        let types = try store.queue.read { db in
+            try String.fetchAll(db, sql: "SELECT typeof(custom) || ' ' || quote(mood) FROM EnumEntity ORDER BY id")
+        }
+        #expect(types == ["integer 'happy'", "integer 'grumpy'", "integer NULL"])
+
+        // A raw value that no case has is an error, not a crash.
+        try store.queue.write { db in try db.execute(sql: "UPDATE EnumEntity SET custom = 42 WHERE custom = 300") }
+        #expect(throws: ObjectStoreError.self) { try box.all() }
+        // Values stored as JSON by earlier versions still read.
+        try store.queue.write { db in
+            try db.execute(sql: "UPDATE EnumEntity SET custom = '300', mood = '\"happy\"' WHERE custom = 42")
+        }
+        #expect(try box.all().map(\.custom) == [.first, .second, .third])
+        #expect(try box.all().map(\.mood) == [.happy, .grumpy, .happy])
+    }
+
+    @Test func customTypesDatesNamesAndIndexes() throws {
+        let store = try Store()
+        let box = store.box(for: EnumEntity.self)
+        let day: TimeInterval = 86_400
+        for (index, name) in ["Ann", "Bob", "Cid"].enumerated() {
+            let entity = EnumEntity()
+            entity.firstName = name
+            entity.email = "\(name.lowercased())@example.com"
+            entity.temperature = Temperature(celsius: Double(index) * 10)
+            entity.born = Date(timeIntervalSince1970: Double(index) * 1000 * day)
+            try box.put(entity)
+        }
+        #expect(try box.query { EnumEntity.firstName == "Bob" }.findUnique()?.email == "bob@example.com")
+        #expect(try box.query { EnumEntity.temperature >= 10 }.find().map(\.firstName) == ["Bob", "Cid"])
+        #expect(try box.get(3)?.temperature.celsius == 20)
+        let middle = Date(timeIntervalSince1970: 1500 * day)
+        #expect(try box.query { EnumEntity.born.isBefore(middle) }.find().map(\.firstName) == ["Ann", "Bob"])
+        #expect(try box.query { EnumEntity.born.isAfter(middle) }.find().map(\.firstName) == ["Cid"])
+        #expect(try box.query { EnumEntity.born.isBetween(Date(timeIntervalSince1970: 500 * day), and: middle) }.find().map(\.firstName) == ["Bob"])
+
+        let (columns, indexes) = try store.queue.read { db in
+            (try db.columns(in: "EnumEntity").map(\.name),
+             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'EnumEntity' ORDER BY name"))
+        }
+        #expect(columns.contains("first_name") && !columns.contains("firstName"))
+        #expect(indexes == ["index_EnumEntity_on_first_name", "unique_EnumEntity_on_email"])
+
+        // unique: a repeated value throws, and the batch stores nothing
+        let copy = EnumEntity()
+        copy.email = "ann@example.com"
+        let fresh = EnumEntity()
+        fresh.email = "fresh@example.com"
+        #expect(throws: DatabaseError.self) { try box.put([fresh, copy]) }
+        #expect(try box.count() == 3)
+        #expect(fresh.id == 0)                                             // its insert rolled back
+        copy.email = nil
+        fresh.email = nil
+        try box.put([fresh, copy])                                          // nil values do not count
+        #expect(try box.count() == 5)
+
+        #expect(throws: ObjectStoreError.self) { try store.box(for: Misindexed.self).put(Misindexed()) }
+    }
+}
+
+private final class Optionals: Entity {
+    var id: Id = 0
+    var text: String?
+    var flag: Bool?
+    var number: Int?
+    var real: Double?
+    var small: Int16?
+    var big: Int64?
+}
+
+@Suite struct ObjectBoxOptionalPropertyTests {
+    @Test func settingAnOptionalPropertyToNilClearsItsColumn() throws {
+        let store = try Store()
+        let box = store.box(for: Optionals.self)
+        let empty = Optionals()
+        try box.put(empty)                                   // all nil: the columns exist all the same
+        let columns = try store.queue.read { db in try db.columns(in: "Optionals").map(\.name) }
+        #expect(Set(columns) == ["id", "text", "flag", "number", "real", "small", "big"])
+
+        let object = Optionals()
+        object.text = "x"
+        object.flag = true
+        object.number = 1
+        object.real = 1.5
+        object.small = 2
+        object.big = 3
+        try box.put(object)
+        object.text = nil
+        object.flag = nil
+        object.number = nil
+        object.real = nil
+        object.small = nil
+        object.big = nil
+        try box.put(object)
+        let nulls = try store.queue.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Optionals WHERE id = ? AND text IS NULL AND flag IS NULL AND number IS NULL AND real IS NULL AND small IS NULL AND big IS NULL", arguments: [object.id])
+        }
+        #expect(nulls == 1)
+        let loaded = try #require(try box.get(object.id))
+        #expect(loaded.text == nil && loaded.flag == nil && loaded.number == nil && loaded.real == nil && loaded.small == nil && loaded.big == nil)
+    }
+}
