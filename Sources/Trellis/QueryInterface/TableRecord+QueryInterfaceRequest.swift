@@ -61,6 +61,9 @@ extension TableRecord {
     /// A request of rows sorted by primary key.
     public static func orderByPrimaryKey() -> QueryInterfaceRequest<Self> { all().orderByPrimaryKey() }
 
+    /// A request of rows grouped by primary key.
+    public static func groupByPrimaryKey() -> QueryInterfaceRequest<Self> { all().groupByPrimaryKey() }
+
     /// A request of selected columns.
     public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> { all().select(selection) }
 
@@ -142,6 +145,23 @@ extension QueryInterfaceRequest {
             let columns = try context.db.primaryKey(table).columns
             if columns.count == 1 { return SQLExpression.column(columns[0]) }
             // One ordering term per column (see SQLOrdering.sql).
+            return SQLExpression(.associative(",", columns.map { SQLExpression.column($0) }))
+        })])
+    }
+
+    /// Groups rows by primary key (the `rowid` of a table without an
+    /// explicit primary key).
+    ///
+    /// ```swift
+    /// // SELECT player.*, COUNT(...) FROM player ... GROUP BY player.id
+    /// Player.all().annotated(with: count(Column("id"))).groupByPrimaryKey()
+    /// ```
+    public func groupByPrimaryKey() -> Self {
+        let table = relation.tableName
+        return group([SQLExpression(.deferred { context in
+            let columns = try context.db.primaryKey(table).columns
+            if columns.count == 1 { return SQLExpression.column(columns[0]) }
+            // One grouping term per column.
             return SQLExpression(.associative(",", columns.map { SQLExpression.column($0) }))
         })])
     }

@@ -272,6 +272,8 @@ struct SQLQueryGenerator {
         for item in selection {
             if item.isAllColumns {
                 count += try db.columns(in: tableName).count
+            } else if case .allColumnsExcluding = item.impl {
+                count += try item.qualified(with: AliasIdentity(tableName: tableName)).includedColumns(db).count
             } else {
                 count += 1
             }

@@ -256,6 +256,9 @@ extension SQL: ExpressibleByStringInterpolation {
                 switch selection.impl {
                 case .allColumns:
                     elements.append(.sql(qualifier + ".*", StatementArguments()))
+                case .allColumnsExcluding:
+                    let alias = AliasIdentity(tableName: T.databaseTableName, userName: tableAlias ?? T.databaseTableName, isExplicit: true)
+                    elements.append(.selection(selection.qualified(with: alias)))
                 case .expression(let expression, let alias):
                     if case .column(let name, nil) = expression.impl {
                         var sql = qualifier + "." + name.quotedDatabaseIdentifier

@@ -9,6 +9,9 @@ public struct SQLSelection: SQLSelectable, Sendable {
     enum Impl: Sendable {
         case expression(SQLExpression, alias: String?)
         case allColumns(AliasIdentity?)
+        /// All columns but some (lowercased names), expanded from the
+        /// schema when the SQL is generated.
+        case allColumnsExcluding(Set<String>, AliasIdentity?)
     }
 
     let impl: Impl
@@ -28,6 +31,8 @@ public struct SQLSelection: SQLSelectable, Sendable {
         case .expression(let expression, let name): return .expression(expression.qualified(with: alias), alias: name)
         case .allColumns(nil): return .allColumns(alias)
         case .allColumns: return self
+        case .allColumnsExcluding(let excluded, nil): return SQLSelection(impl: .allColumnsExcluding(excluded, alias))
+        case .allColumnsExcluding: return self
         }
     }
 
@@ -41,7 +46,36 @@ public struct SQLSelection: SQLSelectable, Sendable {
                 return name.quotedDatabaseIdentifier + ".*"
             }
             return "*"
+        case .allColumnsExcluding(_, let alias):
+            let columns = try includedColumns(context.db)
+            let prefix: String
+            if let alias, let name = context.name(of: alias) {
+                prefix = context.qualifiesColumns || context.isRenamed(alias) ? name.quotedDatabaseIdentifier + "." : ""
+            } else if let alias {
+                // Outside of a request (a `columnsOf:` SQL interpolation).
+                prefix = (alias.userName ?? alias.tableName).quotedDatabaseIdentifier + "."
+            } else {
+                prefix = ""
+            }
+            return columns.map { prefix + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
         }
+    }
+
+    /// The columns of `allColumns(excluding:)`, read from the schema.
+    func includedColumns(_ db: Database) throws -> [String] {
+        guard case .allColumnsExcluding(let excluded, let alias) = impl else { return [] }
+        guard let alias, !alias.tableName.isEmpty else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "allColumns(excluding:) is used outside of a request on a table")
+        }
+        let columns = try db.columns(in: alias.tableName).map(\.name).filter { !excluded.contains($0.lowercased()) }
+        guard !columns.isEmpty else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "allColumns(excluding:) excludes all columns of table \(alias.tableName)")
+        }
+        return columns
     }
 }
 
@@ -74,6 +108,24 @@ extension SQLSelectable where Self == AllColumns {
     /// static var databaseSelection: [any SQLSelectable] { [.allColumns, .rowID] }
     /// ```
     public static var allColumns: AllColumns { AllColumns() }
+}
+
+extension SQLSelectable where Self == SQLSelection {
+    /// All columns of the table but the given ones.
+    ///
+    /// ```swift
+    /// struct Player: TableRecord {
+    ///     static var databaseSelection: [any SQLSelectable] {
+    ///         [.allColumns(excluding: ["generatedColumn"])]
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The columns are read from the schema when the request runs; a
+    /// request that would select no column throws an error.
+    public static func allColumns(excluding excludedColumns: some Collection<String>) -> SQLSelection {
+        SQLSelection(impl: .allColumnsExcluding(Set(excludedColumns.map { $0.lowercased() }), nil))
+    }
 }
 
 extension SQLSelectable where Self == Column {

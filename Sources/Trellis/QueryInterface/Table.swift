@@ -1,0 +1,277 @@
+/// A database table, for requests that do not start from a record type.
+///
+/// ```swift
+/// // Rows
+/// let table = Table("player")
+/// let rows = try table.filter(Column("score") > 1000).fetchAll(db)  // [Row]
+/// let count = try table.fetchCount(db)
+/// try table.filter(Column("score") < 100).deleteAll(db)
+///
+/// // Records
+/// let players = try Table<Player>("player").all().fetchAll(db)       // [Player]
+/// ```
+///
+/// A table builds the same requests as a record type: `all()`, `filter`,
+/// `order`, `select`, `limit`... Its requests select all columns (`*`).
+public struct Table<RowDecoder>: Sendable {
+    /// The name of the table.
+    public var tableName: String
+
+    /// A table whose requests fetch `RowDecoder`: `Table<Player>("player")`.
+    public init(_ tableName: String) {
+        self.tableName = tableName
+    }
+}
+
+extension Table where RowDecoder == Row {
+    /// A table whose requests fetch rows: `Table("player")`.
+    public init(_ tableName: String) {
+        self.tableName = tableName
+    }
+}
+
+extension Table {
+    // MARK: Requests
+
+    /// The request of all rows of the table.
+    ///
+    /// ```swift
+    /// let rows = try Table("player").all().fetchAll(db)
+    /// ```
+    public func all() -> QueryInterfaceRequest<RowDecoder> {
+        QueryInterfaceRequest(relation: SQLRelation(tableName: tableName, selection: [AllColumns().sqlSelection]))
+    }
+
+    /// The request of no row.
+    public func none() -> QueryInterfaceRequest<RowDecoder> { all().none() }
+
+    /// The request of the rows that match `predicate`.
+    ///
+    /// ```swift
+    /// Table("player").filter(Column("score") > 1000)
+    /// ```
+    public func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<RowDecoder> { all().filter(predicate) }
+
+    /// The request of the rows that match an SQL condition.
+    public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
+        all().filter(sql: sql, arguments: arguments)
+    }
+
+    /// The request of the rows that match an SQL literal.
+    public func filter(literal sqlLiteral: SQL) -> QueryInterfaceRequest<RowDecoder> { all().filter(literal: sqlLiteral) }
+
+    /// The request of the row with the given primary key.
+    public func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<RowDecoder> { all().filter(key: key) }
+
+    /// The request of the rows with the given primary keys.
+    public func filter(keys: some Collection<some DatabaseValueConvertible>) -> QueryInterfaceRequest<RowDecoder> {
+        all().filter(keys: keys)
+    }
+
+    /// The request of the row with the given key (primary or unique).
+    ///
+    /// ```swift
+    /// Table("player").filter(key: ["email": "arthur@example.com"])
+    /// ```
+    public func filter(key: [String: (any DatabaseValueConvertible)?]) -> QueryInterfaceRequest<RowDecoder> {
+        all().filter(key: key)
+    }
+
+    /// The request of sorted rows.
+    public func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<RowDecoder> { all().order(orderings) }
+
+    /// The request of sorted rows.
+    public func order(_ orderings: [any SQLOrderingTerm]) -> QueryInterfaceRequest<RowDecoder> { all().order(orderings) }
+
+    /// The request of rows sorted with SQL.
+    public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
+        all().order(sql: sql, arguments: arguments)
+    }
+
+    /// The request of rows sorted by primary key.
+    public func orderByPrimaryKey() -> QueryInterfaceRequest<RowDecoder> { all().orderByPrimaryKey() }
+
+    /// The request of rows grouped by primary key.
+    public func groupByPrimaryKey() -> QueryInterfaceRequest<RowDecoder> { all().groupByPrimaryKey() }
+
+    /// The request of selected columns.
+    ///
+    /// ```swift
+    /// let row = try Table("player").select(max(Column("score"))).fetchOne(db)
+    /// ```
+    public func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> { all().select(selection) }
+
+    /// The request of selected columns.
+    public func select(_ selection: [any SQLSelectable]) -> QueryInterfaceRequest<RowDecoder> { all().select(selection) }
+
+    /// The request of selected columns, decoded as `type`.
+    ///
+    /// ```swift
+    /// let names = try Table("player").select(Column("name"), as: String.self).fetchAll(db)
+    /// ```
+    public func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(selection, as: type)
+    }
+
+    /// The request of selected columns, decoded as `type`.
+    public func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(selection, as: type)
+    }
+
+    /// The request of selected SQL.
+    public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
+        all().select(sql: sql, arguments: arguments)
+    }
+
+    /// The request of selected SQL, decoded as `type`.
+    public func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(sql: sql, arguments: arguments, as: type)
+    }
+
+    /// The request of all columns and extra ones.
+    public func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> { all().annotated(with: selection) }
+
+    /// The request of distinct rows.
+    public func distinct() -> QueryInterfaceRequest<RowDecoder> { all().distinct() }
+
+    /// The request of grouped rows.
+    public func group(_ expressions: any SQLExpressible...) -> QueryInterfaceRequest<RowDecoder> { all().group(expressions) }
+
+    /// The request of a limited number of rows.
+    public func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<RowDecoder> { all().limit(limit, offset: offset) }
+
+    /// The request whose table is aliased.
+    public func aliased<T>(_ alias: TableAlias<T>) -> QueryInterfaceRequest<RowDecoder> { all().aliased(alias) }
+
+    // MARK: Counting, existence
+
+    /// The number of rows in the table.
+    public func fetchCount(_ db: Database) throws -> Int { try all().fetchCount(db) }
+
+    /// Whether the table has no row.
+    public func isEmpty(_ db: Database) throws -> Bool { try all().isEmpty(db) }
+
+    /// Whether a row has the given primary key.
+    ///
+    /// ```swift
+    /// try Table("player").exists(db, key: 1)
+    /// ```
+    public func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        try !filter(key: key).isEmpty(db)
+    }
+
+    /// Whether a row has the given key (primary or unique).
+    public func exists(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
+        try !filter(key: key).isEmpty(db)
+    }
+
+    // MARK: Deleting and updating
+
+    /// Deletes all rows, and returns how many were deleted.
+    ///
+    /// ```swift
+    /// try Table("player").deleteAll(db)
+    /// ```
+    @discardableResult
+    public func deleteAll(_ db: Database) throws -> Int { try all().deleteAll(db) }
+
+    /// Deletes the rows with the given primary keys, and returns how many
+    /// were deleted.
+    @discardableResult
+    public func deleteAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Int {
+        if keys.isEmpty { return 0 }
+        return try filter(keys: keys).deleteAll(db)
+    }
+
+    /// Deletes the row with the given primary key, and returns whether a
+    /// row was deleted.
+    @discardableResult
+    public func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        try filter(key: key).deleteAll(db) > 0
+    }
+
+    /// Deletes the row with the given key (primary or unique), and returns
+    /// whether a row was deleted.
+    @discardableResult
+    public func deleteOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
+        try filter(key: key).deleteAll(db) > 0
+    }
+
+    /// Updates all rows, and returns how many were updated.
+    ///
+    /// ```swift
+    /// try Table("player").updateAll(db, Column("score").set(to: 0))
+    /// ```
+    @discardableResult
+    public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: ColumnAssignment...) throws -> Int {
+        try all().updateAll(db, onConflict: conflictResolution, assignments)
+    }
+
+    /// Updates all rows, and returns how many were updated.
+    @discardableResult
+    public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: [ColumnAssignment]) throws -> Int {
+        try all().updateAll(db, onConflict: conflictResolution, assignments)
+    }
+}
+
+extension Table where RowDecoder == Row {
+    // MARK: Fetching rows
+
+    /// A cursor over all rows of the table.
+    public func fetchCursor(_ db: Database) throws -> AnyCursor<Row> { try all().fetchCursor(db) }
+
+    /// All rows of the table.
+    ///
+    /// ```swift
+    /// let rows = try Table("player").fetchAll(db)
+    /// ```
+    public func fetchAll(_ db: Database) throws -> [Row] { try all().fetchAll(db) }
+
+    /// All rows of the table, as a set.
+    public func fetchSet(_ db: Database) throws -> Set<Row> { try all().fetchSet(db) }
+
+    /// The first row of the table.
+    public func fetchOne(_ db: Database) throws -> Row? { try all().fetchOne(db) }
+
+    /// The row with the given primary key.
+    public func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Row? {
+        try filter(key: key).fetchOne(db)
+    }
+
+    /// The row with the given key (primary or unique).
+    public func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Row? {
+        try filter(key: key).fetchOne(db)
+    }
+}
+
+extension Table where RowDecoder: FetchableRecord {
+    // MARK: Fetching records
+
+    /// A cursor over all records of the table.
+    public func fetchCursor(_ db: Database) throws -> AnyCursor<RowDecoder> { try all().fetchCursor(db) }
+
+    /// All records of the table.
+    ///
+    /// ```swift
+    /// let players = try Table<Player>("player").fetchAll(db)
+    /// ```
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] { try all().fetchAll(db) }
+
+    /// The first record of the table.
+    public func fetchOne(_ db: Database) throws -> RowDecoder? { try all().fetchOne(db) }
+
+    /// The record with the given primary key.
+    public func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> RowDecoder? {
+        try filter(key: key).fetchOne(db)
+    }
+
+    /// The record with the given key (primary or unique).
+    public func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> RowDecoder? {
+        try filter(key: key).fetchOne(db)
+    }
+}
+
+extension Table where RowDecoder: FetchableRecord & Hashable {
+    /// All records of the table, as a set.
+    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try all().fetchSet(db) }
+}
