@@ -45,23 +45,40 @@ public final class Store: @unchecked Sendable {
     /// when needed. A path that starts with ``inMemoryPrefix`` opens a
     /// store in memory.
     ///
+    /// The other parameters are those of ObjectBox: `maxDbSizeInKByte`
+    /// bounds the size of the database (writes beyond it throw
+    /// `SQLITE_FULL`), `fileMode` gives the permissions of a new database
+    /// file, and `maxReaders` is accepted and ignored (a store has one
+    /// connection).
+    ///
     /// ```swift
     /// let store = try Store(directoryPath: "/path/to/objects")
+    /// let small = try Store(directoryPath: "/path/to/cache", maxDbSizeInKByte: 10 * 1024)
     /// let scratch = try Store(directoryPath: Store.inMemoryPrefix + "scratch")
     /// ```
-    public init(directoryPath: String) throws {
+    public init(directoryPath: String, maxDbSizeInKByte: UInt64 = 1024 * 1024, fileMode: UInt32 = 0o644, maxReaders: UInt32 = 0) throws {
         self.directoryPath = directoryPath
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+            let pages = max(UInt64(1), maxDbSizeInKByte * 1024 / UInt64(max(pageSize, 512)))
+            try db.execute(sql: "PRAGMA max_page_count = \(min(pages, UInt64(Int32.max)))")
+        }
         if directoryPath.hasPrefix(Self.inMemoryPrefix) {
-            queue = try DatabaseQueue()
+            queue = try DatabaseQueue(configuration: configuration)
             return
         }
         try FileManager.default.createDirectory(atPath: directoryPath, withIntermediateDirectories: true)
-        var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(5)
-        queue = try DatabaseQueue(
-            path: (directoryPath as NSString).appendingPathComponent(Self.databaseFileName),
-            configuration: configuration)
+        let path = (directoryPath as NSString).appendingPathComponent(Self.databaseFileName)
+        if !FileManager.default.fileExists(atPath: path) {
+            // SQLite gives its journal files the permissions of the database.
+            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: Int(fileMode)]) else {
+                throw ObjectStoreError("could not create the database file \(path)")
+            }
+        }
+        queue = try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// Opens a store in memory.

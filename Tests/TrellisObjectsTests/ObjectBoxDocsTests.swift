@@ -646,3 +646,97 @@ private final class Optionals: Entity {
         #expect(loaded.text == nil && loaded.flag == nil && loaded.number == nil && loaded.real == nil && loaded.small == nil && loaded.big == nil)
     }
 }
+
+private final class Account: Entity {
+    static let uniqueProperties = ["email"]
+    var id: Id = 0
+    var email = ""
+}
+
+@Suite struct ObjectBoxRollbackTests {
+    private func account(_ email: String) -> Account {
+        let account = Account()
+        account.email = email
+        return account
+    }
+
+    @Test func aFailedPutInsideATransactionLeavesNothingAndTheTransactionGoesOn() throws {
+        let store = try Store()
+        let box = store.box(for: Account.self)
+        let first = account("a@x")
+        let partial = account("b@x")
+        let duplicate = account("a@x")
+        let last = account("c@x")
+        try store.runInTransaction {
+            try box.put(first)
+            #expect(throws: DatabaseError.self) { try box.put([partial, duplicate]) }
+            try box.put(last)
+        }
+        let stored = try store.queue.read { db in try String.fetchAll(db, sql: "SELECT email FROM Account ORDER BY id") }
+        #expect(stored == ["a@x", "c@x"])
+        #expect(partial.id == 0 && duplicate.id == 0)
+        #expect(first.id != 0 && last.id != 0)
+    }
+
+    @Test func objectsOfARolledBackTransactionCanBePutAgainWithoutOverwritingOthers() throws {
+        let store = try Store()
+        let box = store.box(for: Account.self)
+        let early = account("early@x")
+        struct Abort: Error {}
+        #expect(throws: Abort.self) {
+            try store.runInTransaction {
+                try box.put(early)
+                #expect(early.id != 0)
+                throw Abort()
+            }
+        }
+        #expect(early.id == 0)                       // the insert rolled back
+        let other = account("other@x")
+        try box.put(other)
+        try box.put(early)                           // inserted again, not over `other`
+        #expect(try box.count() == 2)
+        #expect(try box.get(other.id)?.email == "other@x")
+        #expect(early.id != other.id)
+    }
+}
+
+private final class Blob: Entity {
+    var id: Id = 0
+    var data = Data()
+}
+
+@Suite struct ObjectBoxStoreOptionTests {
+    @Test func maxDbSizeAndFileMode() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("obx-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Store(directoryPath: folder, maxDbSizeInKByte: 64, fileMode: 0o600, maxReaders: 4)
+        let box = store.box(for: Blob.self)
+        let small = Blob()
+        small.data = Data(count: 1000)
+        try box.put(small)
+        let big = Blob()
+        big.data = Data(count: 200 * 1024)
+        #expect { try box.put(big) } throws: { error in (error as? DatabaseError)?.resultCode == .SQLITE_FULL }
+        #expect(big.id == 0)
+        #expect(try box.count() == 1)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + Store.databaseFileName)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        try store.close()
+    }
+
+    @Test func aResolvedToManyIsCachedUntilReset() throws {
+        let store = try Store()
+        let customer = DocCustomer()
+        let order = DocOrder()
+        order.customer.target = customer
+        try store.box(for: DocOrder.self).put(order)
+        let loaded = try #require(try store.box(for: DocCustomer.self).get(customer.id))
+        #expect(loaded.orders.count == 1)
+        let another = DocOrder()
+        another.customer.targetId = customer.id
+        try store.box(for: DocOrder.self).put(another)
+        #expect(loaded.orders.count == 1)             // cached, as documented
+        loaded.orders.reset()
+        #expect(loaded.orders.count == 2)
+    }
+}
