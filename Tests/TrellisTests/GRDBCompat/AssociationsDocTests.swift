@@ -13,7 +13,7 @@ private struct Country: Codable, FetchableRecord, PersistableRecord, Hashable {
     var name: String
 }
 
-private struct Author: Codable, FetchableRecord, PersistableRecord, Hashable {
+private struct Author: Codable, FetchableRecord, PersistableRecord, Hashable, Identifiable {
     static let books = hasMany(Book.self)
     static let paintings = hasMany(Painting.self)
     static let country = belongsTo(Country.self)
@@ -33,7 +33,7 @@ private struct Author: Codable, FetchableRecord, PersistableRecord, Hashable {
     }
 }
 
-private struct Book: Codable, FetchableRecord, PersistableRecord, Hashable {
+private struct Book: Codable, FetchableRecord, PersistableRecord, Hashable, Identifiable {
     enum Kind: String, Codable, DatabaseValueConvertible, Hashable {
         case novel, poems
     }
@@ -141,6 +141,13 @@ extension DerivableRequest where RowDecoder == Book {
             .order(
                 authorAlias[Column("name")].collating(.localizedCaseInsensitiveCompare),
                 Column("year"))
+    }
+}
+
+// The primary associated type spelling of GRDB 6+.
+extension DerivableRequest<Painting> {
+    fileprivate func orderedByTitle() -> Self {
+        order(Column("title").collating(.localizedCaseInsensitiveCompare))
     }
 }
 
@@ -935,6 +942,53 @@ extension DerivableRequest where RowDecoder == Book {
                 #expect(!error.description.isEmpty)
             }
             #expect(try Author.fetchCount(db) == 4)
+        }
+    }
+
+    // MARK: Key filters on associations
+
+    @Test func associationsAreFilteredByKeyAndId() throws {
+        struct AuthorInfo: Decodable, FetchableRecord {
+            var author: Author
+            var books: [Book]
+        }
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            let byHugo = try Book.joining(required: Book.author.filter(key: 1)).order(Column("id")).fetchAll(db)
+            #expect(byHugo.map(\.id) == [1, 2, 3])
+            let byHugo2 = try Book.joining(required: Book.author.filter(id: 1)).order(Column("id")).fetchAll(db)
+            #expect(byHugo2.map(\.id) == [1, 2, 3])
+            let byAmericans = try Book.joining(required: Book.author.filter(keys: [2, 3])).order(Column("id")).fetchAll(db)
+            #expect(byAmericans.map(\.id) == [4, 5])
+            let byKey = try Book.joining(required: Book.author.filter(key: ["id": 2])).fetchAll(db)
+            #expect(byKey.map(\.id) == [4])
+            let infos = try Author
+                .including(all: Author.books.filter(ids: [1, 3, 4]).order(Column("id")))
+                .order(Column("id"))
+                .asRequest(of: AuthorInfo.self)
+                .fetchAll(db)
+            #expect(infos.map { $0.books.map(\.id) } == [[1, 3], [4], [], []])
+            // A key that is not unique is an error.
+            #expect(throws: DatabaseError.self) {
+                try Book.joining(required: Book.author.filter(key: ["name": "Victor Hugo"])).fetchAll(db)
+            }
+        }
+    }
+
+    @Test func derivableRequestWithPrimaryAssociatedType() throws {
+        struct AuthorInfo: Decodable, FetchableRecord {
+            var author: Author
+            var paintings: [Painting]
+        }
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            #expect(try Painting.all().orderedByTitle().fetchAll(db).map(\.title) == ["Landscape", "Octopus", "Sea"])
+            let infos = try Author
+                .including(all: Author.paintings.orderedByTitle())
+                .filter(key: 4)
+                .asRequest(of: AuthorInfo.self)
+                .fetchAll(db)
+            #expect(infos.first?.paintings.map(\.title) == ["Landscape", "Sea"])
         }
     }
 }

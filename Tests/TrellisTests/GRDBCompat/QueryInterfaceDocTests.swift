@@ -107,6 +107,31 @@ private struct PartialPlayer: Decodable, FetchableRecord, TableRecord {
     }
 }
 
+extension PlayerSelection {
+    static func deleteAll(_ db: Database, playerId: Int64) throws {
+        try db.execute(literal: "DELETE FROM \(self) WHERE \(CodingKeys.playerId) = \(playerId)")
+    }
+}
+
+extension Player {
+    static func filter(sqlIds ids: [Int64]) -> SQLRequest<Player> {
+        "SELECT * FROM \(self) WHERE \(CodingKeys.id) IN \(ids) ORDER BY \(CodingKeys.id)"
+    }
+
+    static func maximumScore() -> SQLRequest<Int> {
+        "SELECT MAX(\(CodingKeys.score)) FROM \(self)"
+    }
+
+    static func leaders() -> SQLRequest<Player> {
+        """
+        SELECT * FROM \(self)
+        WHERE \(CodingKeys.score) = (\(maximumScore()))
+        """
+        // GRDB's documentation writes `= \(maximumScore())`: GRDB wraps an
+        // interpolated request in parentheses, Trellis does not (yet).
+    }
+}
+
 /// A reusable SQL function, as in "Embedding SQL in Query Interface Requests".
 private func date(_ value: some SQLSpecificExpressible) -> SQLExpression {
     SQL("DATE(\(value))").sqlExpression
@@ -559,6 +584,57 @@ private func date(_ value: some SQLSpecificExpressible) -> SQLExpression {
                 .joining(required: Player.team.aliased(named))
                 .filter(sql: "t.color = ?", arguments: ["blue"])
             #expect(try ids(db, request2) == [3])
+        }
+    }
+
+    // MARK: SQL interpolation (SQLInterpolation.md, with GRDB 7's `SQL`)
+
+    @Test func sqlLiteralsAreBuiltStepByStep() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db throws in
+            let name = "O'Brien"
+            let id: Int64 = 4
+            var query: SQL = "UPDATE player "
+            query += "SET name = \(name) "
+            query.append(literal: "WHERE id = \(id)")
+            try db.execute(literal: query)
+            #expect(try Player.find(db, id: 4).name == "O'Brien")
+
+            let components: [SQL] = [
+                "UPDATE player",
+                "SET name = \("Craig")",
+                "WHERE id = \(id)",
+            ]
+            try db.execute(literal: components.joined(separator: " "))
+            #expect(try Player.find(db, id: 4).name == "Craig")
+
+            let built = try SQL("SELECT * FROM player WHERE name = \(name) AND id = \(id)").build(db)
+            #expect(built.sql == "SELECT * FROM player WHERE name = ? AND id = ?")
+            #expect(built.arguments == [name, id])
+            let plain = SQL(sql: "UPDATE player SET bonus = ? WHERE id = ?", arguments: [99, id])
+            try db.execute(literal: plain)
+            #expect(try Player.find(db, id: 4).bonus == 99)
+            #expect([SQL]().joined(separator: " ").isEmpty)
+        }
+    }
+
+    @Test func sqlInterpolationOfRecordsKeysAndRequests() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db throws in
+            try PlayerSelection.deleteAll(db, playerId: 4)
+            #expect(try PlayerSelection.fetchCount(db) == 1)
+            #expect(try Player.filter(sqlIds: [1, 2, 3]).fetchAll(db).map(\.id) == [1, 2, 3])
+            #expect(try Player.maximumScore().fetchOne(db) == 1500)
+            #expect(try Player.leaders().fetchAll(db).map(\.id) == [2])
+            var query: SQL = "SELECT \(Player.self).* FROM \(Player.self) "
+            query += "JOIN \(Team.self) ON \(Team.self).id = \(Player.self).teamId "
+            query += "WHERE \(Team.self).color = \("red")"
+            #expect(try SQLRequest<Player>(literal: query).fetchCount(db) == 2)
+            let bonus = 100
+            let points = try Int.fetchAll(db, SQLRequest<Int>("SELECT \(Column("score") + bonus) AS points FROM player ORDER BY id"))
+            #expect(points == [1100, 1600, 600, 1300])
+            let points2 = try Int.fetchAll(db, SQLRequest<Int>("SELECT (score + \(bonus)) AS points FROM player ORDER BY \(Column("id").desc)"))
+            #expect(points2 == [1300, 600, 1600, 1100])
         }
     }
 }

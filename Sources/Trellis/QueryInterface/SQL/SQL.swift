@@ -309,3 +309,24 @@ extension Database {
         try execute(sql: sql, arguments: arguments)
     }
 }
+
+extension Sequence where Element == SQL {
+    /// The SQL literals concatenated, with `separator` between them.
+    ///
+    /// ```swift
+    /// let components: [SQL] = [
+    ///     "UPDATE player",
+    ///     "SET name = \(name)",
+    ///     "WHERE id = \(id)",
+    /// ]
+    /// try db.execute(literal: components.joined(separator: " "))
+    /// ```
+    public func joined(separator: String = "") -> SQL {
+        var result = SQL(elements: [])
+        for (index, literal) in enumerated() {
+            if index > 0 && !separator.isEmpty { result.append(sql: separator) }
+            result.append(literal: literal)
+        }
+        return result
+    }
+}
