@@ -991,4 +991,81 @@ extension DerivableRequest<Painting> {
             #expect(infos.first?.paintings.map(\.title) == ["Landscape", "Sea"])
         }
     }
+
+    // MARK: More combinations
+
+    @Test func aliasedColumnsAnnotateTheBaseRecord() throws {
+        struct BookInfo: Decodable, FetchableRecord {
+            var book: Book
+            var authorName: String
+        }
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            let authorAlias = TableAlias<Author>()
+            let infos = try Book
+                .joining(required: Book.author.aliased(authorAlias))
+                .annotated(with: authorAlias[Column("name")].forKey("authorName"))
+                .order(Column("id"))
+                .asRequest(of: BookInfo.self)
+                .fetchAll(db)
+            #expect(infos.map(\.authorName) == ["Victor Hugo", "Victor Hugo", "Victor Hugo", "Herman Melville", "emily Dickinson"])
+            let withAllColumns = try Row.fetchAll(db, Book
+                .select(Column("title"))
+                .joining(required: Book.author.aliased(authorAlias))
+                .annotated(with: authorAlias.allColumns)
+                .filter(key: 4))
+            #expect(withAllColumns.first?.columnNames == ["title", "id", "name", "countryCode", "deathYear"])
+        }
+    }
+
+    @Test func countingAndPagingJoinedRequests() throws {
+        struct AuthorInfo: Decodable, FetchableRecord {
+            var author: Author
+            var books: [Book]
+        }
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            #expect(try Book.including(required: Book.author.filter(Column("countryCode") == "US")).fetchCount(db) == 2)
+            #expect(try Author.including(all: Author.books).fetchCount(db) == 4)
+            #expect(try Author.joining(required: Author.books).distinct().fetchCount(db) == 3)
+            let page = try Author
+                .including(all: Author.books.order(Column("id")))
+                .order(Column("id"))
+                .limit(2, offset: 1)
+                .asRequest(of: AuthorInfo.self)
+                .fetchAll(db)
+            #expect(page.map(\.author.id) == [2, 3])
+            #expect(page.map { $0.books.map(\.id) } == [[4], [5]])
+            let first = try Author
+                .including(all: Author.books.order(Column("id")))
+                .filter(key: 1)
+                .asRequest(of: AuthorInfo.self)
+                .fetchOne(db)
+            #expect(first?.books.map(\.id) == [1, 2, 3])
+        }
+    }
+
+    @Test func aggregatesOnFilteredRequestsAndOrderings() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            // Sorting on an aggregate.
+            let authors = try Author
+                .annotated(with: Author.books.count)
+                .order(Author.books.count.desc, Column("id"))
+                .fetchAll(db)
+            #expect(authors.map(\.id) == [1, 2, 3, 4])
+            // Aggregates with the record's columns.
+            let rows = try Row.fetchAll(db, Author
+                .annotated(with: Author.books.max(\.year), Author.books.min(\.year))
+                .filter(key: 1))
+            #expect(rows.first?["maxBookYear"] == 1888)
+            #expect(rows.first?["minBookYear"] == 1856)
+            // An aggregate in a filter on a joined request.
+            let books = try Book
+                .joining(required: Book.author.having(Author.paintings.isEmpty == false))
+                .order(Column("id"))
+                .fetchAll(db)
+            #expect(books.map(\.id) == [1, 2, 3])
+        }
+    }
 }
