@@ -139,7 +139,10 @@ extension MutablePersistableRecord {
     }
 
     @usableFromInline
-    static func insertSQL(_ db: Database, columns: [String], conflict: Database.ConflictResolution, returning: String? = nil) throws -> String {
+    static func insertSQL(
+        _ db: Database, columns: [String], conflict: Database.ConflictResolution, rowCount: Int = 1,
+        returning: String? = nil) throws -> String
+    {
         let table = databaseTableName
         guard try db.tableExists(table) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
@@ -149,8 +152,9 @@ extension MutablePersistableRecord {
         if columns.isEmpty {
             sql += "DEFAULT VALUES"
         } else {
-            sql += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ") VALUES ("
-            sql += Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+            let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+            sql += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ") VALUES "
+            sql += Array(repeating: row, count: rowCount).joined(separator: ", ")
         }
         if let returning { sql += " RETURNING " + returning }
         return sql

@@ -1,0 +1,200 @@
+import TrellisSQLite
+
+extension Collection where Element: MutablePersistableRecord {
+    /// Inserts the records with multi-row `INSERT` statements, and returns
+    /// them after `didInsert` (auto-incremented ids filled). Beyond GRDB:
+    /// one statement writes up to 100 rows.
+    ///
+    /// ```swift
+    /// let players = try [Player(name: "Arthur"), Player(name: "Barbara")].insertAll(db)
+    /// // players[0].id == 1, players[1].id == 2
+    /// ```
+    ///
+    /// Callbacks run as for ``MutablePersistableRecord/insert(_:onConflict:)``,
+    /// in the order of the records; the `around` callbacks of the records
+    /// of one statement are nested around it. Ids are chosen the way
+    /// SQLite chooses them (one more than the largest rowid, or than the
+    /// last `AUTOINCREMENT` id), and written in the statement, so that
+    /// each record learns its own id. With `.ignore` as the conflict
+    /// resolution, or in a `WITHOUT ROWID` table, records are inserted one
+    /// by one.
+    @discardableResult
+    public func insertAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> [Element] {
+        var records = Array(self)
+        _ = try Element.insertAll(db, &records, onConflict: conflictResolution, fetchingRows: false)
+        return records
+    }
+}
+
+extension Collection where Element: MutablePersistableRecord & FetchableRecord {
+    /// Inserts the records with multi-row `INSERT ... RETURNING`
+    /// statements, and returns the inserted rows, with their default and
+    /// generated values.
+    ///
+    /// ```swift
+    /// let players = try [Player(name: "Arthur"), Player(name: "Barbara")].insertAndFetchAll(db)
+    /// // players[0].score == 1000 (the column's default)
+    /// ```
+    ///
+    /// See ``Swift/Collection/insertAll(_:onConflict:)`` for callbacks and ids.
+    public func insertAndFetchAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> [Element] {
+        var records = Array(self)
+        let rows = try Element.insertAll(db, &records, onConflict: conflictResolution, fetchingRows: true)
+        return try zip(records, rows).map { record, row in
+            guard let row else {
+                throw RecordError.recordNotFound(databaseTableName: Element.databaseTableName, key: [:])
+            }
+            return try Element(row: row)
+        }
+    }
+}
+
+extension MutablePersistableRecord {
+    /// The most rows of one multi-row statement: more would nest more
+    /// `around` callbacks for little gain.
+    static var insertAllChunkSize: Int { 100 }
+
+    /// Inserts `records` in place; with `fetchingRows`, returns the row
+    /// that `RETURNING *` gave for each of them.
+    static func insertAll(
+        _ db: Database, _ records: inout [Self], onConflict conflictResolution: Database.ConflictResolution?,
+        fetchingRows: Bool) throws -> [Row?]
+    {
+        let conflict = conflictResolution ?? persistenceConflictPolicy.conflictResolutionForInsert
+        guard conflict != .ignore, db.recordStatementCache.tableHasRowID(db, databaseTableName) else {
+            // An ignored row reports no id, and a WITHOUT ROWID table has
+            // none to write: one statement per record.
+            return try records.indices.map { index in
+                if fetchingRows {
+                    var row: Row?
+                    try records[index].withInsertCallbacks(db) { record in
+                        try record.insertWithoutCallbacks(db, onConflict: conflict) { row = $0.copy() }
+                    }
+                    return row
+                }
+                try records[index].performInsert(db, onConflict: conflict)
+                return nil
+            }
+        }
+        var rows: [Row?] = []
+        rows.reserveCapacity(records.count)
+        var start = records.startIndex
+        while start < records.endIndex {
+            let end = min(start + insertAllChunkSize, records.endIndex)
+            var chunk = Array(records[start..<end])
+            rows += try insertChunk(db, &chunk, conflict: conflict, fetchingRows: fetchingRows)
+            records.replaceSubrange(start..<end, with: chunk)
+            start = end
+        }
+        return rows
+    }
+
+    /// Runs the callbacks of each record of the chunk, nested, around the
+    /// statements that insert them all.
+    private static func insertChunk(
+        _ db: Database, _ chunk: inout [Self], conflict: Database.ConflictResolution, fetchingRows: Bool) throws -> [Row?]
+    {
+        var recordsToInsert = chunk
+        var inserted: (successes: [InsertionSuccess], rows: [Row?]) = ([], [])
+        func insert(from index: Int) throws {
+            guard index < chunk.count else {
+                inserted = try insertWithoutCallbacks(db, recordsToInsert, conflict: conflict, fetchingRows: fetchingRows)
+                return
+            }
+            var record = chunk[index]
+            try record.withInsertCallbacks(db) { recordToInsert in
+                recordsToInsert[index] = recordToInsert
+                try insert(from: index + 1)
+                return inserted.successes[index]
+            }
+            chunk[index] = record
+        }
+        try insert(from: 0)
+        return inserted.rows
+    }
+
+    /// Writes the records with as few statements as their column sets
+    /// allow, each row with its id.
+    private static func insertWithoutCallbacks(
+        _ db: Database, _ records: [Self], conflict: Database.ConflictResolution, fetchingRows: Bool) throws
+        -> (successes: [InsertionSuccess], rows: [Row?])
+    {
+        let table = databaseTableName
+        let rowIDColumn = try Self.rowIDColumn(db)
+        let idColumn = rowIDColumn ?? "rowid"
+        var containers = try records.map { try $0.persistenceContainer() }
+
+        // Ids: the explicit ones, then one more than the largest of the
+        // table, of the explicit ones, and of AUTOINCREMENT's sequence.
+        var nextID = try Self.largestRowID(db, table: table)
+        for container in containers {
+            if let id = container.databaseValue(forColumn: idColumn).flatMap(Int64.fromDatabaseValue) {
+                nextID = max(nextID, id)
+            }
+        }
+        guard nextID <= Int64.max - Int64(containers.count) else {
+            // SQLite would pick random unused ids, which a multi-row
+            // statement can not tell each record.
+            throw DatabaseError(
+                resultCode: .SQLITE_FULL,
+                message: "insertAll: no rowid left above the largest one of \(table): insert the records one by one")
+        }
+        var rowIDs: [Int64] = []
+        for index in containers.indices {
+            if let id = containers[index].databaseValue(forColumn: idColumn).flatMap(Int64.fromDatabaseValue) {
+                rowIDs.append(id)
+            } else {
+                nextID += 1
+                containers[index].replaceValue(nextID.databaseValue, forColumn: idColumn)
+                rowIDs.append(nextID)
+            }
+        }
+
+        var rowsByID: [Int64: Row] = [:]
+        var start = 0
+        while start < containers.count {
+            // One statement for the consecutive records that encode the
+            // same columns.
+            let columns = containers[start].columns
+            var end = start + 1
+            while end < containers.count && containers[end].hasColumns(columns) { end += 1 }
+            // RETURNING gives rows in no documented order: they are matched
+            // by rowid, last so that the table's columns keep their indexes.
+            let returning = fetchingRows ? "*, rowid" : nil
+            let rowCount = end - start
+            let statement = try db.recordStatementCache.statement(
+                db, key: .init(type: ObjectIdentifier(Self.self), operation: .custom("INSERT \(conflict.rawValue) \(rowCount) \(returning ?? "")")),
+                columns: columns)
+            {
+                try Self.insertSQL(db, columns: columns, conflict: conflict, rowCount: rowCount, returning: returning)
+            }
+            let arguments = StatementArguments(values: containers[start..<end].flatMap(\.values))
+            if fetchingRows {
+                let rows = try Row.fetchCursor(statement, arguments: arguments)
+                while let row = try rows.next() {
+                    let rowID: Int64 = try row.decode(Int64.self, atIndex: row.count - 1)
+                    rowsByID[rowID] = row.copy()
+                }
+            } else {
+                try statement.execute(arguments: arguments)
+            }
+            start = end
+        }
+        let successes = zip(rowIDs, containers).map { rowID, container in
+            InsertionSuccess(rowID: rowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
+        }
+        return (successes, fetchingRows ? rowIDs.map { rowsByID[$0] } : [])
+    }
+
+    /// The largest rowid the table has used: its largest rowid, or the
+    /// last id of its `AUTOINCREMENT` sequence when larger.
+    private static func largestRowID(_ db: Database, table: String) throws -> Int64 {
+        var largest = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(table.quotedDatabaseIdentifier)") ?? 0
+        if try db.tableExists("sqlite_sequence"),
+           let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table])
+        {
+            largest = max(largest, sequence)
+        }
+        return largest
+    }
+}
