@@ -180,7 +180,8 @@ extension QueryInterfaceRequest {
     }
 
     func deleteSQL(_ context: SQLGenerationContext) throws -> String {
-        var sql = "DELETE FROM " + relation.tableName.quotedDatabaseIdentifier
+        var sql = try SQLQueryGenerator.withClause(relation.commonTableExpressions, context: context)
+        sql += "DELETE FROM " + relation.tableName.quotedDatabaseIdentifier
         if relation.limit != nil || !relation.children.isEmpty || relation.isDistinct || !relation.groupBy.isEmpty {
             // DELETE ... LIMIT is not always available: delete by rowid.
             sql += try " WHERE " + rowSelectionSQL(context)
@@ -215,7 +216,8 @@ extension QueryInterfaceRequest {
         let assignments = assignments.filter { !$0.isNoOverwrite }
         if assignments.isEmpty { return nil }
         context.assignNames(to: [relation.alias])
-        var sql = "UPDATE "
+        var sql = try SQLQueryGenerator.withClause(relation.commonTableExpressions, context: context)
+        sql += "UPDATE "
         if let conflictResolution, conflictResolution != .abort { sql += "OR \(conflictResolution.rawValue) " }
         sql += relation.tableName.quotedDatabaseIdentifier + " SET "
         sql += try assignments.map { try $0.sql(context, alias: relation.alias) }.joined(separator: ", ")

@@ -115,6 +115,9 @@ struct SQLQueryGenerator {
         context.assignNames(to: joinedAliases(relation))
         context.qualifiesColumns = !joins.isEmpty
 
+        // WITH (first, so that its arguments come first)
+        let withSQL = try Self.withClause(relation.commonTableExpressions, context: context)
+
         // SELECT
         var selectionSQL: [String] = []
         let rootSelection = relation.selection.map { $0.qualified(with: relation.alias) }
@@ -127,7 +130,7 @@ struct SQLQueryGenerator {
             let scopes = try appendSelections(of: joins, to: &selectionSQL, columnCount: &columnCount, context: context)
             layout = RowLayout(scopes: scopes)
         }
-        var sql = "SELECT " + (relation.isDistinct ? "DISTINCT " : "") + selectionSQL.joined(separator: ", ")
+        var sql = withSQL + "SELECT " + (relation.isDistinct ? "DISTINCT " : "") + selectionSQL.joined(separator: ", ")
 
         // FROM
         sql += " FROM " + tableSQL(relation, context: context)
@@ -260,6 +263,14 @@ struct SQLQueryGenerator {
             return primaryKey.columns.map { SQLExpression.column($0).desc }
         }
         return relation.effectiveOrderings
+    }
+
+    /// `WITH [RECURSIVE] name(columns) AS (...), ... `, or the empty string.
+    static func withClause(_ ctes: [SQLCommonTableExpression], context: SQLGenerationContext) throws -> String {
+        if ctes.isEmpty { return "" }
+        var sql = ctes.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH "
+        sql += try ctes.map { try $0.definitionSQL(context) }.joined(separator: ", ")
+        return sql + " "
     }
 
     static func conjunction(_ expressions: [SQLExpression]) -> SQLExpression {

@@ -15,6 +15,9 @@ struct SQLRelation: @unchecked Sendable {
     var isDistinct = false
     var limit: (count: Int, offset: Int?)?
 
+    /// The common table expressions defined by the request (`WITH`).
+    var commonTableExpressions: [SQLCommonTableExpression] = []
+
     /// The associations joined to the table, by key, in order.
     var children: [(key: String, child: SQLJoinedChild)] = []
 

@@ -1,0 +1,105 @@
+import Testing
+import Trellis
+
+// Snippets of GRDB's CommonTableExpressions.md.
+
+private struct Player: Codable, FetchableRecord, PersistableRecord {
+    var id: Int64
+    var name: String
+    var score: Int
+}
+
+@Suite struct GRDBCompatCommonTableExpressionTests {
+    private func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("score", .integer).notNull()
+            }
+            try Player(id: 1, name: "Arthur", score: 100).insert(db)
+            try Player(id: 2, name: "O'Brien", score: 200).insert(db)
+            try Player(id: 3, name: "Barbara", score: 300).insert(db)
+        }
+        return dbQueue
+    }
+
+    private func counterRequest(range: ClosedRange<Int>) -> QueryInterfaceRequest<Int> {
+        let counter = CommonTableExpression<Int>(
+            recursive: true,
+            named: "counter",
+            columns: ["x"],
+            literal: """
+                VALUES(\(range.lowerBound)) \
+                UNION ALL \
+                SELECT x+1 FROM counter WHERE x < \(range.upperBound)
+                """)
+        return counter.all().with(counter)
+    }
+
+    @Test func definitionsFromSQLLiteralsAndRequests() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            let name = "O'Brien"
+            let literalCTE = CommonTableExpression<Void>(named: "playerName", literal: "SELECT \(name)")
+            let sqlCTE = CommonTableExpression<Void>(named: "playerName", sql: "SELECT ?", arguments: [name])
+            let nameRequest: SQLRequest<String> = "SELECT \(name)"
+            let requestCTE = CommonTableExpression<Void>(named: "playerName", request: nameRequest)
+            for cte in [literalCTE, sqlCTE, requestCTE] {
+                let request = Player
+                    .with(cte)
+                    .filter(Column("name") == cte.all())
+                #expect(try request.fetchAll(db).map(\.id) == [2])
+                #expect(try request.fetchCount(db) == 1)
+            }
+
+            let namesCTE = CommonTableExpression<Void>(
+                named: "playerName",
+                request: Player.select(Column("name")).filter(Column("score") >= 200))
+            let request = Player.all().with(namesCTE).filter(namesCTE.contains(Column("name"))).order(Column("id"))
+            #expect(try request.fetchAll(db).map(\.id) == [2, 3])
+            // `with` replaces a definition with the same name.
+            #expect(try Player.with(literalCTE).with(namesCTE).filter(namesCTE.contains(Column("name"))).fetchCount(db) == 2)
+
+            let pairCTE = CommonTableExpression<Void>(named: "pair", columns: ["a", "b"], sql: "SELECT 1, 2")
+            let rows = try pairCTE.all().with(pairCTE).asRequest(of: Row.self).fetchAll(db)
+            #expect(rows == [["a": 1, "b": 2]])
+        }
+    }
+
+    @Test func recursiveCommonTableExpressions() throws {
+        let dbQueue = try makeDatabase()
+        let values = try dbQueue.read { db in try counterRequest(range: 3...7).fetchAll(db) }
+        #expect(values == [3, 4, 5, 6, 7])
+        let filtered = try dbQueue.read { db in
+            try counterRequest(range: 1...10).filter(Column("x") > 8).fetchAll(db)
+        }
+        #expect(filtered == [9, 10])
+    }
+
+    @Test func interpolatedDefinitions() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            let name = "O'Brien"
+            let playerNameCTE = CommonTableExpression<Void>(named: "playerName", literal: "SELECT \(name)")
+            let request: SQLRequest<String> = """
+                WITH \(definitionFor: playerNameCTE)
+                SELECT name FROM player
+                WHERE name = (SELECT * FROM \(playerNameCTE))
+                """
+            #expect(try request.fetchAll(db) == ["O'Brien"])
+        }
+    }
+
+    @Test func commonTableExpressionsInBatchOperations() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db throws in
+            let best = CommonTableExpression<Void>(named: "best", request: Player.select(max(Column("score"))))
+            #expect(try Player.with(best).filter(best.contains(Column("score"))).updateAll(db, Column("name").set(to: "Champion")) == 1)
+            #expect(try String.fetchOne(db, sql: "SELECT name FROM player WHERE id = 3") == "Champion")
+            #expect(try Player.with(best).filter(best.contains(Column("score"))).deleteAll(db) == 1)
+            #expect(try Player.fetchCount(db) == 2)
+        }
+    }
+}
