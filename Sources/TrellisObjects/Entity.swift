@@ -4,6 +4,19 @@ import Trellis
 /// The identifier of a stored object: 0 means "not stored yet".
 public typealias Id = UInt64
 
+/// The id type that newer ObjectBox documentation writes
+/// (`var id: EntityId<Person> = 0`), so that such code compiles. It is
+/// ``Id`` itself: unlike ObjectBox's, it does not tell the ids of one
+/// entity type from those of another.
+///
+/// ```swift
+/// class Person: Entity {
+///     var id: EntityId<Person> = 0
+///     var name = ""
+/// }
+/// ```
+public typealias EntityId<E> = Id
+
 /// An object that a ``Store`` persists: a class with an `id`, whose
 /// stored properties are saved in a table named after the class.
 ///

@@ -152,12 +152,23 @@ final class EntityDecoder: Decoder {
         private func decodeValue<T>(_ type: T.Type, _ convertible: any DatabaseValueConvertible.Type, _ property: PropertyPlan.Property) throws -> T {
             guard let dbValue = row[property.column] as DatabaseValue? else {
                 if let missing = convertible.fromMissingColumn() as? T { return missing }
+                // A property added in a later version of the entity: the
+                // zero of its type, as for `Int` and `String`.
+                if let zero = zeroInteger(T.self) { return zero }
                 throw ObjectStoreError("no column \(property.column) for \(T.self) in table of \(decoder.row)")
             }
             guard let value = convertible.fromDatabaseValue(dbValue) as? T else {
+                if dbValue.isNull, let zero = zeroInteger(T.self) { return zero }
                 throw ObjectStoreError("could not decode \(T.self) from \(dbValue), column \(property.column)")
             }
             return value
+        }
+
+        /// 0, when `T` is an integer type (`Int8`, `UInt16`...).
+        private func zeroInteger<T>(_ type: T.Type) -> T? {
+            func zero<I: BinaryInteger>(_ type: I.Type) -> I { 0 }
+            guard let integer = T.self as? any BinaryInteger.Type else { return nil }
+            return zero(integer) as? T
         }
 
         @inline(never)
@@ -176,6 +187,20 @@ final class EntityDecoder: Decoder {
                 throw ObjectStoreError("could not decode \(T.self) for \(property.key)")
             }
             return unsafeBitCast(relation, to: T.self)
+        }
+
+        // The integers that go through the generic path keep their place
+        // in the plan when they are nil too.
+        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeIfPresent(generic: type, key) }
+        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeIfPresent(generic: type, key) }
+        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeIfPresent(generic: type, key) }
+        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeIfPresent(generic: type, key) }
+        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeIfPresent(generic: type, key) }
+        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeIfPresent(generic: type, key) }
+        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeIfPresent(generic: type, key) }
+
+        private func decodeIfPresent<T: Decodable>(generic type: T.Type, _ key: Key) throws -> T? {
+            try decodeIfPresent(type, forKey: key)
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {

@@ -740,3 +740,59 @@ private final class Blob: Entity {
         #expect(loaded.orders.count == 2)
     }
 }
+
+/// As newer ObjectBox documentation declares entities.
+private class Teacher: Entity {
+    var id: EntityId<Teacher> = 0
+    var name: String = ""
+    required init() {}
+}
+
+@Suite struct ObjectBoxEntityIdTests {
+    @Test func anEntityIdIsAnId() throws {
+        let store = try Store()
+        let box = store.box(for: Teacher.self)
+        let teacher = Teacher()
+        teacher.name = "Ms Frizzle"
+        let id: EntityId<Teacher> = try box.put(teacher)
+        #expect(id == teacher.id && id != 0)
+        #expect(try box.get(id)?.name == "Ms Frizzle")
+    }
+}
+
+private final class Gauge: Entity {
+    var id: Id = 0
+    var name = ""
+}
+
+/// `Gauge` in a later version of the app, with new properties.
+private final class GaugeV2: Entity {
+    static var entityName: String { "Gauge" }
+    var id: Id = 0
+    var name = ""
+    var level: Int16 = 7
+    var flags: UInt8 = 9
+    var count = 3
+    var label = "none"
+}
+
+@Suite struct ObjectBoxDataModelUpdateTests {
+    @Test func propertiesAddedLaterReadAsZeroInOlderObjects() throws {
+        let store = try Store()
+        let old = Gauge()
+        old.name = "old"
+        try store.box(for: Gauge.self).put(old)
+        // Before any GaugeV2 is put: the table has no column for the new properties.
+        let early = try #require(try store.box(for: GaugeV2.self).get(old.id))
+        #expect(early.level == 0 && early.flags == 0 && early.count == 0 && early.label == "")
+        let new = GaugeV2()
+        new.name = "new"
+        try store.box(for: GaugeV2.self).put(new)
+        // After: the columns exist, and are NULL in the older row.
+        let loaded = try store.box(for: GaugeV2.self).all()
+        #expect(loaded.map(\.level) == [0, 7])
+        #expect(loaded.map(\.flags) == [0, 9])
+        #expect(loaded.map(\.count) == [0, 3])
+        #expect(loaded.map(\.label) == ["", "none"])
+    }
+}
