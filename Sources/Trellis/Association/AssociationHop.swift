@@ -13,12 +13,18 @@ struct AssociationHop: @unchecked Sendable {
     var relation: SQLRelation
     let foreignKey: ForeignKey?
     let direction: Direction
+    /// A join condition written by the user instead of a foreign key
+    /// (associations to common table expressions), from the aliases of
+    /// the origin and of the destination, and what identifies it.
+    var onCondition: (@Sendable (AliasIdentity, AliasIdentity) -> SQLExpression)? = nil
+    var onConditionIdentity: String? = nil
 
     var destinationTable: String { relation.tableName }
 
     /// The join columns: parent columns on the origin table, child columns
     /// on the destination table.
     func columnPairs(_ db: Database) throws -> [(parent: String, child: String)] {
+        if onCondition != nil { return [] }
         switch direction {
         case .belongsTo:
             let resolved = try db.resolveForeignKey(foreignKey, from: originTable, to: destinationTable)
@@ -32,7 +38,7 @@ struct AssociationHop: @unchecked Sendable {
     /// What identifies the link, to tell two associations with the same key
     /// apart.
     var linkDescription: String {
-        "\(originTable)>\(destinationTable):\(direction):\(foreignKey?.description ?? "")"
+        "\(originTable)>\(destinationTable):\(direction):\(onConditionIdentity ?? foreignKey?.description ?? "")"
     }
 }
 
@@ -75,10 +81,15 @@ struct AssociationImpl: @unchecked Sendable {
             }
             if let inner = node {
                 let hop = hops[index]
-                relation.children.append((key: "grdb_back\(index)", child: SQLJoinedChild(
+                var back = SQLJoinedChild(
                     kind: .oneRequired, isSelected: false, relation: inner,
                     condition: { db in try hop.columnPairs(db).map { (parent: $0.child, child: $0.parent) } },
-                    prefetch: nil)))
+                    prefetch: nil)
+                if let onCondition = hop.onCondition {
+                    // Joined back: the destination of the hop is the parent.
+                    back.onCondition = { parent, child in onCondition(child, parent) }
+                }
+                relation.children.append((key: "grdb_back\(index)", child: back))
             }
             node = relation
         }

@@ -7,6 +7,10 @@ extension SQLRelation {
         var relation = self
         let key = impl.key
         var child = Self.joinedChild(impl, kind: kind, selected: selected)
+        if let error = child.relation.buildError {
+            relation.buildError = error
+            return relation
+        }
         if let index = relation.children.firstIndex(where: { $0.key == key }) {
             let existing = relation.children[index].child
             guard existing.identity == child.identity else {
@@ -32,6 +36,13 @@ extension SQLRelation {
             return hop
         }
         if kind == .all {
+            if hops.contains(where: { $0.onCondition != nil }) {
+                var relation = hops[hops.count - 1].relation
+                relation.buildError = DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "Associations to common table expressions are to-one: they can not be used with including(all:)")
+                return SQLJoinedChild(kind: .oneOptional, isSelected: false, relation: relation, condition: { _ in [] }, prefetch: nil)
+            }
             var child = SQLJoinedChild(
                 kind: .all, isSelected: true, relation: hops[hops.count - 1].relation,
                 condition: { _ in [] }, prefetch: ToManyPrefetch(hops: hops).run)
@@ -44,6 +55,7 @@ extension SQLRelation {
         var child = SQLJoinedChild(
             kind: kind, isSelected: selected, relation: last.relation,
             condition: { db in try last.columnPairs(db) }, prefetch: nil)
+        child.onCondition = last.onCondition
         var childKey = impl.key
         for (index, hop) in hops.dropLast().enumerated().reversed() {
             var intermediate = hop.relation
@@ -52,6 +64,7 @@ extension SQLRelation {
             child = SQLJoinedChild(
                 kind: kind, isSelected: false, relation: intermediate,
                 condition: { db in try hop.columnPairs(db) }, prefetch: nil)
+            child.onCondition = hop.onCondition
         }
         child.identity = impl.identity
         return child

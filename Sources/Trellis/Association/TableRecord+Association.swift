@@ -104,6 +104,13 @@ extension TableRecord where Self: EncodableRecord {
     /// ```
     public func request<A: Association>(for association: A) -> QueryInterfaceRequest<A.RowDecoder> where A.OriginRowDecoder == Self {
         let impl = association.impl
+        if impl.hops.contains(where: { $0.onCondition != nil }) {
+            var relation = impl.destination
+            relation.buildError = DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "request(for:) does not support associations to common table expressions: join them with including or joining")
+            return QueryInterfaceRequest(relation: relation)
+        }
         let container: PersistenceContainer
         do {
             container = try persistenceContainer()

@@ -89,6 +89,16 @@ struct SQLCommonTableExpression: Sendable {
     var isRecursive: Bool
     var subquery: SQLSubquery
 
+    /// The columns of the common table expression: the explicit ones, or
+    /// those of its request, read from a compiled statement.
+    func columnNames(_ db: Database) throws -> [String] {
+        if let columns, !columns.isEmpty { return columns }
+        let context = SQLGenerationContext(db)
+        let sql = try SQLQueryGenerator.withClause([self], context: context)
+            + "SELECT * FROM " + tableName.quotedDatabaseIdentifier
+        return try db.makeStatement(sql: sql).columnNames
+    }
+
     /// `name(columns) AS (...)`
     func definitionSQL(_ context: SQLGenerationContext) throws -> String {
         var sql = tableName.quotedDatabaseIdentifier

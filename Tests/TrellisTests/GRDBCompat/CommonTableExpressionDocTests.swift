@@ -9,6 +9,23 @@ private struct Player: Codable, FetchableRecord, PersistableRecord {
     var score: Int
 }
 
+private struct Chat: Codable, FetchableRecord, PersistableRecord {
+    var id: Int64
+    var name: String
+}
+
+private struct Message: Codable, FetchableRecord, PersistableRecord {
+    var id: Int64
+    var chatID: Int64
+    var date: Int
+    var text: String
+}
+
+private struct ChatInfo: Decodable, FetchableRecord {
+    var chat: Chat
+    var latestMessage: Message?
+}
+
 @Suite struct GRDBCompatCommonTableExpressionTests {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
@@ -100,6 +117,91 @@ private struct Player: Codable, FetchableRecord, PersistableRecord {
             #expect(try String.fetchOne(db, sql: "SELECT name FROM player WHERE id = 3") == "Champion")
             #expect(try Player.with(best).filter(best.contains(Column("score"))).deleteAll(db) == 1)
             #expect(try Player.fetchCount(db) == 2)
+        }
+    }
+
+    // MARK: Associations to common table expressions
+
+    private func makeChatDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "chat") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "message") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("chatID", .integer).notNull().references("chat")
+                t.column("date", .integer).notNull()
+                t.column("text", .text).notNull()
+            }
+            try Chat(id: 1, name: "Family").insert(db)
+            try Chat(id: 2, name: "Work").insert(db)
+            try Chat(id: 3, name: "Empty").insert(db)
+            try Message(id: 1, chatID: 1, date: 10, text: "hello").insert(db)
+            try Message(id: 2, chatID: 1, date: 30, text: "dinner?").insert(db)
+            try Message(id: 3, chatID: 2, date: 20, text: "meeting").insert(db)
+            try Message(id: 4, chatID: 2, date: 15, text: "report").insert(db)
+        }
+        return dbQueue
+    }
+
+    @Test func latestMessageOfEachChat() throws {
+        let dbQueue = try makeChatDatabase()
+        let latestMessageRequest = Message
+            .annotated(with: max(Column("date")))
+            .group(Column("chatID"))
+        let latestMessageCTE = CommonTableExpression<Void>(
+            named: "latestMessage",
+            request: latestMessageRequest)
+        let latestMessage = Chat.association(
+            to: latestMessageCTE,
+            on: { chat, latestMessage in
+                chat[Column("id")] == latestMessage[Column("chatID")]
+            })
+            .order(Column("date").desc)
+        let request = Chat
+            .with(latestMessageCTE)
+            .including(optional: latestMessage)
+            .asRequest(of: ChatInfo.self)
+        let chatInfos: [ChatInfo] = try dbQueue.read(request.fetchAll)
+        #expect(chatInfos.map(\.chat.id) == [1, 2, 3])
+        #expect(chatInfos.map(\.latestMessage?.text) == ["dinner?", "meeting", nil])
+
+        let required = try dbQueue.read { db in
+            try Chat.with(latestMessageCTE).joining(required: latestMessage).fetchCount(db)
+        }
+        #expect(required == 2)
+    }
+
+    @Test func associationsBetweenCommonTableExpressionsAndRecords() throws {
+        enum Recent {}
+        let dbQueue = try makeChatDatabase()
+        let recentCTE = CommonTableExpression<Recent>(
+            named: "recent", sql: "SELECT * FROM message WHERE date >= ?", arguments: [20])
+        let chat = recentCTE.association(to: Chat.self) { recent, chat in
+            recent[Column("chatID")] == chat[Column("id")]
+        }
+        let rows = try dbQueue.read { db in
+            try recentCTE.all()
+                .with(recentCTE)
+                .including(required: chat)
+                .order(Column("date"))
+                .asRequest(of: Row.self)
+                .fetchAll(db)
+        }
+        #expect(rows.map { $0["text"] as String } == ["meeting", "dinner?"])
+        #expect(rows.map { $0.scopes["chat"]?["name"] as String? } == ["Work", "Family"])
+    }
+
+    @Test func associationsToCommonTableExpressionsAreToOne() throws {
+        let dbQueue = try makeChatDatabase()
+        let cte = CommonTableExpression<Message>(named: "recent", sql: "SELECT * FROM message")
+        let recent = Chat.association(to: cte) { chat, recent in chat[Column("id")] == recent[Column("chatID")] }
+        try dbQueue.read { db throws in
+            let chat = try #require(try Chat.fetchOne(db, key: 1))
+            #expect(throws: DatabaseError.self) { try chat.request(for: recent).fetchAll(db) }
+            #expect(try Chat.fetchCount(db) == 3)
         }
     }
 }

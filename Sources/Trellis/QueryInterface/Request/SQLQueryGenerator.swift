@@ -116,6 +116,9 @@ struct SQLQueryGenerator {
         context.qualifiesColumns = !joins.isEmpty
 
         // WITH (first, so that its arguments come first)
+        for cte in relation.commonTableExpressions {
+            context.commonTableExpressions[cte.tableName.lowercased()] = cte
+        }
         let withSQL = try Self.withClause(relation.commonTableExpressions, context: context)
 
         // SELECT
@@ -126,7 +129,7 @@ struct SQLQueryGenerator {
         }
         var layout: RowLayout?
         if hasSelectedJoin(joins) {
-            var columnCount = try Self.columnCount(rootSelection, tableName: relation.tableName, db: db)
+            var columnCount = try Self.columnCount(rootSelection, tableName: relation.tableName, context: context)
             let scopes = try appendSelections(of: joins, to: &selectionSQL, columnCount: &columnCount, context: context)
             layout = RowLayout(scopes: scopes)
         }
@@ -196,7 +199,7 @@ struct SQLQueryGenerator {
             for item in selection {
                 selectionSQL.append(try item.sql(context))
             }
-            let ownCount = try Self.columnCount(selection, tableName: child.relation.tableName, db: context.db)
+            let ownCount = try Self.columnCount(selection, tableName: child.relation.tableName, context: context)
             columnCount += ownCount
             let nestedJoins = child.relation.children.filter { $0.child.kind != .all }
             var nestedCount = 0
@@ -213,6 +216,7 @@ struct SQLQueryGenerator {
 
     private func joinSQL(_ child: SQLJoinedChild, parent: SQLRelation, context: SQLGenerationContext) throws -> String {
         var relation = child.relation
+        if let error = relation.buildError { throw error }
         if relation.limit != nil || relation.isDistinct || !relation.groupBy.isEmpty {
             // A join can not limit, deduplicate or group the rows of one
             // table only: such associations are prefetched.
@@ -227,6 +231,9 @@ struct SQLQueryGenerator {
         sql += tableSQL(relation, context: context)
         var conditions: [SQLExpression] = try child.condition(context.db).map { pair in
             SQLExpression(.column(pair.child, relation.alias)) == SQLExpression(.column(pair.parent, parent.alias))
+        }
+        if let onCondition = child.onCondition {
+            conditions.append(onCondition(parent.alias, relation.alias))
         }
         conditions += relation.filters.map { $0.qualified(with: relation.alias) }
         if !conditions.isEmpty {
@@ -275,6 +282,24 @@ struct SQLQueryGenerator {
 
     static func conjunction(_ expressions: [SQLExpression]) -> SQLExpression {
         expressions.count == 1 ? expressions[0] : SQLExpression(.associative("AND", expressions))
+    }
+
+    /// The number of columns a selection produces, in a query that may
+    /// define common table expressions.
+    static func columnCount(_ selection: [SQLSelection], tableName: String, context: SQLGenerationContext) throws -> Int {
+        guard let cte = context.commonTableExpression(named: tableName) else {
+            return try columnCount(selection, tableName: tableName, db: context.db)
+        }
+        var count = 0
+        for item in selection {
+            switch item.impl {
+            case .expression: count += 1
+            case .allColumns: count += try cte.columnNames(context.db).count
+            case .allColumnsExcluding(let excluded, _):
+                count += try cte.columnNames(context.db).filter { !excluded.contains($0.lowercased()) }.count
+            }
+        }
+        return count
     }
 
     /// The number of columns a selection produces.

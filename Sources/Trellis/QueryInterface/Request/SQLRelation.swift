@@ -58,6 +58,9 @@ struct SQLJoinedChild: @unchecked Sendable {
     var prefetch: (@Sendable (Database, [Row], String) throws -> Void)?
     /// What identifies the association, to merge two joins of the same one.
     var identity = ""
+    /// A join condition written by the user (associations to common table
+    /// expressions), from the aliases of the parent and of the child.
+    var onCondition: (@Sendable (AliasIdentity, AliasIdentity) -> SQLExpression)?
 
     init(kind: Kind, isSelected: Bool, relation: SQLRelation,
          condition: @escaping @Sendable (Database) throws -> [(parent: String, child: String)],

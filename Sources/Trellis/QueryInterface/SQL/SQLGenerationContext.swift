@@ -13,6 +13,16 @@ public final class SQLGenerationContext {
     /// Whether columns must be qualified with their table name (joins).
     var qualifiesColumns = false
 
+    /// The common table expressions defined by the query, by lowercased
+    /// name.
+    var commonTableExpressions: [String: SQLCommonTableExpression] = [:]
+
+    /// The common table expression `name`, defined by this query or an
+    /// enclosing one.
+    func commonTableExpression(named name: String) -> SQLCommonTableExpression? {
+        commonTableExpressions[name.lowercased()] ?? parent?.commonTableExpression(named: name)
+    }
+
     /// The context of the enclosing query, for correlated subqueries.
     let parent: SQLGenerationContext?
 
