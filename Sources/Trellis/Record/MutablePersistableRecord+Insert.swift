@@ -73,6 +73,7 @@ extension MutablePersistableRecord {
 
     /// Runs the INSERT statement; with `returning`, gives it the inserted
     /// row (`INSERT ... RETURNING *`).
+    @usableFromInline
     func insertWithoutCallbacks(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
         returning: ((Row) throws -> Void)?) throws -> InsertionSuccess
@@ -166,9 +167,26 @@ extension Statement {
     @inlinable
     func bind(_ container: PersistenceContainer) throws {
         sqlite3_reset(sqliteStatement)
+        try bind(container, from: 1)
+    }
+
+    /// Binds the values of containers to the parameters, in order: the
+    /// rows of a multi-row INSERT.
+    @usableFromInline
+    func bind(_ containers: ArraySlice<PersistenceContainer>) throws {
+        sqlite3_reset(sqliteStatement)
+        var index: CInt = 1
+        for container in containers {
+            try bind(container, from: index)
+            index += CInt(container.storage.count)
+        }
+    }
+
+    @inlinable
+    func bind(_ container: PersistenceContainer, from firstIndex: CInt) throws {
         let storage = container.storage
         var entry = storage.entries
-        for index in CInt(1)..<CInt(storage.count + 1) {
+        for index in firstIndex..<(firstIndex + CInt(storage.count)) {
             // Matched in place: copying each value out would retain it.
             let code: CInt
             switch entry.pointee.value.storage {

@@ -18,7 +18,7 @@ extension Collection where Element: MutablePersistableRecord {
     /// each record learns its own id. With `.ignore` as the conflict
     /// resolution, or in a `WITHOUT ROWID` table, records are inserted one
     /// by one.
-    @discardableResult
+    @inlinable @discardableResult
     public func insertAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> [Element] {
         var records = Array(self)
         _ = try Element.insertAll(db, &records, onConflict: conflictResolution, fetchingRows: false)
@@ -37,6 +37,7 @@ extension Collection where Element: MutablePersistableRecord & FetchableRecord {
     /// ```
     ///
     /// See ``Swift/Collection/insertAll(_:onConflict:)`` for callbacks and ids.
+    @inlinable
     public func insertAndFetchAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> [Element] {
         var records = Array(self)
         let rows = try Element.insertAll(db, &records, onConflict: conflictResolution, fetchingRows: true)
@@ -52,10 +53,12 @@ extension Collection where Element: MutablePersistableRecord & FetchableRecord {
 extension MutablePersistableRecord {
     /// The most rows of one multi-row statement: more would nest more
     /// `around` callbacks for little gain.
+    @inlinable
     static var insertAllChunkSize: Int { 100 }
 
     /// Inserts `records` in place; with `fetchingRows`, returns the row
     /// that `RETURNING *` gave for each of them.
+    @inlinable
     static func insertAll(
         _ db: Database, _ records: inout [Self], onConflict conflictResolution: Database.ConflictResolution?,
         fetchingRows: Bool) throws -> [Row?]
@@ -91,7 +94,8 @@ extension MutablePersistableRecord {
 
     /// Runs the callbacks of each record of the chunk, nested, around the
     /// statements that insert them all.
-    private static func insertChunk(
+    @inlinable
+    static func insertChunk(
         _ db: Database, _ chunk: inout [Self], conflict: Database.ConflictResolution, fetchingRows: Bool) throws -> [Row?]
     {
         var recordsToInsert = chunk
@@ -115,23 +119,49 @@ extension MutablePersistableRecord {
 
     /// Writes the records with as few statements as their column sets
     /// allow, each row with its id.
-    private static func insertWithoutCallbacks(
+    @inlinable
+    static func insertWithoutCallbacks(
         _ db: Database, _ records: [Self], conflict: Database.ConflictResolution, fetchingRows: Bool) throws
         -> (successes: [InsertionSuccess], rows: [Row?])
     {
         let table = databaseTableName
         let rowIDColumn = try Self.rowIDColumn(db)
         let idColumn = rowIDColumn ?? "rowid"
-        var containers = try records.map { try $0.persistenceContainer() }
+
+        // Each container with its columns folded, and the position of its
+        // id. Records of one type usually encode the same columns: those
+        // equal to the previous record's are known to be folded already.
+        var containers: [PersistenceContainer] = []
+        var idIndexes: [Int] = []
+        containers.reserveCapacity(records.count)
+        idIndexes.reserveCapacity(records.count)
+        var shape: (encoded: [String], idIndex: Int?)?
+        for record in records {
+            var container = try record.encodedContainer()
+            let idIndex: Int?
+            if let shape, container.hasColumns(shape.encoded) {
+                idIndex = shape.idIndex
+            } else {
+                container.removeDuplicateColumns()
+                idIndex = container.index(of: idColumn)
+                shape = (container.columns, idIndex)
+            }
+            if let idIndex {
+                idIndexes.append(idIndex)
+            } else {
+                container.setValue(.null, forColumn: idColumn)
+                idIndexes.append(container.storage.count - 1)
+            }
+            containers.append(container)
+        }
 
         // Ids: the explicit ones, then one more than the largest of the
         // table, of the explicit ones, and of AUTOINCREMENT's sequence.
         var nextID = try Self.largestRowID(db, table: table)
-        for container in containers {
-            if let id = container.databaseValue(forColumn: idColumn).flatMap(Int64.fromDatabaseValue) {
-                nextID = max(nextID, id)
-            }
+        var rowIDs: [Int64?] = zip(containers, idIndexes).map { container, idIndex in
+            Int64.fromDatabaseValue(container.storage.entries[idIndex].value)
         }
+        for case let id? in rowIDs { nextID = max(nextID, id) }
         guard nextID <= Int64.max - Int64(containers.count) else {
             // SQLite would pick random unused ids, which a multi-row
             // statement can not tell each record.
@@ -139,15 +169,11 @@ extension MutablePersistableRecord {
                 resultCode: .SQLITE_FULL,
                 message: "insertAll: no rowid left above the largest one of \(table): insert the records one by one")
         }
-        var rowIDs: [Int64] = []
-        for index in containers.indices {
-            if let id = containers[index].databaseValue(forColumn: idColumn).flatMap(Int64.fromDatabaseValue) {
-                rowIDs.append(id)
-            } else {
-                nextID += 1
-                containers[index].replaceValue(nextID.databaseValue, forColumn: idColumn)
-                rowIDs.append(nextID)
-            }
+        for index in containers.indices where containers[index].storage.entries[idIndexes[index]].value.isNull {
+            nextID += 1
+            containers[index].makeUnique()
+            containers[index].storage.entries[idIndexes[index]].value = nextID.databaseValue
+            rowIDs[index] = nextID
         }
 
         var rowsByID: [Int64: Row] = [:]
@@ -168,27 +194,28 @@ extension MutablePersistableRecord {
             {
                 try Self.insertSQL(db, columns: columns, conflict: conflict, rowCount: rowCount, returning: returning)
             }
-            let arguments = StatementArguments(values: containers[start..<end].flatMap(\.values))
+            try statement.bind(containers[start..<end])
             if fetchingRows {
-                let rows = try Row.fetchCursor(statement, arguments: arguments)
+                let rows = try Row.fetchCursor(statement, arguments: nil)
                 while let row = try rows.next() {
                     let rowID: Int64 = try row.decode(Int64.self, atIndex: row.count - 1)
                     rowsByID[rowID] = row.copy()
                 }
             } else {
-                try statement.execute(arguments: arguments)
+                try statement.executeBoundStatement()
             }
             start = end
         }
         let successes = zip(rowIDs, containers).map { rowID, container in
-            InsertionSuccess(rowID: rowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
+            InsertionSuccess(rowID: rowID ?? 0, rowIDColumn: rowIDColumn, persistenceContainer: container)
         }
-        return (successes, fetchingRows ? rowIDs.map { rowsByID[$0] } : [])
+        return (successes, fetchingRows ? rowIDs.map { $0.flatMap { rowsByID[$0] } } : [])
     }
 
     /// The largest rowid the table has used: its largest rowid, or the
     /// last id of its `AUTOINCREMENT` sequence when larger.
-    private static func largestRowID(_ db: Database, table: String) throws -> Int64 {
+    @usableFromInline
+    static func largestRowID(_ db: Database, table: String) throws -> Int64 {
         var largest = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(table.quotedDatabaseIdentifier)") ?? 0
         if try db.tableExists("sqlite_sequence"),
            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table])

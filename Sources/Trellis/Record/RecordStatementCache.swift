@@ -81,6 +81,7 @@ final class RecordStatementCache {
     }
 
     /// Whether the table has a rowid (it is not a WITHOUT ROWID table).
+    @usableFromInline
     func tableHasRowID(_ db: Database, _ table: String) -> Bool {
         let key = table.lowercased()
         if let known = rowIDTables[key] { return known }
