@@ -111,6 +111,12 @@ import Trellis
                 .fetchAll(db)
             #expect(best.map(\.name) == ["Arthur"])
             #expect(try Player.fetchCount(db) == 2)
+
+            let team = try [Player(id: nil, name: "Barbara", score: 10), Player(id: nil, name: "Craig", score: 20)]
+                .insertAll(db)
+            #expect(team.map(\.id) == [3, 4])
+            let fetched = try [Player(id: nil, name: "David", score: 30)].insertAndFetchAll(db)
+            #expect(fetched.map(\.id) == [5])
         }
     }
 
