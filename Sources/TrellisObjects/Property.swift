@@ -23,9 +23,19 @@
 ///     .find()
 /// ```
 ///
-/// The name is the column of the property: the property name itself, or,
-/// for a `ToOne` relation, the property name followed by `Id`
-/// (`Property<Order, Id>("customerId")` for `var customer: ToOne<Customer>`).
+/// The name is the property name, which is the name of its column (or
+/// its `CodingKeys` raw value, when it has one). A `ToOne` relation is
+/// declared with its type, and its conditions compare the ids of targets,
+/// stored in the column `customerId` for `customer`:
+///
+/// ```swift
+/// extension Order {
+///     static let customer = Property<Order, ToOne<Customer>>("customer")
+/// }
+/// let ordersOfAnn = try orderBox.query { Order.customer == ann }.find()
+/// let orphans = try orderBox.query { Order.customer.isNil() }.find()
+/// ```
+///
 /// With the leading-dot syntax of ObjectBox (`.name == "Steve"`), declare
 /// the property in a constrained extension of `Property` instead:
 ///
@@ -45,7 +55,61 @@ public struct Property<E: Entity, V>: Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(E.entityName).\(name)" }
+
+    /// The column of the property: `customerId` for a `customer` relation.
+    var column: String {
+        V.self is any AnyToOne.Type ? name + "Id" : name
+    }
 }
+
+// MARK: - Conditions on relations
+
+extension Property {
+    private func relationCondition(_ op: QueryCondition<E>.Operator, _ ids: [Id]) -> QueryCondition<E> {
+        QueryCondition(column, op, ids.map { Int64(bitPattern: $0).databaseValue })
+    }
+
+    /// The relation points to `target` (`Order.customer == ann`).
+    public func isEqual<T>(to target: T) -> QueryCondition<E> where V == ToOne<T> {
+        relationCondition(.equal, [target.id])
+    }
+
+    /// The relation points to the object with the id `targetId`.
+    public func isEqual<T>(to targetId: Id) -> QueryCondition<E> where V == ToOne<T> {
+        relationCondition(.equal, [targetId])
+    }
+
+    /// The relation does not point to `target` (nil relations match).
+    public func isNotEqual<T>(to target: T) -> QueryCondition<E> where V == ToOne<T> {
+        relationCondition(.notEqual, [target.id])
+    }
+
+    /// The relation does not point to the object with the id `targetId`.
+    public func isNotEqual<T>(to targetId: Id) -> QueryCondition<E> where V == ToOne<T> {
+        relationCondition(.notEqual, [targetId])
+    }
+
+    /// The relation points to one of the objects with the ids `targetIds`.
+    public func isIn<T>(_ targetIds: [Id]) -> QueryCondition<E> where V == ToOne<T> {
+        relationCondition(.isIn, targetIds)
+    }
+
+    /// The relation points to no object.
+    public func isNil<T>() -> QueryCondition<E> where V == ToOne<T> {
+        relationCondition(.isNull, [])
+    }
+
+    /// The relation points to an object.
+    public func isNotNil<T>() -> QueryCondition<E> where V == ToOne<T> {
+        relationCondition(.isNotNull, [])
+    }
+}
+
+public func == <E, T>(lhs: Property<E, ToOne<T>>, rhs: T) -> QueryCondition<E> { lhs.isEqual(to: rhs) }
+public func == <E, T>(lhs: Property<E, ToOne<T>>, rhs: Id) -> QueryCondition<E> { lhs.isEqual(to: rhs) }
+public func != <E, T>(lhs: Property<E, ToOne<T>>, rhs: T) -> QueryCondition<E> { lhs.isNotEqual(to: rhs) }
+public func != <E, T>(lhs: Property<E, ToOne<T>>, rhs: Id) -> QueryCondition<E> { lhs.isNotEqual(to: rhs) }
+public func ∈ <E, T>(lhs: Property<E, ToOne<T>>, rhs: [Id]) -> QueryCondition<E> { lhs.isIn(rhs) }
 
 /// A condition of a query on the properties of an entity, made with the
 /// methods and operators of ``Property`` and combined with `&&` and `||`.

@@ -70,7 +70,7 @@ public final class Query<T: Entity> {
     ///     .build()
     /// ```
     public func ordered<V>(by property: Property<T, V>, flags: OrderFlags = []) -> Query<T> {
-        var sql = property.name.quotedDatabaseIdentifier
+        var sql = property.column.quotedDatabaseIdentifier
         if flags.contains(.nullsZero) { sql = "COALESCE(\(sql), 0)" }
         if !flags.contains(.caseSensitive) { sql += " COLLATE NOCASE" }
         let expression = SQLExpression.sql(sql)

@@ -289,7 +289,8 @@ private final class DocOrder: Entity {
 }
 
 extension DocOrder {
-    static let customer = Property<DocOrder, Id>("customerId")
+    static let customerId = Property<DocOrder, Id>("customerId")
+    static let customer = Property<DocOrder, ToOne<DocCustomer>>("customer")
 }
 
 @Suite struct ObjectBoxRelationDocsTests {
@@ -308,8 +309,18 @@ extension DocOrder {
         second.customer.target = customer
         try store.box(for: DocOrder.self).put(second)
         #expect(try store.box(for: DocCustomer.self).get(customer.id)?.name == "Ann")   // not put again
-        let ordersOfAnn = try store.box(for: DocOrder.self).query { DocOrder.customer == customer.id }.find()
+        let orderBox = store.box(for: DocOrder.self)
+        let ordersOfAnn = try orderBox.query { DocOrder.customer == customer }.find()
         #expect(ordersOfAnn.map(\.id) == [orderId, second.id])
+        #expect(try orderBox.query { DocOrder.customer == customer.id }.count() == 2)
+        #expect(try orderBox.query { DocOrder.customerId == customer.id }.count() == 2)
+        #expect(try orderBox.query { DocOrder.customer ∈ [customer.id, 999] }.count() == 2)
+        let orphan = DocOrder()
+        try orderBox.put(orphan)
+        #expect(try orderBox.query { DocOrder.customer.isNil() }.findIds() == [orphan.id])
+        #expect(try orderBox.query { DocOrder.customer.isNotNil() }.count() == 2)
+        #expect(try orderBox.query { DocOrder.customer != customer }.findIds() == [orphan.id])
+        #expect(try orderBox.query().ordered(by: DocOrder.customer, flags: .descending).findIds() == [orphan.id, orderId, second.id])
     }
 
     @Test func toManyIsARangeReplaceableCollectionWrittenWithApplyToDb() throws {
