@@ -1068,4 +1068,42 @@ extension DerivableRequest<Painting> {
             #expect(books.map(\.id) == [1, 2, 3])
         }
     }
+
+    @Test func refinementRulesOfTheSameAssociation() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            // including wins over joining
+            let included = try #require(try Row.fetchOne(db, Book
+                .including(optional: Book.author)
+                .joining(optional: Book.author)
+                .filter(key: 4)))
+            #expect(included.scopes["author"]?["name"] == "Herman Melville")
+
+            // The last ordering wins (the associated ordering comes after the base one).
+            let ordered = try Book
+                .including(required: Book.author.order(Column("name")))
+                .including(optional: Book.author.order(Column("name").desc))
+                .order(Column("kind"))
+                .asRequest(of: Row.self)
+                .fetchAll(db)
+            #expect(ordered.map { $0.scopes["author"]?["name"] as String? } == [
+                "Victor Hugo", "Herman Melville", "emily Dickinson", "Victor Hugo", "Victor Hugo",
+            ])
+
+            // The last selection wins.
+            let selected = try #require(try Row.fetchOne(db, Book
+                .including(required: Book.author.select(Column("id")))
+                .including(optional: Book.author.select(Column("name")))
+                .filter(key: 4)))
+            #expect(selected.scopes["author"]?.columnNames == ["name"])
+
+            // A custom key stops merging.
+            let twice = try #require(try Row.fetchOne(db, Book
+                .including(required: Book.author.select(Column("id")))
+                .including(optional: Book.author.select(Column("name")).forKey("writer"))
+                .filter(key: 4)))
+            #expect(twice.scopes["author"]?.columnNames == ["id"])
+            #expect(twice.scopes["writer"]?["name"] == "Herman Melville")
+        }
+    }
 }
