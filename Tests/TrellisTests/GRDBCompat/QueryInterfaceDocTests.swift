@@ -637,4 +637,16 @@ private func date(_ value: some SQLSpecificExpressible) -> SQLExpression {
             #expect(points2 == [1300, 600, 1600, 1100])
         }
     }
+
+    @Test func dateAndTimeFunctions() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            let day = SQL("'2020-03-15 10:30:00'").sqlExpression
+            #expect(try String.fetchOne(db, Player.select { _ in dateTime(day) }) == "2020-03-15 10:30:00")
+            #expect(try String.fetchOne(db, Player.select { _ in dateTime(day, .startOfDay, .hour(12)) }) == "2020-03-15 12:00:00")
+            #expect(try String.fetchOne(db, Player.select { _ in dateTime(day, .startOfMonth, .day(1), .month(-1)) }) == "2020-02-02 00:00:00")
+            #expect(try Double.fetchOne(db, Player.select { _ in julianDay(day, .startOfYear) }) == 2458849.5)
+            #expect(try String.fetchOne(db, Player.select { _ in dateTime(SQL("0").sqlExpression, .unixEpoch) }) == "1970-01-01 00:00:00")
+        }
+    }
 }
