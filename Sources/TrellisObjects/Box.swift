@@ -226,9 +226,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     @discardableResult
     public func remove(_ id: Id) throws -> Bool {
         try store.write { db in
-            guard try db.tableExists(tableName) else { return false }
-            try db.execute(sql: "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?", arguments: [Int64(bitPattern: id)])
-            return db.changesCount > 0
+            try delete([id], db) == 1
         }
     }
 
@@ -240,14 +238,15 @@ public final class Box<T: Entity>: @unchecked Sendable {
         return removed
     }
 
-    /// Removes objects; returns how many existed.
+    /// Removes objects, in one transaction; returns how many existed.
+    /// Their ids are reset to 0.
     @discardableResult
     public func remove(_ objects: [T]) throws -> Int {
-        try store.write { _ in
-            var count = 0
-            for object in objects where try remove(object) { count += 1 }
-            return count
+        let count = try store.write { db in
+            try delete(objects.map(\.id), db)
         }
+        for object in objects { object.id = 0 }
+        return count
     }
 
     /// Removes the objects with the given ids, in one transaction; returns
@@ -258,11 +257,21 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// ```
     @discardableResult
     public func remove(_ ids: [Id]) throws -> Int {
-        try store.write { _ in
-            var count = 0
-            for id in ids where try remove(id) { count += 1 }
-            return count
+        try store.write { db in
+            try delete(ids, db)
         }
+    }
+
+    /// Deletes the rows of `ids`; returns how many there were.
+    func delete(_ ids: [Id], _ db: Database) throws -> Int {
+        guard !ids.isEmpty, try db.tableExists(tableName) else { return 0 }
+        let statement = try db.cachedStatement(sql: "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?")
+        var count = 0
+        for id in ids {
+            try statement.execute(arguments: [Int64(bitPattern: id)])
+            count += db.changesCount
+        }
+        return count
     }
 
     /// Removes the objects with the given ids: `try personBox.remove(amanda.id, bob.id)`.

@@ -166,10 +166,12 @@ public struct QueryCondition<E: Entity> {
         node = .expression(expression.sqlExpression)
     }
 
+    /// Both conditions: `Person.age > 18 && Person.name.startsWith("A")`.
     public static func && (lhs: QueryCondition, rhs: QueryCondition) -> QueryCondition {
         QueryCondition(.and(lhs.node, rhs.node))
     }
 
+    /// Either condition: `Person.age < 18 || Person.age > 65`.
     public static func || (lhs: QueryCondition, rhs: QueryCondition) -> QueryCondition {
         QueryCondition(.or(lhs.node, rhs.node))
     }
@@ -410,8 +412,14 @@ extension Property where V: DatabaseValueConvertible & Comparable {
 
 // MARK: - Operators
 
+/// `Person.age ∈ 18...65`, `Person.name ∈ ["Ann", "Bob"]`: see ``Property/isIn(_:)-(Array<V>)``.
 infix operator ∈: ComparisonPrecedence
+/// `Person.age ∉ 10..<18`: see ``Property/isNotIn(_:)-(Array<V>)``.
 infix operator ∉: ComparisonPrecedence
+
+// The operators of conditions: `Person.name == "Steve"`, `Person.age > 18`,
+// `Person.age ∉ 10..<18`. They make the same conditions as the methods of
+// `Property` (`isEqual(to:)`, `isGreaterThan(_:)`, `isNotIn(_:)`...).
 
 public func == <E, V: DatabaseValueConvertible>(lhs: Property<E, V>, rhs: V) -> QueryCondition<E> { lhs.isEqual(to: rhs) }
 public func != <E, V: DatabaseValueConvertible>(lhs: Property<E, V>, rhs: V) -> QueryCondition<E> { lhs.isNotEqual(to: rhs) }

@@ -277,11 +277,8 @@ public final class Query<T: Entity> {
     /// Removes the matching objects; returns how many were removed.
     @discardableResult
     public func remove() throws -> Int {
-        try box.store.write { _ in
-            let ids = try findIds()
-            var count = 0
-            for id in ids where try box.remove(id) { count += 1 }
-            return count
+        try box.store.write { db in
+            try box.delete(try findIds(), db)
         }
     }
 
