@@ -134,6 +134,17 @@ public final class Query<T: Entity> {
         setValues(values.map(\.databaseValue), where: { $0.column == property.name }, name: "\(property)")
     }
 
+    /// Changes the target id that the conditions on the relation `property`
+    /// compare with, for the next runs of the query.
+    ///
+    /// ```swift
+    /// let query = try orderBox.query { Order.customer == ann }.build()
+    /// query.setParameter(Order.customer, to: bob.id)
+    /// ```
+    public func setParameter<U>(_ property: Property<T, ToOne<U>>, to targetId: Id) {
+        setValues([Int64(bitPattern: targetId).databaseValue], where: { $0.column == property.column }, name: "\(property)")
+    }
+
     /// Changes the value of the condition named `alias` with `.=`.
     ///
     /// ```swift

@@ -321,6 +321,11 @@ extension DocOrder {
         #expect(try orderBox.query { DocOrder.customer.isNotNil() }.count() == 2)
         #expect(try orderBox.query { DocOrder.customer != customer }.findIds() == [orphan.id])
         #expect(try orderBox.query().ordered(by: DocOrder.customer, flags: .descending).findIds() == [orphan.id, orderId, second.id])
+        let byCustomer = try orderBox.query { DocOrder.customer == customer }.build()
+        byCustomer.setParameter(DocOrder.customer, to: 999)
+        #expect(try byCustomer.count() == 0)
+        byCustomer.setParameter(DocOrder.customer, to: customer.id)
+        #expect(try byCustomer.count() == 2)
     }
 
     @Test func toManyIsARangeReplaceableCollectionWrittenWithApplyToDb() throws {
