@@ -166,11 +166,25 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         }
     }
 
+    /// Throws when a `TableAlias` of the user refers to a table that the
+    /// query does not include: a table that was never aliased, or the table
+    /// of a parent request in the separate query of `including(all:)`.
+    private static func checkKnown(_ alias: AliasIdentity, context: SQLGenerationContext) throws {
+        guard alias.isExplicit, context.name(of: alias) == nil else { return }
+        let table = alias.tableName.isEmpty ? "" : " of table \(alias.tableName)"
+        throw DatabaseError(
+            resultCode: .SQLITE_MISUSE,
+            message: "A TableAlias\(table) is used in a query that does not include its table: "
+                + "alias the table with aliased(_:), and note that the associated records of "
+                + "including(all:) can not be filtered on the tables of the parent request")
+    }
+
     private func rawSQL(_ context: SQLGenerationContext) throws -> String {
         switch impl {
         case .value(let value):
             return context.bind(value)
         case .column(let name, let alias):
+            if let alias { try Self.checkKnown(alias, context: context) }
             if let alias, let qualifier = context.name(of: alias),
                context.qualifiesColumns || context.isRenamed(alias) || !context.isLocal(alias)
             {
@@ -178,6 +192,7 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
             }
             return name.quotedDatabaseIdentifier
         case .rowID(let alias):
+            if let alias { try Self.checkKnown(alias, context: context) }
             if let alias, let qualifier = context.name(of: alias),
                context.qualifiesColumns || context.isRenamed(alias) || !context.isLocal(alias)
             {
