@@ -125,10 +125,8 @@ extension Player {
     static func leaders() -> SQLRequest<Player> {
         """
         SELECT * FROM \(self)
-        WHERE \(CodingKeys.score) = (\(maximumScore()))
+        WHERE \(CodingKeys.score) = \(maximumScore())
         """
-        // GRDB's documentation writes `= \(maximumScore())`: GRDB wraps an
-        // interpolated request in parentheses, Trellis does not (yet).
     }
 }
 

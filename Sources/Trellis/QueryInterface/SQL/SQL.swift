@@ -231,10 +231,13 @@ extension SQL: ExpressibleByStringInterpolation {
             elements.append(.sql(")", StatementArguments()))
         }
 
-        /// A subquery, without parentheses:
-        /// `"WHERE score = (\(Player.select(max(Column("score")))))"`.
+        /// A subquery, in parentheses, as GRDB writes it:
+        /// `"WHERE score = \(Player.select(max(Column("score"))))"`,
+        /// `"WHERE id IN \(redPlayerIds)"`.
         public mutating func appendInterpolation(_ subquery: some SQLSubqueryable) {
+            elements.append(.sql("(", StatementArguments()))
             elements.append(.subquery(subquery.sqlSubquery))
+            elements.append(.sql(")", StatementArguments()))
         }
 
         /// The quoted table name of a record type: `"SELECT * FROM \(Player.self)"`.
