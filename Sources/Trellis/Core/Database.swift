@@ -133,6 +133,7 @@ public final class Database {
             sqlite3_busy_timeout(connection, CInt(max(0, min(seconds * 1000, Double(CInt.max)))))
         }
         installAuthorizer()
+        for function in DatabaseFunction.builtIn { add(function: function) }
         // Checks that the file is a database: a statement reads its header.
         try execute(sql: configuration.foreignKeysEnabled ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
         _ = try Int.fetchOne(self, sql: "PRAGMA schema_version")

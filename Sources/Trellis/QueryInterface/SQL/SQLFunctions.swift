@@ -53,11 +53,28 @@ public func coalesce(_ values: [any SQLExpressible]) -> SQLExpression {
 }
 
 extension SQLSpecificExpressible {
-    /// `LOWER(x)`: SQLite lowercases ASCII letters only.
-    public var lowercased: SQLExpression { function("LOWER", self) }
+    /// The text lowercased, with Swift's Unicode rules (SQLite's `LOWER`
+    /// handles ASCII letters only).
+    ///
+    /// ```swift
+    /// Player.select(Column("name").lowercased)
+    /// ```
+    public var lowercased: SQLExpression { DatabaseFunction.lowercase(self) }
 
-    /// `UPPER(x)`
-    public var uppercased: SQLExpression { function("UPPER", self) }
+    /// The text uppercased, with Swift's Unicode rules.
+    public var uppercased: SQLExpression { DatabaseFunction.uppercase(self) }
+
+    /// The text capitalized, with Swift's Unicode rules.
+    public var capitalized: SQLExpression { DatabaseFunction.capitalize(self) }
+
+    /// The text lowercased in the current locale.
+    public var localizedLowercased: SQLExpression { DatabaseFunction.localizedLowercase(self) }
+
+    /// The text uppercased in the current locale.
+    public var localizedUppercased: SQLExpression { DatabaseFunction.localizedUppercase(self) }
+
+    /// The text capitalized in the current locale.
+    public var localizedCapitalized: SQLExpression { DatabaseFunction.localizedCapitalize(self) }
 
     /// `LENGTH(x)`
     public var length: SQLExpression { function("LENGTH", self) }
