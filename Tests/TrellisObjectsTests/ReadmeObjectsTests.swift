@@ -11,6 +11,10 @@ private class Person: Entity {
     var spouse: ToOne<Person> = nil
 }
 
+extension Person {
+    static let name = Property<Person, String>("name")
+}
+
 @Suite struct ReadmeObjectsTests {
     @Test func objectsExample() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("people-\(UUID().uuidString)").path
@@ -27,5 +31,9 @@ private class Person: Entity {
         #expect(people.map(\.name) == ["Amanda"])
         #expect(people.first?.spouse.target?.name == "Bob")
         #expect(bob.id != 0)
+        let andreas = try personBox.query { Person.name.startsWith("Andrea") }.build().find()
+        #expect(andreas.isEmpty)
+        let amandas = try personBox.query { Person.name.startsWith("Am") }.build().find()
+        #expect(amandas.map(\.name) == ["Amanda"])
     }
 }
