@@ -49,6 +49,13 @@ public struct DatabaseRegion: Sendable, Hashable {
     public func contains(table: String) -> Bool {
         tableNames?.contains(table.lowercased()) ?? true
     }
+
+    /// Whether what a write access changed may change a value read from
+    /// the region.
+    func isImpacted(by changes: DatabaseChanges) -> Bool {
+        guard let tableNames else { return true }
+        return changes.impacts(readTables: tableNames)
+    }
 }
 
 /// A value that defines a database region: requests (the tables they

@@ -43,6 +43,25 @@ public struct ValueObservation<Value: Sendable>: Sendable {
         tracking(fetch)
     }
 
+    /// An observation of the value that `fetch` returns, fetched again
+    /// after each change to the given regions, whatever `fetch` reads.
+    ///
+    /// ```swift
+    /// let observation = ValueObservation.tracking(region: Player.all(), Team.all()) { db in
+    ///     try Player.fetchCount(db) + Team.fetchCount(db)
+    /// }
+    /// ```
+    public static func tracking(
+        region: any DatabaseRegionConvertible & Sendable...,
+        fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<Value>
+    {
+        ValueObservation {
+            ValueFetcher(region: { db in
+                try region.reduce(DatabaseRegion()) { try $0.union($1.databaseRegion(db)) }
+            }) { db in try fetch(db) }
+        }
+    }
+
     /// Starts the observation: `onChange` receives the current value, then
     /// the value after each change; `onError` receives the first error,
     /// which ends the observation.
@@ -87,7 +106,7 @@ public struct ValueObservation<Value: Sendable>: Sendable {
         let makeFetcher = self.makeFetcher
         return ValueObservation<T> {
             let fetcher = makeFetcher()
-            return ValueFetcher { db in try fetcher.next(db).map(transform) }
+            return ValueFetcher(region: fetcher.region) { db in try fetcher.next(db).map(transform) }
         }
     }
 }
@@ -106,7 +125,7 @@ extension ValueObservation where Value: Equatable {
         return ValueObservation {
             let fetcher = makeFetcher()
             var lastValue: Value?
-            return ValueFetcher { db in
+            return ValueFetcher(region: fetcher.region) { db in
                 guard let value = try fetcher.next(db) else { return nil }
                 if let lastValue, lastValue == value { return nil }
                 lastValue = value
@@ -153,7 +172,11 @@ final class ValueFetcher<Value>: @unchecked Sendable {
     // Called by one observer, one fetch at a time.
     let next: (Database) throws -> Value?
 
-    init(_ next: @escaping (Database) throws -> Value?) {
+    /// The region to observe, when it is not what `next` reads.
+    let region: ((Database) throws -> DatabaseRegion)?
+
+    init(region: ((Database) throws -> DatabaseRegion)? = nil, _ next: @escaping (Database) throws -> Value?) {
+        self.region = region
         self.next = next
     }
 }
@@ -195,7 +218,7 @@ public final class AnyDatabaseCancellable: @unchecked Sendable {
 
 /// Fetches and delivers the values of one observation, in order.
 private final class ValueObserver<Value: Sendable>: @unchecked Sendable {
-    // `token`, `isCancelled` and `readTables` are guarded by `lock`; fetches
+    // `token`, `isCancelled` and `observedRegion` are guarded by `lock`; fetches
     // run on `queue`, one at a time, which alone touches `fetcher`.
     private let reader: any DatabaseReader
     private let fetcher: ValueFetcher<Value>
@@ -206,8 +229,8 @@ private final class ValueObserver<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var token: Int?
     private var isCancelled = false
-    /// The tables read by the last fetch; nil until the first fetch.
-    private var readTables: Set<String>?
+    /// The region of the last fetch; nil until the first fetch.
+    private var observedRegion: DatabaseRegion?
 
     init(reader: any DatabaseReader, fetcher: ValueFetcher<Value>, scheduler: ValueObservationScheduler,
          onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Value) -> Void)
@@ -253,7 +276,7 @@ private final class ValueObserver<Value: Sendable>: @unchecked Sendable {
     private func databaseDidChange(_ changes: DatabaseChanges) {
         lock.lock()
         // Before the first fetch, any change may matter.
-        let isImpacted = readTables.map { changes.impacts(readTables: $0) } ?? true
+        let isImpacted = observedRegion.map { $0.isImpacted(by: changes) } ?? true
         lock.unlock()
         if isImpacted { refresh() }
     }
@@ -273,9 +296,12 @@ private final class ValueObserver<Value: Sendable>: @unchecked Sendable {
     private func fetchAndDeliver(_ schedule: (@escaping @Sendable () -> Void) -> Void) {
         guard !cancelled else { return }
         do {
-            let (value, tables) = try reader.read { db in try db.recordingReadTables { try fetcher.next(db) } }
+            let (value, region) = try reader.read { db in
+                let (value, tables) = try db.recordingReadTables { try fetcher.next(db) }
+                return (value, try fetcher.region?(db) ?? DatabaseRegion(tableNames: tables))
+            }
             lock.lock()
-            readTables = tables
+            observedRegion = region
             lock.unlock()
             guard let value else { return }
             schedule { [self] in

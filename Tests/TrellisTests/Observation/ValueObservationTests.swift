@@ -295,4 +295,25 @@ import Trellis
         #expect(recorder.waitForValue())
         #expect(recorder.values == ["deliveries"])
     }
+
+    @Test func anExplicitRegionReplacesTheTablesTheFetchReads() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player(name TEXT); CREATE TABLE team(name TEXT)")
+        }
+        let recorder = Recorder<Int>()
+        let cancellable = observe(
+            ValueObservation.tracking(region: SQLRequest<Row>(sql: "SELECT * FROM team")) { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
+            },
+            in: dbQueue, into: recorder)
+        defer { cancellable.cancel() }
+        #expect(recorder.waitForValue())
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur')") }
+        recorder.settle()
+        #expect(recorder.values == [0])
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO team VALUES ('Reds')") }
+        #expect(recorder.waitForValue())
+        #expect(recorder.values == [0, 1])
+    }
 }
