@@ -71,8 +71,7 @@ extension DatabaseRegion: DatabaseRegionConvertible {
 
 extension FetchRequest {
     /// The tables that the request reads, as SQLite reports them when its
-    /// statement is prepared (the tables of views included). The tables of
-    /// to-many associations that the request prefetches are not part of it.
+    /// statement is prepared (the tables of views included).
     ///
     /// ```swift
     /// let region = try Player.filter(Column("score") > 1000).databaseRegion(db)
@@ -83,5 +82,27 @@ extension FetchRequest {
     }
 }
 
-extension QueryInterfaceRequest: DatabaseRegionConvertible {}
+extension QueryInterfaceRequest: DatabaseRegionConvertible {
+    /// The tables that the request reads: those of its statement, and
+    /// those of the to-many associations it prefetches
+    /// (`including(all:)`), which later statements read.
+    ///
+    /// ```swift
+    /// let region = try Author.including(all: Author.books).databaseRegion(db)
+    /// // author and book
+    /// ```
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        let statement = try makePreparedRequest(db, forSingleResult: false).statement
+        var tables = statement.region.readTables
+        func addPrefetchedTables(of relation: SQLRelation, prefetched: Bool) {
+            if prefetched { tables.insert(relation.tableName.lowercased()) }
+            for (_, child) in relation.children {
+                addPrefetchedTables(of: child.relation, prefetched: prefetched || child.kind == .all)
+            }
+        }
+        addPrefetchedTables(of: relation, prefetched: false)
+        return DatabaseRegion(tableNames: tables)
+    }
+}
+
 extension SQLRequest: DatabaseRegionConvertible {}

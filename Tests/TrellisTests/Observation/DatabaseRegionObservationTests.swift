@@ -58,6 +58,17 @@ private struct Player: Codable, FetchableRecord, PersistableRecord {
             #expect(try SQLRequest<Row>(sql: "SELECT * FROM playerName").databaseRegion(db).contains(table: "player"))
             #expect(try !SQLRequest<Row>(sql: "SELECT * FROM playerName").databaseRegion(db).contains(table: "team"))
         }
+        try dbQueue.write { (db: Database) throws in
+            struct Team: TableRecord {
+                static let players = hasMany(TeamPlayer.self)
+            }
+            struct TeamPlayer: TableRecord {
+                static let databaseTableName = "teamPlayer"
+            }
+            try db.execute(sql: "CREATE TABLE teamPlayer (id INTEGER PRIMARY KEY, teamId INTEGER REFERENCES team(id))")
+            // Prefetched associations are read by later statements: they are part of the region.
+            #expect(try Team.including(all: Team.players).databaseRegion(db) == DatabaseRegion(tables: ["team", "teamPlayer"]))
+        }
         let region = DatabaseRegion(tables: ["Player"]).union(DatabaseRegion(tables: ["team"]))
         #expect(region.contains(table: "PLAYER") && region.contains(table: "team") && !region.contains(table: "other"))
         #expect(DatabaseRegion().isEmpty)
