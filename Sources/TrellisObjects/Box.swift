@@ -48,7 +48,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
             if mode != .put { try check(object, mode, db) }
             let context = PutContext()
             try put(object, db: db, context: context)
-            try finish(context)
+            try context.finish()
             return object.id
         }
     }
@@ -66,7 +66,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
             for object in objects {
                 try put(object, db: db, context: context)
             }
-            try finish(context)
+            try context.finish()
             return objects.map(\.id)
         }
     }
@@ -91,10 +91,6 @@ public final class Box<T: Entity>: @unchecked Sendable {
                     : "put(mode: .update): there is no \(T.entityName) \(object.id)")
             }
         }
-    }
-
-    private func finish(_ context: PutContext) throws {
-        try context.finish()
     }
 
     func put(_ object: T, db: Database, context: PutContext) throws {

@@ -54,6 +54,10 @@ public final class Database {
     /// adds its tables to `accessChanges` once.
     private var accessGeneration = 0
 
+    /// Whether `accessChanges` records the written tables: only while
+    /// someone observes changes.
+    private var recordsWrittenTables = false
+
     /// The tables read while ``recordingReadTables(_:)`` runs.
     private var recordedReadTables: Set<String>?
 
@@ -83,7 +87,7 @@ public final class Database {
     private var accessStart: (version: UInt32?, totalChanges: Int)?
     private var lastSchemaVersion: Int?
 
-    /// Whether each access reads the schema version: see `willStartAccess()`.
+    /// Whether each access reads the schema version: see `willStartAccess(recordingWrittenTables:)`.
     var checksSchemaVersion = false
 
     private var tracer: Tracer?
@@ -369,7 +373,9 @@ public final class Database {
             clearSchemaDerivedCaches()
             accessChanges.schemaChanged = true
         }
-        if statement.recordedAccessGeneration != accessGeneration && !statement.region.writtenTables.isEmpty {
+        if recordsWrittenTables && statement.recordedAccessGeneration != accessGeneration
+            && !statement.region.writtenTables.isEmpty
+        {
             statement.recordedAccessGeneration = accessGeneration
             accessChanges.tables.formUnion(statement.region.writtenTables)
         }
@@ -413,9 +419,10 @@ public final class Database {
     /// single connection notices changes made by other processes more
     /// cheaply: when the data version moved during an access that wrote
     /// nothing, the change came from elsewhere.
-    func willStartAccess() {
+    func willStartAccess(recordingWrittenTables: Bool) {
         accessGeneration &+= 1
         accessChanges = DatabaseChanges()
+        recordsWrittenTables = recordingWrittenTables
         if checksSchemaVersion {
             let version = try? Int.fetchOne(self, sql: "PRAGMA schema_version")
             if let version, let lastSchemaVersion, version != lastSchemaVersion {
@@ -432,7 +439,7 @@ public final class Database {
     }
 
     /// Remembers the data version at the end of an access (see
-    /// ``willStartAccess()``).
+    /// ``willStartAccess(recordingWrittenTables:)``).
     func didEndAccess() {
         let version = dataVersion
         if let start = accessStart, start.version != version, start.totalChanges == totalChangesCount {

@@ -37,16 +37,7 @@ final class SerializedDatabase: @unchecked Sendable {
                 resultCode: .SQLITE_MISUSE,
                 message: "Database methods are not reentrant: use the Database value given to the enclosing closure.")
         }
-        return try queue.sync {
-            _ = try db.openConnection()
-            db.willStartAccess()
-            let changes = db.totalChangesCount
-            defer {
-                db.didEndAccess()
-                notifyChangeObservers(changesCountAtStart: changes)
-            }
-            return try block(db)
-        }
+        return try queue.sync { try access(block) }
     }
 
     /// Runs `block` on the queue: this method is for code already on it.
@@ -60,18 +51,23 @@ final class SerializedDatabase: @unchecked Sendable {
         try Task.checkCancellation()
         return try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result {
-                    _ = try self.db.openConnection()
-                    self.db.willStartAccess()
-                    let changes = self.db.totalChangesCount
-                    defer {
-                        self.db.didEndAccess()
-                        self.notifyChangeObservers(changesCountAtStart: changes)
-                    }
-                    return try block(self.db)
-                })
+                continuation.resume(with: Result { try self.access(block) })
             }
         }
+    }
+
+    /// One access, on the queue: the connection's bookkeeping around
+    /// `block`, then the change observers are told what it changed.
+    private func access<T>(_ block: (Database) throws -> T) throws -> T {
+        _ = try db.openConnection()
+        // Written tables are only recorded for observers to read.
+        db.willStartAccess(recordingWrittenTables: hasChangeObservers)
+        let changes = db.totalChangesCount
+        defer {
+            db.didEndAccess()
+            notifyChangeObservers(changesCountAtStart: changes)
+        }
+        return try block(db)
     }
 
     /// Registers a function called, off the queue, after each access that
@@ -90,16 +86,25 @@ final class SerializedDatabase: @unchecked Sendable {
         changeObservers[token] = nil
     }
 
+    private var hasChangeObservers: Bool {
+        observersLock.lock()
+        defer { observersLock.unlock() }
+        return !changeObservers.isEmpty
+    }
+
     /// Tells the change observers what the access changed, if anything.
     private func notifyChangeObservers(changesCountAtStart: Int) {
-        var accessChanges = db.accessChanges
         let rowsChanged = db.totalChangesCount != changesCountAtStart
-        guard rowsChanged || accessChanges.schemaChanged else { return }
-        if rowsChanged && accessChanges.tables.isEmpty { accessChanges.tablesAreUnknown = true }
-        let changes = accessChanges
+        guard rowsChanged || db.accessChanges.schemaChanged else { return }
         observersLock.lock()
         let observers = Array(changeObservers.values)
         observersLock.unlock()
+        guard !observers.isEmpty else { return }
+        var accessChanges = db.accessChanges
+        // Rows changed through the raw handle, or while no observer asked
+        // for the written tables: any value may have changed.
+        if rowsChanged && accessChanges.tables.isEmpty { accessChanges.tablesAreUnknown = true }
+        let changes = accessChanges
         for observer in observers {
             DispatchQueue.global().async { observer(changes) }
         }

@@ -77,8 +77,12 @@ extension FetchRequest {
     /// let region = try Player.filter(Column("score") > 1000).databaseRegion(db)
     /// ```
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        let statement = try makePreparedRequest(db, forSingleResult: false).statement
-        return DatabaseRegion(tableNames: statement.region.readTables)
+        DatabaseRegion(tableNames: try statementReadTables(db))
+    }
+
+    /// The tables that the statement of the request reads.
+    func statementReadTables(_ db: Database) throws -> Set<String> {
+        try makePreparedRequest(db, forSingleResult: false).statement.region.readTables
     }
 }
 
@@ -92,8 +96,7 @@ extension QueryInterfaceRequest: DatabaseRegionConvertible {
     /// // author and book
     /// ```
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        let statement = try makePreparedRequest(db, forSingleResult: false).statement
-        var tables = statement.region.readTables
+        var tables = try statementReadTables(db)
         func addPrefetchedTables(of relation: SQLRelation, prefetched: Bool) {
             if prefetched { tables.insert(relation.tableName.lowercased()) }
             for (_, child) in relation.children {

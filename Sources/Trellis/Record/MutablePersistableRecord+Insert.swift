@@ -187,14 +187,7 @@ extension Statement {
         let storage = container.storage
         var entry = storage.entries
         for index in firstIndex..<(firstIndex + CInt(storage.count)) {
-            // Matched in place: copying each value out would retain it.
-            let code: CInt
-            switch entry.pointee.value.storage {
-            case .int64(let value): code = sqlite3_bind_int64(sqliteStatement, index, value)
-            case .double(let value): code = sqlite3_bind_double(sqliteStatement, index, value)
-            case .null: code = sqlite3_bind_null(sqliteStatement, index)
-            case .string, .blob: code = entry.pointee.value.bindBytes(to: sqliteStatement, at: index)
-            }
+            let code = entry.pointee.value.bind(to: sqliteStatement, at: index)
             if code != SQLITE_OK { try check(code) }
             entry += 1
         }
