@@ -180,27 +180,14 @@ public struct QueryCondition<E: Entity> {
 // MARK: - Rendering
 
 extension QueryCondition.Node {
-    /// The SQL of the condition, with its arguments.
-    func render(into sql: inout String, _ arguments: inout [DatabaseValue], _ db: Database) throws {
+    /// The SQL of the condition: identifiers are quoted and values bound by
+    /// Trellis's SQL literals.
+    var sql: SQL {
         switch self {
-        case .and(let lhs, let rhs):
-            sql += "("
-            try lhs.render(into: &sql, &arguments, db)
-            sql += " AND "
-            try rhs.render(into: &sql, &arguments, db)
-            sql += ")"
-        case .or(let lhs, let rhs):
-            sql += "("
-            try lhs.render(into: &sql, &arguments, db)
-            sql += " OR "
-            try rhs.render(into: &sql, &arguments, db)
-            sql += ")"
-        case .expression(let expression):
-            let (expressionSQL, expressionArguments) = try SQL(expression).build(db)
-            sql += "(" + expressionSQL + ")"
-            arguments.append(contentsOf: expressionArguments.values)
-        case .comparison(let comparison):
-            comparison.render(into: &sql, &arguments)
+        case .and(let lhs, let rhs): return "(\(literal: lhs.sql) AND \(literal: rhs.sql))"
+        case .or(let lhs, let rhs): return "(\(literal: lhs.sql) OR \(literal: rhs.sql))"
+        case .expression(let expression): return "(\(expression))"
+        case .comparison(let comparison): return comparison.sql
         }
     }
 
@@ -225,69 +212,51 @@ extension QueryCondition.Node {
 }
 
 extension QueryCondition.Comparison {
-    func render(into sql: inout String, _ arguments: inout [DatabaseValue]) {
-        let column = self.column.quotedDatabaseIdentifier
+    var sql: SQL {
+        let column: SQL = "\(identifier: self.column)"
         // Strings compare without regard to ASCII case when asked.
-        let collation = caseSensitive ? "" : " COLLATE NOCASE"
-        func placeholder(_ value: DatabaseValue) -> String {
-            arguments.append(value)
-            return "?"
-        }
+        let collation: SQL = caseSensitive ? "" : " COLLATE NOCASE"
+        let value = values.first ?? .null
         switch op {
         case .equal:
-            if let value = values.first, !value.isNull {
-                sql += "\(column) = \(placeholder(value))\(collation)"
-            } else {
-                sql += "\(column) IS NULL"
-            }
+            return value.isNull ? "\(literal: column) IS NULL" : "\(literal: column) = \(value)\(literal: collation)"
         case .notEqual:
-            if let value = values.first, !value.isNull {
-                sql += "\(column) IS NOT \(placeholder(value))\(collation)"
-            } else {
-                sql += "\(column) IS NOT NULL"
-            }
-        case .less: sql += "\(column) < \(placeholder(values.first ?? .null))\(collation)"
-        case .lessOrEqual: sql += "\(column) <= \(placeholder(values.first ?? .null))\(collation)"
-        case .greater: sql += "\(column) > \(placeholder(values.first ?? .null))\(collation)"
-        case .greaterOrEqual: sql += "\(column) >= \(placeholder(values.first ?? .null))\(collation)"
+            return value.isNull ? "\(literal: column) IS NOT NULL" : "\(literal: column) IS NOT \(value)\(literal: collation)"
+        case .less: return "\(literal: column) < \(value)\(literal: collation)"
+        case .lessOrEqual: return "\(literal: column) <= \(value)\(literal: collation)"
+        case .greater: return "\(literal: column) > \(value)\(literal: collation)"
+        case .greaterOrEqual: return "\(literal: column) >= \(value)\(literal: collation)"
         case .between:
-            let low = values.first ?? .null
             let high = values.count > 1 ? values[1] : .null
-            sql += "\(column)\(collation) BETWEEN \(placeholder(low)) AND \(placeholder(high))"
+            return "\(literal: column)\(literal: collation) BETWEEN \(value) AND \(high)"
         case .isIn, .isNotIn:
-            if values.isEmpty {
-                sql += op == .isIn ? "0" : "1"
-            } else {
-                let placeholders = values.map { placeholder($0) }.joined(separator: ", ")
-                sql += "\(column)\(collation) \(op == .isIn ? "IN" : "NOT IN") (\(placeholders))"
-            }
+            guard !values.isEmpty else { return op == .isIn ? "0" : "1" }
+            return "\(literal: column)\(literal: collation) \(sql: op == .isIn ? "IN" : "NOT IN") \(values)"
         case .startsWith, .endsWith, .contains:
-            let text = values.first.flatMap { String.fromDatabaseValue($0) } ?? ""
+            let text = String.fromDatabaseValue(value) ?? ""
             let prefix = op == .startsWith ? "" : (caseSensitive ? "*" : "%")
             let suffix = op == .endsWith ? "" : (caseSensitive ? "*" : "%")
+            var pattern = ""
             if caseSensitive {
                 // GLOB is case sensitive; its special characters match
                 // themselves inside brackets.
-                var pattern = ""
                 for character in text {
                     switch character {
                     case "*", "?", "[": pattern += "[\(character)]"
                     default: pattern.append(character)
                     }
                 }
-                sql += "\(column) GLOB \(placeholder((prefix + pattern + suffix).databaseValue))"
-            } else {
-                var pattern = ""
-                for character in text {
-                    switch character {
-                    case "%", "_", "\\": pattern += "\\\(character)"
-                    default: pattern.append(character)
-                    }
-                }
-                sql += "\(column) LIKE \(placeholder((prefix + pattern + suffix).databaseValue)) ESCAPE '\\'"
+                return "\(literal: column) GLOB \(prefix + pattern + suffix)"
             }
-        case .isNull: sql += "\(column) IS NULL"
-        case .isNotNull: sql += "\(column) IS NOT NULL"
+            for character in text {
+                switch character {
+                case "%", "_", "\\": pattern += "\\\(character)"
+                default: pattern.append(character)
+                }
+            }
+            return "\(literal: column) LIKE \(prefix + pattern + suffix) ESCAPE '\\'"
+        case .isNull: return "\(literal: column) IS NULL"
+        case .isNotNull: return "\(literal: column) IS NOT NULL"
         }
     }
 }

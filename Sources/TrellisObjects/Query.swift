@@ -201,11 +201,8 @@ public final class Query<T: Entity> {
             sql.append(sql: ")")
         }
         if let condition {
-            var conditionSQL = ""
-            var arguments: [DatabaseValue] = []
-            try condition.render(into: &conditionSQL, &arguments, db)
             and()
-            sql.append(literal: SQL(sql: conditionSQL, arguments: StatementArguments(values: arguments)))
+            sql.append(literal: condition.sql)
             sql.append(sql: ")")
         }
         if let extraCondition {
