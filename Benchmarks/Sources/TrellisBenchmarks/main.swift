@@ -4,11 +4,15 @@ import Foundation
 // Runs the workloads on raw SQLite, Trellis and GRDB in one process and
 // prints a markdown table of the medians and ratios.
 //
-//     swift run -c release TrellisBenchmarks [--quick] [--only W3,W4] [--runs 5] [--json results.json]
+//     swift run -c release TrellisBenchmarks [--quick] [--only W3,W4] [--backends Trellis] [--runs 5] [--json results.json]
+//
+// `--backends` runs some backends only: for profiling one of them (the
+// checksums are still compared between those that ran).
 
 struct Options {
     var quick = false
     var only: Set<String> = []
+    var backends: Set<String> = []
     var runs = 5
     var jsonPath: String?
 
@@ -20,6 +24,9 @@ struct Options {
             case "--only":
                 guard let value = iterator.next() else { throw BenchmarkError("--only needs a workload") }
                 only.formUnion(value.split(separator: ",").map { String($0).uppercased() })
+            case "--backends":
+                guard let value = iterator.next() else { throw BenchmarkError("--backends needs a backend name") }
+                backends.formUnion(value.split(separator: ",").map { String($0).lowercased() })
             case "--runs":
                 guard let value = iterator.next(), let runs = Int(value), runs > 0 else { throw BenchmarkError("--runs needs a number") }
                 self.runs = runs
@@ -75,7 +82,7 @@ func main() throws {
     var measures: [Measure] = []
     for (workload, description) in workloads where options.only.isEmpty || options.only.contains(workload.uppercased()) {
         var tasks: [(name: String, task: Task)] = []
-        for backend in backends {
+        for backend in backends where options.backends.isEmpty || options.backends.contains(backend.name.lowercased()) {
             if let task = try backend.task(workload, sizes: sizes, path: path) {
                 tasks.append((backend.name, task))
             }
