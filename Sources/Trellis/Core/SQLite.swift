@@ -22,4 +22,16 @@ extension String {
         let count = Int(sqlite3_column_bytes(sqliteStatement, index))
         self = String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
+
+    /// Reads a text value (`sqlite3_value*`), such as the one that
+    /// `sqlite3_column_value` returns.
+    @inlinable
+    init(sqliteValue value: OpaquePointer) {
+        guard let text = sqlite3_value_text(value) else {
+            self = ""
+            return
+        }
+        let count = Int(sqlite3_value_bytes(value))
+        self = String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
 }

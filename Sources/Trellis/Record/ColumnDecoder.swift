@@ -2,26 +2,31 @@ import Foundation
 
 /// Decodes one column of a row: database values, dates and data with the
 /// record's strategies, and other Decodable values from JSON text.
-struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingContainer {
+struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
     let row: Row
     let index: Int
     let column: String
+    /// The record whose strategies apply.
+    let recordType: any FetchableRecord.Type
     /// The coding path of the record, and the key of the column: the full
     /// path is only built for errors.
     let parentPath: [any CodingKey]
     let key: (any CodingKey)?
 
-    init(row: Row, index: Int, column: String, parentPath: [any CodingKey], key: (any CodingKey)?) {
+    init(row: Row, index: Int, column: String, recordType: any FetchableRecord.Type,
+         parentPath: [any CodingKey], key: (any CodingKey)?)
+    {
         self.row = row
         self.index = index
         self.column = column
+        self.recordType = recordType
         self.parentPath = parentPath
         self.key = key
     }
 
     var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
 
-    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+    var userInfo: [CodingUserInfoKey: Any] { recordType.databaseDecodingUserInfo }
 
     private var dbValue: DatabaseValue { row.databaseValue(atIndex: index) }
 
@@ -46,7 +51,7 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
         if T.self == Date.self, let date = try decodeDate(dbValue) as? T {
             return date
         }
-        if T.self == Data.self, case .custom(let convert) = Record.databaseDataDecodingStrategy(for: column) {
+        if T.self == Data.self, case .custom(let convert) = recordType.databaseDataDecodingStrategy(for: column) {
             guard let data = convert(dbValue) as? T else { throw valueMismatch(T.self, dbValue) }
             return data
         }
@@ -74,17 +79,17 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
         default: throw valueMismatch(T.self, dbValue)
         }
         do {
-            return try Record.databaseJSONDecoder(for: column).decode(T.self, from: data)
+            return try recordType.databaseJSONDecoder(for: column).decode(T.self, from: data)
         } catch {
             throw RowDecodingError(
                 reason: .valueMismatch,
-                message: "could not decode \(T.self) from JSON column \"\(column)\" of \(Record.self): \(error)")
+                message: "could not decode \(T.self) from JSON column \"\(column)\" of \(recordType): \(error)")
         }
     }
 
     private func decodeDate(_ dbValue: DatabaseValue) throws -> Date? {
         let date: Date?
-        switch Record.databaseDateDecodingStrategy(for: column) {
+        switch recordType.databaseDateDecodingStrategy(for: column) {
         case .deferredToDate:
             date = Date.fromDatabaseValue(dbValue)
         case .timeIntervalSince1970:
@@ -105,7 +110,7 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
     }
 
     private func valueMismatch(_ type: Any.Type, _ dbValue: DatabaseValue) -> RowDecodingError {
-        RowDecodingError.valueMismatch(type, value: dbValue, index: index, row: row).forRecord(Record.self)
+        RowDecodingError.valueMismatch(type, value: dbValue, index: index, row: row).forRecord(recordType)
     }
 
     // Single value decoding of primitives, for Decodable types built on them
@@ -132,11 +137,14 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
 }
 
 /// Decodes an array of records from the rows of a to-many association.
-struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
+struct PrefetchedRowsDecoder: Decoder {
     let rows: [Row]
+    /// The record whose strategies apply to records that are not
+    /// FetchableRecords themselves.
+    let recordType: any FetchableRecord.Type
     let codingPath: [any CodingKey]
 
-    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+    var userInfo: [CodingUserInfoKey: Any] { recordType.databaseDecodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         throw DecodingError.typeMismatch(type, DecodingError.Context(
@@ -144,7 +152,7 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        Container(rows: rows, codingPath: codingPath)
+        Container(rows: rows, recordType: recordType, codingPath: codingPath)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -154,11 +162,13 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
 
     struct Container: UnkeyedDecodingContainer {
         let rows: [Row]
+        let recordType: any FetchableRecord.Type
         let codingPath: [any CodingKey]
         var currentIndex = 0
 
-        init(rows: [Row], codingPath: [any CodingKey]) {
+        init(rows: [Row], recordType: any FetchableRecord.Type, codingPath: [any CodingKey]) {
             self.rows = rows
+            self.recordType = recordType
             self.codingPath = codingPath
         }
 
@@ -175,7 +185,7 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
             let row = rows[currentIndex]
             let key = IndexCodingKey(index: currentIndex)
             currentIndex += 1
-            return try decodeNestedRecord(T.self, in: Record.self, from: row, parentPath: codingPath, key: key)
+            return try decodeNestedRecord(T.self, in: recordType, from: row, parentPath: codingPath, key: key)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
@@ -185,7 +195,8 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
             }
             let row = rows[currentIndex]
             currentIndex += 1
-            return try DatabaseRowDecoder<Record>(row: row, parentPath: codingPath).container(keyedBy: NestedKey.self)
+            return try DatabaseRowDecoder(row: row, recordType: recordType, parentPath: codingPath, key: nil)
+                .container(keyedBy: NestedKey.self)
         }
 
         mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -194,7 +205,7 @@ struct PrefetchedRowsDecoder<Record: FetchableRecord>: Decoder {
         }
 
         mutating func superDecoder() throws -> any Decoder {
-            PrefetchedRowsDecoder(rows: rows, codingPath: codingPath)
+            PrefetchedRowsDecoder(rows: rows, recordType: recordType, codingPath: codingPath)
         }
     }
 }

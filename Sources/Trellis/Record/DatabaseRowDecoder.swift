@@ -8,36 +8,50 @@ import Foundation
 /// that name (a joined association), from the prefetched rows of that name
 /// (a to-many association), or else from the row itself.
 ///
-/// It is a class, so that its containers share it with one reference, and
-/// it reads the record's column strategy once.
+/// It is not generic over the record type, so that its containers are
+/// generic over their coding keys only: their metadata is looked up once
+/// per record, and their methods run without generic record metadata. The
+/// record type is kept for its strategies and for error messages.
 @usableFromInline
-final class DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
-    @usableFromInline let row: Row
-    @usableFromInline let parentPath: [any CodingKey]
-    @usableFromInline let key: (any CodingKey)?
-    @usableFromInline let usesDefaultKeys: Bool
+final class DatabaseRowDecoder: Decoder {
+    let row: Row
+    let recordType: any FetchableRecord.Type
+    let parentPath: [any CodingKey]
+    let key: (any CodingKey)?
+    let usesDefaultKeys: Bool
 
     /// A decoder of `row`, for the value of `key` in a container whose
     /// path is `parentPath`. The path is only built when an error needs it.
     @inlinable
-    init(row: Row, parentPath: [any CodingKey] = [], key: (any CodingKey)? = nil) {
+    convenience init<Record: FetchableRecord>(row: Row, recordType: Record.Type) {
+        // Read in the caller, where the record type is concrete.
+        let usesDefaultKeys = if case .useDefaultKeys = Record.databaseColumnDecodingStrategy { true } else { false }
+        self.init(row: row, recordType: recordType, parentPath: [], key: nil, usesDefaultKeys: usesDefaultKeys)
+    }
+
+    convenience init(row: Row, recordType: any FetchableRecord.Type, parentPath: [any CodingKey], key: (any CodingKey)?) {
+        let usesDefaultKeys = if case .useDefaultKeys = recordType.databaseColumnDecodingStrategy { true } else { false }
+        self.init(row: row, recordType: recordType, parentPath: parentPath, key: key, usesDefaultKeys: usesDefaultKeys)
+    }
+
+    @usableFromInline
+    init(row: Row, recordType: any FetchableRecord.Type, parentPath: [any CodingKey], key: (any CodingKey)?,
+         usesDefaultKeys: Bool)
+    {
         self.row = row
+        self.recordType = recordType
         self.parentPath = parentPath
         self.key = key
-        if case .useDefaultKeys = Record.databaseColumnDecodingStrategy {
-            usesDefaultKeys = true
-        } else {
-            usesDefaultKeys = false
-        }
+        self.usesDefaultKeys = usesDefaultKeys
     }
 
     @usableFromInline
     var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
 
     @usableFromInline
-    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+    var userInfo: [CodingUserInfoKey: Any] { recordType.databaseDecodingUserInfo }
 
-    @inlinable
+    @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
     }
@@ -46,327 +60,252 @@ final class DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
             codingPath: codingPath,
-            debugDescription: "a database row can not be decoded as an array (\(Record.self))"))
+            debugDescription: "a database row can not be decoded as an array (\(recordType))"))
     }
 
     @usableFromInline
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         // A single value record reads the first column.
-        ColumnDecoder<Record>(row: row, index: 0, column: row.columnNames.first ?? "", parentPath: codingPath, key: nil)
+        ColumnDecoder(row: row, index: 0, column: row.columnNames.first ?? "", recordType: recordType,
+                      parentPath: codingPath, key: nil)
     }
 
-    @usableFromInline
+    // MARK: Columns
+
+    /// The column of a coding key, after the record's column strategy.
+    @inline(__always)
+    func column(forKey key: String) -> String {
+        usesDefaultKeys ? key : columnName(forKey: key)
+    }
+
+    private func columnName(forKey key: String) -> String {
+        switch recordType.databaseColumnDecodingStrategy {
+        case .useDefaultKeys:
+            return key
+        case .convertFromSnakeCase:
+            return key.snakeCased
+        case .custom(let keyForColumn):
+            return row.columnNames.first { keyForColumn($0).stringValue == key } ?? key
+        }
+    }
+
+    /// The coding keys of the row's columns, scopes and prefetched rows.
+    var allKeys: [String] {
+        let columnKeys: [String]
+        switch recordType.databaseColumnDecodingStrategy {
+        case .useDefaultKeys: columnKeys = row.columnNames
+        case .convertFromSnakeCase: columnKeys = row.columnNames.map(\.camelCasedFromSnakeCase)
+        case .custom(let keyForColumn): columnKeys = row.columnNames.map { keyForColumn($0).stringValue }
+        }
+        return columnKeys + row.scopes.names + row.prefetchedRows.keys
+    }
+
+    /// The index of a column, or a thrown error naming it.
+    @inline(__always)
+    func index(ofColumn name: String, type: Any.Type) throws -> Int {
+        guard let index = row.index(ofColumn: name) else {
+            throw RowDecodingError.columnNotFound(name, type: type, row: row).forRecord(recordType)
+        }
+        return index
+    }
+
+    /// The index of a column, or nil when it is missing or NULL.
+    @inline(__always)
+    func presentIndex(ofColumn name: String) -> Int? {
+        guard let index = row.index(ofColumn: name), !row.hasNull(atIndex: index) else { return nil }
+        return index
+    }
+
+    // MARK: Values read straight from the statement
+
+    func integer<T: FixedWidthInteger>(_ type: T.Type, atIndex index: Int) throws -> T {
+        let value = try row.fastInt64(atIndex: index, as: T.self, record: recordType)
+        guard let integer = T(exactly: value) else {
+            throw RowDecodingError.valueMismatch(T.self, value: DatabaseValue(storage: .int64(value)), index: index, row: row)
+                .forRecord(recordType)
+        }
+        return integer
+    }
+
+    func integer<T: FixedWidthInteger>(_ type: T.Type, column name: String) throws -> T {
+        try integer(T.self, atIndex: index(ofColumn: name, type: T.self))
+    }
+
+    func integerIfPresent<T: FixedWidthInteger>(_ type: T.Type, column name: String) throws -> T? {
+        guard let index = presentIndex(ofColumn: name) else { return nil }
+        return try integer(T.self, atIndex: index)
+    }
+
+    func bool(column name: String) throws -> Bool {
+        try row.fastBool(atIndex: index(ofColumn: name, type: Bool.self), record: recordType)
+    }
+
+    func boolIfPresent(column name: String) throws -> Bool? {
+        guard let index = presentIndex(ofColumn: name) else { return nil }
+        return try row.fastBool(atIndex: index, record: recordType)
+    }
+
+    func string(column name: String) throws -> String {
+        try row.fastString(atIndex: index(ofColumn: name, type: String.self), record: recordType)
+    }
+
+    func stringIfPresent(column name: String) throws -> String? {
+        guard let index = presentIndex(ofColumn: name) else { return nil }
+        return try row.fastString(atIndex: index, record: recordType)
+    }
+
+    func double(column name: String) throws -> Double {
+        try row.fastDouble(atIndex: index(ofColumn: name, type: Double.self), record: recordType)
+    }
+
+    func doubleIfPresent(column name: String) throws -> Double? {
+        guard let index = presentIndex(ofColumn: name) else { return nil }
+        return try row.fastDouble(atIndex: index, record: recordType)
+    }
+
+    // MARK: Other values, nested records, associations
+
+    func contains(column name: String) -> Bool {
+        row.index(ofColumn: name) != nil || row.scopes[name] != nil || row.prefetchedRows[name] != nil
+    }
+
+    func decodeNil(column name: String) -> Bool {
+        if let index = row.index(ofColumn: name) { return row.hasNull(atIndex: index) }
+        if let scope = row.scopes[name] { return !scope.containsNonNullValue }
+        if row.prefetchedRows[name] != nil { return false }
+        return true
+    }
+
+    func decodeIfPresent<T: Decodable, Key: CodingKey>(_ type: T.Type, column name: String, key: Key) throws -> T? {
+        if let index = row.index(ofColumn: name) {
+            if row.hasNull(atIndex: index) { return nil }
+            return try ColumnDecoder(row: row, index: index, column: name, recordType: recordType, parentPath: codingPath, key: key)
+                .decode(T.self)
+        }
+        if let scope = row.scopes[name] {
+            if !scope.containsNonNullValue { return nil }
+            return try decodeRecord(T.self, from: scope, key: key)
+        }
+        if row.prefetchedRows[name] != nil {
+            return try decode(T.self, column: name, key: key)
+        }
+        if let scope = row.scopesTree[name] {
+            if !scope.containsNonNullValue { return nil }
+            return try decodeRecord(T.self, from: scope, key: key)
+        }
+        return nil
+    }
+
+    func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, column name: String, key: Key) throws -> T {
+        if let scope = row.scopes[name] {
+            return try decodeRecord(T.self, from: scope, key: key)
+        }
+        if let index = row.index(ofColumn: name) {
+            return try ColumnDecoder(row: row, index: index, column: name, recordType: recordType, parentPath: codingPath, key: key)
+                .decode(T.self)
+        }
+        if let rows = row.prefetchedRows[name] {
+            return try T(from: PrefetchedRowsDecoder(rows: rows, recordType: recordType, codingPath: codingPath + [key]))
+        }
+        if T.self is any DatabaseValueConvertible.Type {
+            throw RowDecodingError.columnNotFound(name, type: T.self, row: row).forRecord(recordType)
+        }
+        // The scope of a nested association, such as the `country` of
+        // `Book.including(required: Book.author.including(optional: Author.country))`.
+        if let scope = row.scopesTree[name] {
+            return try decodeRecord(T.self, from: scope, key: key)
+        }
+        // A nested record that reads the same row, such as the `book`
+        // of `struct BookInfo { var book: Book; var author: Author }`.
+        return try decodeRecord(T.self, from: row, key: key)
+    }
+
+    private func decodeRecord<T: Decodable, Key: CodingKey>(_ type: T.Type, from row: Row, key: Key) throws -> T {
+        try decodeNestedRecord(T.self, in: recordType, from: row, parentPath: codingPath, key: key)
+    }
+
+    func nestedContainer<NestedKey: CodingKey, Key: CodingKey>(
+        keyedBy type: NestedKey.Type, column name: String, key: Key) -> KeyedDecodingContainer<NestedKey>
+    {
+        let nestedRow = row.scopes[name] ?? row
+        return KeyedDecodingContainer(KeyedContainer<NestedKey>(decoder: DatabaseRowDecoder(
+            row: nestedRow, recordType: recordType, parentPath: codingPath, key: key)))
+    }
+
+    func nestedUnkeyedContainer<Key: CodingKey>(column name: String, key: Key) throws -> any UnkeyedDecodingContainer {
+        guard let rows = row.prefetchedRows[name] else {
+            throw DecodingError.keyNotFound(key, DecodingError.Context(
+                codingPath: codingPath, debugDescription: "no prefetched rows for key \"\(name)\" in \(recordType)"))
+        }
+        return try PrefetchedRowsDecoder(rows: rows, recordType: recordType, codingPath: codingPath + [key]).unkeyedContainer()
+    }
+
+    /// The keyed container of a record: each method turns the key into a
+    /// column name and asks the decoder, which does the work without
+    /// generic metadata.
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        @usableFromInline let decoder: DatabaseRowDecoder
+        let decoder: DatabaseRowDecoder
 
-        @inlinable
-        init(decoder: DatabaseRowDecoder) {
-            self.decoder = decoder
-        }
+        var codingPath: [any CodingKey] { decoder.codingPath }
 
-        @usableFromInline var codingPath: [any CodingKey] { decoder.codingPath }
-        @inlinable var row: Row { decoder.row }
+        var allKeys: [Key] { decoder.allKeys.compactMap { Key(stringValue: $0) } }
 
-        @usableFromInline
-        var allKeys: [Key] {
-            let columnKeys: [String]
-            switch Record.databaseColumnDecodingStrategy {
-            case .useDefaultKeys: columnKeys = row.columnNames
-            case .convertFromSnakeCase: columnKeys = row.columnNames.map(\.camelCasedFromSnakeCase)
-            case .custom(let keyForColumn): columnKeys = row.columnNames.map { keyForColumn($0).stringValue }
-            }
-            let names = columnKeys + row.scopes.names + row.prefetchedRows.keys
-            return names.compactMap { Key(stringValue: $0) }
-        }
+        @inline(__always)
+        private func column(_ key: Key) -> String { decoder.column(forKey: key.stringValue) }
 
-        @inlinable
-        func column(for key: Key) -> String {
-            decoder.usesDefaultKeys ? key.stringValue : columnName(for: key)
-        }
+        func contains(_ key: Key) -> Bool { decoder.contains(column: column(key)) }
+        func decodeNil(forKey key: Key) throws -> Bool { decoder.decodeNil(column: column(key)) }
 
-        @usableFromInline
-        func columnName(for key: Key) -> String {
-            switch Record.databaseColumnDecodingStrategy {
-            case .useDefaultKeys:
-                return key.stringValue
-            case .convertFromSnakeCase:
-                return key.stringValue.snakeCased
-            case .custom(let keyForColumn):
-                return row.columnNames.first { keyForColumn($0).stringValue == key.stringValue } ?? key.stringValue
-            }
-        }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.bool(column: column(key)) }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.string(column: column(key)) }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.double(column: column(key)) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try decoder.double(column: column(key))) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.integer(type, column: column(key)) }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.integer(type, column: column(key)) }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.integer(type, column: column(key)) }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.integer(type, column: column(key)) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.integer(type, column: column(key)) }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.integer(type, column: column(key)) }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.integer(type, column: column(key)) }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.integer(type, column: column(key)) }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.integer(type, column: column(key)) }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.integer(type, column: column(key)) }
 
-        @usableFromInline
-        func contains(_ key: Key) -> Bool {
-            let name = column(for: key)
-            return row.index(ofColumn: name) != nil || row.scopes[name] != nil || row.prefetchedRows[name] != nil
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decoder.boolIfPresent(column: column(key)) }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decoder.stringIfPresent(column: column(key)) }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decoder.doubleIfPresent(column: column(key)) }
+        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+            try decoder.doubleIfPresent(column: column(key)).map { Float($0) }
         }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decoder.integerIfPresent(type, column: column(key)) }
+        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decoder.integerIfPresent(type, column: column(key)) }
+        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decoder.integerIfPresent(type, column: column(key)) }
+        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decoder.integerIfPresent(type, column: column(key)) }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decoder.integerIfPresent(type, column: column(key)) }
+        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decoder.integerIfPresent(type, column: column(key)) }
+        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decoder.integerIfPresent(type, column: column(key)) }
+        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decoder.integerIfPresent(type, column: column(key)) }
+        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decoder.integerIfPresent(type, column: column(key)) }
+        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decoder.integerIfPresent(type, column: column(key)) }
 
-        @usableFromInline
-        func decodeNil(forKey key: Key) throws -> Bool {
-            let name = column(for: key)
-            if let index = row.index(ofColumn: name) { return row.hasNull(atIndex: index) }
-            if let scope = row.scopes[name] { return !scope.containsNonNullValue }
-            if row.prefetchedRows[name] != nil { return false }
-            return true
-        }
-
-        // MARK: Values read straight from the statement
-
-        /// The index of the column of `key`, or a thrown error naming it.
-        @usableFromInline
-        func columnIndex(forKey key: Key, type: Any.Type) throws -> Int {
-            let name = column(for: key)
-            guard let index = row.index(ofColumn: name) else {
-                throw RowDecodingError.columnNotFound(name, type: type, row: row).forRecord(Record.self)
-            }
-            return index
-        }
-
-        /// The index of the column of `key`, or nil when it is missing or
-        /// NULL.
-        @usableFromInline
-        func presentColumnIndex(forKey key: Key) -> Int? {
-            guard let index = row.index(ofColumn: column(for: key)), !row.hasNull(atIndex: index) else { return nil }
-            return index
-        }
-
-        @usableFromInline
-        func int64(atIndex index: Int, as type: Any.Type) throws -> Int64 {
-            try row.fastInt64(atIndex: index, as: type, record: Record.self)
-        }
-
-        @usableFromInline
-        func outOfRange(_ type: Any.Type, _ value: Int64, atIndex index: Int) -> RowDecodingError {
-            RowDecodingError.valueMismatch(type, value: DatabaseValue(storage: .int64(value)), index: index, row: row)
-                .forRecord(Record.self)
-        }
-
-        @usableFromInline func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-            let index = try columnIndex(forKey: key, type: type)
-            return try row.fastBool(atIndex: index, record: Record.self)
-        }
-        @usableFromInline func decode(_ type: String.Type, forKey key: Key) throws -> String {
-            let index = try columnIndex(forKey: key, type: type)
-            return try row.fastString(atIndex: index, record: Record.self)
-        }
-        @usableFromInline func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-            let index = try columnIndex(forKey: key, type: type)
-            return try row.fastDouble(atIndex: index, record: Record.self)
-        }
-        @usableFromInline func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-            let index = try columnIndex(forKey: key, type: type)
-            return Float(try row.fastDouble(atIndex: index, record: Record.self))
-        }
-        @usableFromInline func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            return try row.fastBool(atIndex: index, record: Record.self)
-        }
-        @usableFromInline func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            return try row.fastString(atIndex: index, record: Record.self)
-        }
-        @usableFromInline func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            return try row.fastDouble(atIndex: index, record: Record.self)
-        }
-        @usableFromInline func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            return Float(try row.fastDouble(atIndex: index, record: Record.self))
-        }
-        @usableFromInline func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-            let index = try columnIndex(forKey: key, type: type)
-            let value = try int64(atIndex: index, as: type)
-            return Int(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            let value = try int64(atIndex: index, as: type)
-            return Int(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-            let index = try columnIndex(forKey: key, type: type)
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(Int8.min) && value <= Int64(Int8.max) else { throw outOfRange(Int8.self, value, atIndex: index) }
-            return Int8(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(Int8.min) && value <= Int64(Int8.max) else { throw outOfRange(Int8.self, value, atIndex: index) }
-            return Int8(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-            let index = try columnIndex(forKey: key, type: type)
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(Int16.min) && value <= Int64(Int16.max) else { throw outOfRange(Int16.self, value, atIndex: index) }
-            return Int16(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(Int16.min) && value <= Int64(Int16.max) else { throw outOfRange(Int16.self, value, atIndex: index) }
-            return Int16(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-            let index = try columnIndex(forKey: key, type: type)
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(Int32.min) && value <= Int64(Int32.max) else { throw outOfRange(Int32.self, value, atIndex: index) }
-            return Int32(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(Int32.min) && value <= Int64(Int32.max) else { throw outOfRange(Int32.self, value, atIndex: index) }
-            return Int32(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-            let index = try columnIndex(forKey: key, type: type)
-            let value = try int64(atIndex: index, as: type)
-            return value
-        }
-        @usableFromInline func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            let value = try int64(atIndex: index, as: type)
-            return value
-        }
-        @usableFromInline func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-            let index = try columnIndex(forKey: key, type: type)
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(UInt.min) else { throw outOfRange(UInt.self, value, atIndex: index) }
-            return UInt(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(UInt.min) else { throw outOfRange(UInt.self, value, atIndex: index) }
-            return UInt(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-            let index = try columnIndex(forKey: key, type: type)
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(UInt8.min) && value <= Int64(UInt8.max) else { throw outOfRange(UInt8.self, value, atIndex: index) }
-            return UInt8(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(UInt8.min) && value <= Int64(UInt8.max) else { throw outOfRange(UInt8.self, value, atIndex: index) }
-            return UInt8(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-            let index = try columnIndex(forKey: key, type: type)
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(UInt16.min) && value <= Int64(UInt16.max) else { throw outOfRange(UInt16.self, value, atIndex: index) }
-            return UInt16(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(UInt16.min) && value <= Int64(UInt16.max) else { throw outOfRange(UInt16.self, value, atIndex: index) }
-            return UInt16(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-            let index = try columnIndex(forKey: key, type: type)
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(UInt32.min) && value <= Int64(UInt32.max) else { throw outOfRange(UInt32.self, value, atIndex: index) }
-            return UInt32(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(UInt32.min) && value <= Int64(UInt32.max) else { throw outOfRange(UInt32.self, value, atIndex: index) }
-            return UInt32(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-            let index = try columnIndex(forKey: key, type: type)
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(UInt64.min) else { throw outOfRange(UInt64.self, value, atIndex: index) }
-            return UInt64(truncatingIfNeeded: value)
-        }
-        @usableFromInline func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-            guard let index = presentColumnIndex(forKey: key) else { return nil }
-            let value = try int64(atIndex: index, as: type)
-            guard value >= Int64(UInt64.min) else { throw outOfRange(UInt64.self, value, atIndex: index) }
-            return UInt64(truncatingIfNeeded: value)
-        }
-
-        // MARK: Other values, nested records, associations
-
-        @usableFromInline
-        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            let name = column(for: key)
-            if let index = row.index(ofColumn: name) {
-                if row.hasNull(atIndex: index) { return nil }
-                return try ColumnDecoder<Record>(row: row, index: index, column: name, parentPath: codingPath, key: key)
-                    .decode(T.self)
-            }
-            if let scope = row.scopes[name] {
-                if !scope.containsNonNullValue { return nil }
-                return try decodeRecord(T.self, from: scope, key: key)
-            }
-            if row.prefetchedRows[name] != nil {
-                return try decode(T.self, forKey: key)
-            }
-            if let scope = row.scopesTree[name] {
-                if !scope.containsNonNullValue { return nil }
-                return try decodeRecord(T.self, from: scope, key: key)
-            }
-            return nil
-        }
-
-        @usableFromInline
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            let name = column(for: key)
-            if let scope = row.scopes[name] {
-                return try decodeRecord(T.self, from: scope, key: key)
-            }
-            if let index = row.index(ofColumn: name) {
-                return try ColumnDecoder<Record>(row: row, index: index, column: name, parentPath: codingPath, key: key)
-                    .decode(T.self)
-            }
-            if let rows = row.prefetchedRows[name] {
-                return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]))
-            }
-            if T.self is any DatabaseValueConvertible.Type {
-                throw RowDecodingError.columnNotFound(name, type: T.self, row: row).forRecord(Record.self)
-            }
-            // The scope of a nested association, such as the `country` of
-            // `Book.including(required: Book.author.including(optional: Author.country))`.
-            if let scope = row.scopesTree[name] {
-                return try decodeRecord(T.self, from: scope, key: key)
-            }
-            // A nested record that reads the same row, such as the `book`
-            // of `struct BookInfo { var book: Book; var author: Author }`.
-            return try decodeRecord(T.self, from: row, key: key)
+            try decoder.decode(T.self, column: column(key), key: key)
         }
 
-        private func decodeRecord<T: Decodable>(_ type: T.Type, from row: Row, key: Key) throws -> T {
-            try decodeNestedRecord(T.self, in: Record.self, from: row, parentPath: codingPath, key: key)
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            try decoder.decodeIfPresent(T.self, column: column(key), key: key)
         }
 
-        @usableFromInline
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-            let name = column(for: key)
-            let nestedRow = row.scopes[name] ?? row
-            return KeyedDecodingContainer(DatabaseRowDecoder.KeyedContainer<NestedKey>(
-                decoder: DatabaseRowDecoder(row: nestedRow, parentPath: codingPath, key: key)))
+            decoder.nestedContainer(keyedBy: NestedKey.self, column: column(key), key: key)
         }
 
-        @usableFromInline
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            let name = column(for: key)
-            guard let rows = row.prefetchedRows[name] else {
-                throw DecodingError.keyNotFound(key, DecodingError.Context(
-                    codingPath: codingPath, debugDescription: "no prefetched rows for key \"\(name)\" in \(Record.self)"))
-            }
-            return try PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]).unkeyedContainer()
+            try decoder.nestedUnkeyedContainer(column: column(key), key: key)
         }
 
-        @usableFromInline
         func superDecoder() throws -> any Decoder { decoder }
 
-        @usableFromInline
         func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
     }
 }
@@ -415,28 +354,28 @@ extension String {
     }
 }
 
-/// Decodes a record nested in a `Record`: with its own `init(row:)` when it
-/// is a FetchableRecord (so that its own strategies apply), or else with a
-/// decoder of `Record`.
+/// Decodes a record nested in a record of type `recordType`: with its own
+/// `init(row:)` when it is a FetchableRecord (so that its own strategies
+/// apply), or else with a decoder that follows the strategies of
+/// `recordType`.
 ///
-/// A free function: a static method of the generic decoder would look up
-/// the decoder's metadata on each call. The key stays generic until an
-/// error path or a decoder needs it as an existential.
-func decodeNestedRecord<Record: FetchableRecord, T: Decodable, Key: CodingKey>(
-    _ type: T.Type, in recordType: Record.Type, from row: Row, parentPath: [any CodingKey], key: Key) throws -> T
+/// The key stays generic until an error path or a decoder needs it as an
+/// existential.
+func decodeNestedRecord<T: Decodable, Key: CodingKey>(
+    _ type: T.Type, in recordType: any FetchableRecord.Type, from row: Row, parentPath: [any CodingKey], key: Key) throws -> T
 {
     if let fetchableType = T.self as? any FetchableRecord.Type {
-        return try decodeFetchable(fetchableType, as: T.self, in: Record.self, from: row, parentPath: parentPath, key: key)
+        return try decodeFetchable(fetchableType, as: T.self, in: recordType, from: row, parentPath: parentPath, key: key)
     }
-    return try decodeWithRowDecoder(T.self, in: Record.self, from: row, parentPath: parentPath, key: key)
+    return try decodeWithRowDecoder(T.self, in: recordType, from: row, parentPath: parentPath, key: key)
 }
 
-private func decodeFetchable<R: FetchableRecord, T: Decodable, Record: FetchableRecord, Key: CodingKey>(
-    _ fetchableType: R.Type, as type: T.Type, in recordType: Record.Type, from row: Row,
+private func decodeFetchable<R: FetchableRecord, T: Decodable, Key: CodingKey>(
+    _ fetchableType: R.Type, as type: T.Type, in recordType: any FetchableRecord.Type, from row: Row,
     parentPath: [any CodingKey], key: Key) throws -> T
 {
     guard R.self == T.self else {
-        return try decodeWithRowDecoder(T.self, in: Record.self, from: row, parentPath: parentPath, key: key)
+        return try decodeWithRowDecoder(T.self, in: recordType, from: row, parentPath: parentPath, key: key)
     }
     // R and T are the same type: a bit cast is exact, where a dynamic cast
     // would look the types up for every row.
@@ -444,10 +383,10 @@ private func decodeFetchable<R: FetchableRecord, T: Decodable, Record: Fetchable
 }
 
 @inline(never)
-private func decodeWithRowDecoder<Record: FetchableRecord, T: Decodable, Key: CodingKey>(
-    _ type: T.Type, in recordType: Record.Type, from row: Row, parentPath: [any CodingKey], key: Key) throws -> T
+private func decodeWithRowDecoder<T: Decodable, Key: CodingKey>(
+    _ type: T.Type, in recordType: any FetchableRecord.Type, from row: Row, parentPath: [any CodingKey], key: Key) throws -> T
 {
-    try T(from: DatabaseRowDecoder<Record>(row: row, parentPath: parentPath, key: key))
+    try T(from: DatabaseRowDecoder(row: row, recordType: recordType, parentPath: parentPath, key: key))
 }
 
 /// The key of an element of an array, in coding paths.

@@ -124,6 +124,6 @@ extension FetchableRecord {
     /// Decodes a Decodable record from a row.
     @inlinable
     static func decode(from row: Row) throws -> Self where Self: Decodable {
-        try Self(from: DatabaseRowDecoder<Self>(row: row))
+        try Self(from: DatabaseRowDecoder(row: row, recordType: Self.self))
     }
 }

@@ -1,16 +1,19 @@
 import TrellisSQLite
 
 // Non-generic readers of the primitive values of a row, for the Codable
-// decoder: its containers are generic over the record and coding keys, so
-// that generic row accessors would not be specialized there.
+// decoder: its containers are generic over the coding keys, so that
+// generic row accessors would not be specialized there. Each reads the
+// value once (`sqlite3_column_value`) and then its type and content, which
+// costs one call into SQLite's column API instead of two.
 
 extension Row {
     @usableFromInline
     func fastInt64(atIndex index: Int, as type: Any.Type, record: Any.Type) throws -> Int64 {
         if let sqliteStatement {
-            let column = CInt(offset + index)
-            if sqlite3_column_type(sqliteStatement, column) == SQLITE_INTEGER {
-                return sqlite3_column_int64(sqliteStatement, column)
+            // One call into SQLite for the value, then two cheap reads of it.
+            let value = sqlite3_column_value(sqliteStatement, CInt(offset + index))
+            if sqlite3_value_type(value) == SQLITE_INTEGER {
+                return sqlite3_value_int64(value)
             }
         }
         let dbValue = databaseValue(atIndex: index)
@@ -23,10 +26,10 @@ extension Row {
     @usableFromInline
     func fastDouble(atIndex index: Int, record: Any.Type) throws -> Double {
         if let sqliteStatement {
-            let column = CInt(offset + index)
-            switch sqlite3_column_type(sqliteStatement, column) {
-            case SQLITE_FLOAT: return sqlite3_column_double(sqliteStatement, column)
-            case SQLITE_INTEGER: return Double(sqlite3_column_int64(sqliteStatement, column))
+            let value = sqlite3_column_value(sqliteStatement, CInt(offset + index))
+            switch sqlite3_value_type(value) {
+            case SQLITE_FLOAT: return sqlite3_value_double(value)
+            case SQLITE_INTEGER: return Double(sqlite3_value_int64(value))
             default: break
             }
         }
@@ -40,9 +43,10 @@ extension Row {
     @usableFromInline
     func fastString(atIndex index: Int, record: Any.Type) throws -> String {
         if let sqliteStatement {
-            let column = CInt(offset + index)
-            if sqlite3_column_type(sqliteStatement, column) == SQLITE_TEXT {
-                return String(sqliteText: sqliteStatement, index: column)
+            if let value = sqlite3_column_value(sqliteStatement, CInt(offset + index)),
+               sqlite3_value_type(value) == SQLITE_TEXT
+            {
+                return String(sqliteValue: value)
             }
         }
         let dbValue = databaseValue(atIndex: index)
@@ -55,9 +59,9 @@ extension Row {
     @usableFromInline
     func fastBool(atIndex index: Int, record: Any.Type) throws -> Bool {
         if let sqliteStatement {
-            let column = CInt(offset + index)
-            if sqlite3_column_type(sqliteStatement, column) == SQLITE_INTEGER {
-                return sqlite3_column_int64(sqliteStatement, column) != 0
+            let value = sqlite3_column_value(sqliteStatement, CInt(offset + index))
+            if sqlite3_value_type(value) == SQLITE_INTEGER {
+                return sqlite3_value_int64(value) != 0
             }
         }
         let dbValue = databaseValue(atIndex: index)
