@@ -1,4 +1,5 @@
 import Foundation
+import TrellisSQLite
 
 /// The Decoder of Decodable records: it reads the columns of a row by
 /// coding key, straight from the statement, with no intermediate
@@ -118,7 +119,24 @@ final class DatabaseRowDecoder: Decoder {
 
     // MARK: Values read straight from the statement
 
+    /// Reads an integer column: the common case, an integer that fits,
+    /// inlines into the containers' methods.
+    @inline(__always)
     func integer<T: FixedWidthInteger>(_ type: T.Type, atIndex index: Int) throws -> T {
+        if let sqliteStatement = row.sqliteStatement,
+           let value = sqlite3_column_value(sqliteStatement, CInt(row.offset + index)),
+           sqlite3_value_type(value) == SQLITE_INTEGER,
+           let integer = T(exactly: sqlite3_value_int64(value))
+        {
+            return integer
+        }
+        return try convertedInteger(T.self, atIndex: index)
+    }
+
+    /// Reads an integer column that is not an integer that fits: a
+    /// convertible value, or a thrown error.
+    @inline(never)
+    func convertedInteger<T: FixedWidthInteger>(_ type: T.Type, atIndex index: Int) throws -> T {
         let value = try row.fastInt64(atIndex: index, as: T.self, record: recordType)
         guard let integer = T(exactly: value) else {
             throw RowDecodingError.valueMismatch(T.self, value: DatabaseValue(storage: .int64(value)), index: index, row: row)
@@ -127,6 +145,7 @@ final class DatabaseRowDecoder: Decoder {
         return integer
     }
 
+    @inline(__always)
     func integer<T: FixedWidthInteger>(_ type: T.Type, column name: String) throws -> T {
         try integer(T.self, atIndex: index(ofColumn: name, type: T.self))
     }

@@ -118,6 +118,45 @@ import Trellis
         }
     }
 
+    @Test func integerPropertiesOfEveryWidthAreRangeChecked() throws {
+        struct Sample: Codable, FetchableRecord {
+            var small: Int8
+            var byte: UInt8
+            var count: UInt
+            var total: Int
+            var bonus: Int16?
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let sample = try #require(try Sample.fetchOne(db, sql: "SELECT -128 AS small, 255 AS byte, 7 AS count, 3.0 AS total, NULL AS bonus"))
+            #expect(sample.small == -128)
+            #expect(sample.byte == 255)
+            #expect(sample.count == 7)
+            #expect(sample.total == 3) // reals convert, truncated as SQLite's CAST does
+            #expect(try Sample.fetchOne(db, sql: "SELECT 0 AS small, 0 AS byte, 0 AS count, 2.5 AS total, NULL AS bonus")?.total == 2)
+            #expect(sample.bonus == nil)
+            #expect(try Sample.fetchOne(db, sql: "SELECT 0 AS small, 0 AS byte, 0 AS count, 0 AS total, 12 AS bonus")?.bonus == 12)
+
+            // Each value that does not fit its property is an error naming the column, the type and the record.
+            let failures: [(sql: String, column: String, type: String)] = [
+                ("SELECT 128 AS small, 0 AS byte, 0 AS count, 0 AS total, NULL AS bonus", "small", "Int8"),
+                ("SELECT 0 AS small, 256 AS byte, 0 AS count, 0 AS total, NULL AS bonus", "byte", "UInt8"),
+                ("SELECT 0 AS small, 0 AS byte, -1 AS count, 0 AS total, NULL AS bonus", "count", "UInt"),
+                ("SELECT 0 AS small, 0 AS byte, 0 AS count, 'many' AS total, NULL AS bonus", "total", "Int"),
+                ("SELECT 0 AS small, 0 AS byte, 0 AS count, NULL AS total, NULL AS bonus", "total", "Int"),
+                ("SELECT 0 AS small, 0 AS byte, 0 AS count, 0 AS total, 40000 AS bonus", "bonus", "Int16"),
+            ]
+            for failure in failures {
+                let error = #expect(throws: RowDecodingError.self, "\(failure.sql)") { try Sample.fetchOne(db, sql: failure.sql) }
+                #expect(error?.description.contains("\"\(failure.column)\"") == true, "\(String(describing: error))")
+                #expect(error?.description.contains(failure.type) == true, "\(String(describing: error))")
+                #expect(error?.description.contains("Sample") == true, "\(String(describing: error))")
+            }
+            // The connection is still usable.
+            #expect(try Int.fetchOne(db, sql: "SELECT 1") == 1)
+        }
+    }
+
     @Test func unsignedIntegersAboveInt64MaxDoNotCrash() throws {
         struct Counter: Codable, PersistableRecord {
             var value: UInt
