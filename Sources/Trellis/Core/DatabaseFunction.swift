@@ -143,34 +143,6 @@ extension DatabaseFunction {
     }
 }
 
-extension DatabaseValue {
-    /// The value of a function argument.
-    init(sqliteValue: OpaquePointer?) {
-        switch sqlite3_value_type(sqliteValue) {
-        case SQLITE_INTEGER:
-            self.init(storage: .int64(sqlite3_value_int64(sqliteValue)))
-        case SQLITE_FLOAT:
-            self.init(storage: .double(sqlite3_value_double(sqliteValue)))
-        case SQLITE_TEXT:
-            if let text = sqlite3_value_text(sqliteValue) {
-                let count = Int(sqlite3_value_bytes(sqliteValue))
-                self.init(storage: .string(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)))
-            } else {
-                self.init(storage: .string(""))
-            }
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_value_bytes(sqliteValue))
-            if let bytes = sqlite3_value_blob(sqliteValue) {
-                self.init(storage: .blob(Data(bytes: bytes, count: count)))
-            } else {
-                self.init(storage: .blob(Data()))
-            }
-        default:
-            self.init(storage: .null)
-        }
-    }
-}
-
 extension Database {
     /// Adds an SQL function to the connection, or replaces the function of
     /// the same name and number of arguments.

@@ -64,22 +64,34 @@ public struct DatabaseValue: Hashable, Sendable {
     /// Reads the value at `index` of the current row of a stepped statement.
     @inlinable
     init(sqliteStatement: SQLiteStatement, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_NULL:
-            storage = .null
+        // One call into SQLite's column API, then cheap reads of the value.
+        self.init(sqliteValue: sqlite3_column_value(sqliteStatement, index))
+    }
+
+    /// Reads an SQLite value (`sqlite3_value*`): a column of a stepped
+    /// statement, or the argument of a function.
+    @inlinable
+    init(sqliteValue: OpaquePointer?) {
+        guard let sqliteValue else {
+            self.init(storage: .null)
+            return
+        }
+        switch sqlite3_value_type(sqliteValue) {
         case SQLITE_INTEGER:
-            storage = .int64(sqlite3_column_int64(sqliteStatement, index))
+            self.init(storage: .int64(sqlite3_value_int64(sqliteValue)))
         case SQLITE_FLOAT:
-            storage = .double(sqlite3_column_double(sqliteStatement, index))
+            self.init(storage: .double(sqlite3_value_double(sqliteValue)))
         case SQLITE_TEXT:
-            storage = .string(String(sqliteText: sqliteStatement, index: index))
-        default:
-            let count = Int(sqlite3_column_bytes(sqliteStatement, index))
-            if let bytes = sqlite3_column_blob(sqliteStatement, index) {
-                storage = .blob(Data(bytes: bytes, count: count))
+            self.init(storage: .string(String(sqliteValue: sqliteValue)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_value_bytes(sqliteValue))
+            if let bytes = sqlite3_value_blob(sqliteValue) {
+                self.init(storage: .blob(Data(bytes: bytes, count: count)))
             } else {
-                storage = .blob(Data())
+                self.init(storage: .blob(Data()))
             }
+        default:
+            self.init(storage: .null)
         }
     }
 

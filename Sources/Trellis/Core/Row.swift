@@ -56,12 +56,16 @@ public final class Row {
     let layout: RowLayout?
 
     /// Rows fetched by to-many associations, by key.
-    var prefetched: [String: [Row]]
+    ///
+    /// Prefetches fill it on the connection's thread, before the row is
+    /// handed out: accesses are never concurrent, and are not checked at
+    /// run time (each check costs as much as a small copy of a row).
+    @exclusivity(unchecked) var prefetched: [String: [Row]]
 
     /// Rows fetched by to-many associations of joined to-one associations,
     /// by scope and key: the root row keeps them, since scope rows are made
-    /// on demand.
-    var scopePrefetched: [ScopeColumns: [String: [Row]]] = [:]
+    /// on demand. Filled and checked as `prefetched` is.
+    @exclusivity(unchecked) var scopePrefetched: [ScopeColumns: [String: [Row]]] = [:]
 
     /// The columns of a scope in the values that the root row reads.
     struct ScopeColumns: Hashable {
@@ -138,7 +142,9 @@ public final class Row {
         let copied = Row(statement: nil, values: databaseValues, names: columnNames, offset: 0, count: count,
                          layout: layout, prefetched: prefetched, parent: nil)
         // The prefetched rows of the scopes inside this row, rebased.
-        for (columns, rows) in root.scopePrefetched
+        let scopePrefetched = root.scopePrefetched
+        if scopePrefetched.isEmpty { return copied }
+        for (columns, rows) in scopePrefetched
         where columns.offset >= offset && columns.offset + columns.count <= offset + count && columns != columnsInRoot {
             copied.scopePrefetched[ScopeColumns(offset: columns.offset - offset, count: columns.count)] = rows
         }

@@ -104,9 +104,7 @@ final class DatabaseRowDecoder: Decoder {
     /// The index of a column, or a thrown error naming it.
     @inline(__always)
     func index(ofColumn name: String, type: Any.Type) throws -> Int {
-        guard let index = row.index(ofColumn: name) else {
-            throw RowDecodingError.columnNotFound(name, type: type, row: row).forRecord(recordType)
-        }
+        guard let index = row.index(ofColumn: name) else { throw columnNotFound(name, type) }
         return index
     }
 
@@ -226,17 +224,25 @@ final class DatabaseRowDecoder: Decoder {
         if let rows = row.prefetchedRows[name] {
             return try T(from: PrefetchedRowsDecoder(rows: rows, recordType: recordType, codingPath: codingPath + [key]))
         }
-        if T.self is any DatabaseValueConvertible.Type {
-            throw RowDecodingError.columnNotFound(name, type: T.self, row: row).forRecord(recordType)
-        }
         // The scope of a nested association, such as the `country` of
         // `Book.including(required: Book.author.including(optional: Author.country))`.
         if let scope = row.scopesTree[name] {
+            guard !(T.self is any DatabaseValueConvertible.Type) else { throw columnNotFound(name, T.self) }
             return try decodeRecord(T.self, from: scope, key: key)
         }
         // A nested record that reads the same row, such as the `book`
         // of `struct BookInfo { var book: Book; var author: Author }`.
-        return try decodeRecord(T.self, from: row, key: key)
+        // Each conformance check costs a runtime lookup, on each row: a
+        // record is recognised with one.
+        if let fetchableType = T.self as? any FetchableRecord.Type {
+            return try decodeFetchable(fetchableType, as: T.self, in: recordType, from: row, parentPath: codingPath, key: key)
+        }
+        guard !(T.self is any DatabaseValueConvertible.Type) else { throw columnNotFound(name, T.self) }
+        return try decodeWithRowDecoder(T.self, in: recordType, from: row, parentPath: codingPath, key: key)
+    }
+
+    private func columnNotFound(_ name: String, _ type: Any.Type) -> RowDecodingError {
+        RowDecodingError.columnNotFound(name, type: type, row: row).forRecord(recordType)
     }
 
     private func decodeRecord<T: Decodable, Key: CodingKey>(_ type: T.Type, from row: Row, key: Key) throws -> T {
