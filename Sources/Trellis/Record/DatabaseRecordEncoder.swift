@@ -2,17 +2,33 @@ import Foundation
 
 /// The Encoder of Encodable records: it writes each property into a column
 /// of a persistence container, and nested values as JSON text.
+///
+/// It is not generic over the record type, so that its containers are
+/// generic over their coding keys only; the record type is kept for its
+/// strategies.
 @usableFromInline
-final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
+final class DatabaseRecordEncoder: Encoder {
     /// The encoded columns. Keyed containers write here.
     @usableFromInline @exclusivity(unchecked) var container = PersistenceContainer()
+    let recordType: any EncodableRecord.Type
+    let usesDefaultKeys: Bool
     @usableFromInline var codingPath: [any CodingKey] { [] }
-    @usableFromInline var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
+    @usableFromInline var userInfo: [CodingUserInfoKey: Any] { recordType.databaseEncodingUserInfo }
 
     @inlinable
-    init() {}
+    convenience init<Record: EncodableRecord>(recordType: Record.Type) {
+        // Read in the caller, where the record type is concrete.
+        let usesDefaultKeys = if case .useDefaultKeys = Record.databaseColumnEncodingStrategy { true } else { false }
+        self.init(recordType: recordType, usesDefaultKeys: usesDefaultKeys)
+    }
 
-    @inlinable
+    @usableFromInline
+    init(recordType: any EncodableRecord.Type, usesDefaultKeys: Bool) {
+        self.recordType = recordType
+        self.usesDefaultKeys = usesDefaultKeys
+    }
+
+    @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         KeyedEncodingContainer(KeyedContainer<Key>(encoder: self))
     }
@@ -27,105 +43,103 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
         ThrowingSingleValueContainer(codingPath: codingPath)
     }
 
-    @usableFromInline
+    /// The column of a coding key, after the record's column strategy.
+    @inline(__always)
+    func column(for key: some CodingKey) -> String {
+        usesDefaultKeys ? key.stringValue : columnName(for: key)
+    }
+
+    private func columnName(for key: some CodingKey) -> String {
+        switch recordType.databaseColumnEncodingStrategy {
+        case .useDefaultKeys: return key.stringValue
+        case .convertToSnakeCase: return key.stringValue.snakeCased
+        case .custom(let columnForKey): return columnForKey(key)
+        }
+    }
+
+    /// Appends a column: Encodable writes each key once, so that there is
+    /// no need to search for it.
+    @inline(__always)
+    func store(_ value: DatabaseValue, forKey key: some CodingKey) {
+        container.setValue(value, forColumn: column(for: key))
+    }
+
+    /// The database value of a property that is not a primitive.
+    func databaseValue<T: Encodable>(for value: T, column: String) throws -> DatabaseValue {
+        if let date = value as? Date {
+            return recordType.databaseValue(date: date, column: column)
+        }
+        if let uuid = value as? UUID {
+            return recordType.databaseValue(uuid: uuid, column: column)
+        }
+        if let data = value as? Data {
+            return recordType.databaseValue(data: data, column: column)
+        }
+        if let convertible = value as? any DatabaseValueConvertible {
+            return convertible.databaseValue
+        }
+        // Optionals of nested values, enums with raw values...
+        let single = SingleValueProbe(recordType: recordType)
+        if (try? value.encode(to: single)) != nil, let dbValue = single.value {
+            return dbValue
+        }
+        let data = try recordType.databaseJSONEncoder(for: column).encode(value)
+        return String(decoding: data, as: UTF8.self).databaseValue
+    }
+
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        @usableFromInline let encoder: DatabaseRecordEncoder
-        @usableFromInline var codingPath: [any CodingKey] { [] }
+        let encoder: DatabaseRecordEncoder
+        var codingPath: [any CodingKey] { [] }
 
-        @inlinable
-        init(encoder: DatabaseRecordEncoder) {
-            self.encoder = encoder
+        @inline(__always)
+        private func store(_ value: DatabaseValue, forKey key: Key) {
+            encoder.store(value, forKey: key)
         }
 
-        @inlinable
-        func column(for key: Key) -> String {
-            switch Record.databaseColumnEncodingStrategy {
-            case .useDefaultKeys: return key.stringValue
-            case .convertToSnakeCase: return key.stringValue.snakeCased
-            case .custom(let columnForKey): return columnForKey(key)
-            }
-        }
-
-        @inlinable
-        func store(_ value: DatabaseValue, forKey key: Key) {
-            let column = column(for: key)
-            // Encodable writes each key once: append without a search.
-            encoder.container.setValue(value, forColumn: column)
-        }
-
-        @inlinable mutating func encodeNil(forKey key: Key) throws { store(.null, forKey: key) }
-        @inlinable mutating func encode(_ value: Bool, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
-        @inlinable mutating func encode(_ value: String, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
-        @inlinable mutating func encode(_ value: Double, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
-        @inlinable mutating func encode(_ value: Float, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
-        @inlinable mutating func encode(_ value: Int, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
-        @inlinable mutating func encode(_ value: Int8, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
-        @inlinable mutating func encode(_ value: Int16, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
-        @inlinable mutating func encode(_ value: Int32, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
-        @inlinable mutating func encode(_ value: Int64, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        mutating func encodeNil(forKey key: Key) throws { store(.null, forKey: key) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
         // Through UInt64, which stores values above Int64.max as REAL
         // instead of trapping.
-        @inlinable mutating func encode(_ value: UInt, forKey key: Key) throws { store(UInt64(value).databaseValue, forKey: key) }
-        @inlinable mutating func encode(_ value: UInt8, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
-        @inlinable mutating func encode(_ value: UInt16, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
-        @inlinable mutating func encode(_ value: UInt32, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
-        @inlinable mutating func encode(_ value: UInt64, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { store(UInt64(value).databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { store(value.databaseValue, forKey: key) }
 
-        @inlinable mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { store(value?.databaseValue ?? .null, forKey: key) }
-        @inlinable mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { store(value?.databaseValue ?? .null, forKey: key) }
-        @inlinable mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { store(value?.databaseValue ?? .null, forKey: key) }
-        @inlinable mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { store(value?.databaseValue ?? .null, forKey: key) }
-        @inlinable mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { store(value?.databaseValue ?? .null, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { store(value?.databaseValue ?? .null, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { store(value?.databaseValue ?? .null, forKey: key) }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { store(value?.databaseValue ?? .null, forKey: key) }
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { store(value?.databaseValue ?? .null, forKey: key) }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { store(value?.databaseValue ?? .null, forKey: key) }
 
-        @usableFromInline
         mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
             if let value { try encode(value, forKey: key) } else { store(.null, forKey: key) }
         }
 
-        @usableFromInline
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            store(try databaseValue(for: value, column: column(for: key)), forKey: key)
+            store(try encoder.databaseValue(for: value, column: encoder.column(for: key)), forKey: key)
         }
 
-        @usableFromInline
-        func databaseValue<T: Encodable>(for value: T, column: String) throws -> DatabaseValue {
-            if let date = value as? Date {
-                return Record.databaseValue(date: date, column: column)
-            }
-            if let uuid = value as? UUID {
-                return Record.databaseValue(uuid: uuid, column: column)
-            }
-            if let data = value as? Data {
-                return Record.databaseValue(data: data, column: column)
-            }
-            if let convertible = value as? any DatabaseValueConvertible {
-                return convertible.databaseValue
-            }
-            // Optionals of nested values, enums with raw values...
-            let single = SingleValueProbe<Record>()
-            if (try? value.encode(to: single)) != nil, let dbValue = single.value {
-                return dbValue
-            }
-            let data = try Record.databaseJSONEncoder(for: column).encode(value)
-            return String(decoding: data, as: UTF8.self).databaseValue
-        }
-
-        @usableFromInline
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             // Nested containers write into the same columns, as GRDB does
             // for records that flatten nested structures.
-            KeyedEncodingContainer(DatabaseRecordEncoder<Record>.KeyedContainer<NestedKey>(encoder: encoder))
+            KeyedEncodingContainer(DatabaseRecordEncoder.KeyedContainer<NestedKey>(encoder: encoder))
         }
 
-        @usableFromInline
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             ThrowingUnkeyedContainer(codingPath: [key])
         }
 
-        @usableFromInline
         mutating func superEncoder() -> any Encoder { encoder }
 
-        @usableFromInline
         mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
     }
 
@@ -133,10 +147,15 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
 
 /// Captures a value encoded as a single primitive (enums with a raw value,
 /// wrappers around a database value), or fails for anything else.
-private final class SingleValueProbe<Record: EncodableRecord>: Encoder, SingleValueEncodingContainer {
+private final class SingleValueProbe: Encoder, SingleValueEncodingContainer {
+    let recordType: any EncodableRecord.Type
     var value: DatabaseValue?
     var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
+    var userInfo: [CodingUserInfoKey: Any] { recordType.databaseEncodingUserInfo }
+
+    init(recordType: any EncodableRecord.Type) {
+        self.recordType = recordType
+    }
 
     struct NotSingleValue: Error {}
 

@@ -259,7 +259,7 @@ extension EncodableRecord where Self: Encodable {
     @inlinable
     public func encode(to container: inout PersistenceContainer) throws {
         // The encoder writes into the storage of `container`.
-        let encoder = DatabaseRecordEncoder<Self>()
+        let encoder = DatabaseRecordEncoder(recordType: Self.self)
         swap(&container, &encoder.container)
         try self.encode(to: encoder)
         swap(&container, &encoder.container)
