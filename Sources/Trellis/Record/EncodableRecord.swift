@@ -143,13 +143,28 @@ extension EncodableRecord {
     /// The columns whose values differ from `other`, with the values of
     /// `other`.
     public func databaseChanges(from other: Self) throws -> [String: DatabaseValue] {
+        var changes: [String: DatabaseValue] = [:]
+        try forEachChange(from: other) { column, oldValue in changes[column] = oldValue ?? .null }
+        return changes
+    }
+
+    /// The columns whose values differ from `other`: what `updateChanges`
+    /// writes.
+    func changedColumns(from other: Self) throws -> Set<String> {
+        var changedColumns: Set<String> = []
+        try forEachChange(from: other) { column, _ in changedColumns.insert(column) }
+        return changedColumns
+    }
+
+    /// Calls `body` with each column whose value differs from `other`, and
+    /// the value of `other` in that column.
+    private func forEachChange(from other: Self, _ body: (String, DatabaseValue?) -> Void) throws {
         let new = try persistenceContainer()
         let old = try other.persistenceContainer()
-        var changes: [String: DatabaseValue] = [:]
-        for (column, value) in zip(new.columns, new.values) where old.databaseValue(forColumn: column) != value {
-            changes[column] = old.databaseValue(forColumn: column) ?? .null
+        for (column, value) in zip(new.columns, new.values) {
+            let oldValue = old.databaseValue(forColumn: column)
+            if oldValue != value { body(column, oldValue) }
         }
-        return changes
     }
 }
 

@@ -67,9 +67,10 @@ extension MutablePersistableRecord {
         let table = Self.databaseTableName
         let primaryKey = try db.primaryKey(table)
         let keyValues = try primaryKeyValues(primaryKey, container: container)
-        let keyColumns = primaryKey.columns.map { $0.lowercased() }
+        // Column names compare as SQLite compares them: ignoring ASCII case.
         var setColumns = container.columns.filter { column in
-            !keyColumns.contains(column.lowercased()) && (columns.map { set in set.contains { $0.lowercased() == column.lowercased() } } ?? true)
+            !primaryKey.columns.contains { $0.isEqualIgnoringASCIICase(column) }
+                && (columns.map { set in set.contains(column) || set.contains { $0.isEqualIgnoringASCIICase(column) } } ?? true)
         }
         // With nothing to change, the key sets itself, so that a missing
         // row is still reported.
@@ -92,18 +93,20 @@ extension MutablePersistableRecord {
             if returning != nil { sql += " RETURNING *" }
             return sql
         }
-        let notFound = RecordError.recordNotFound(
-            databaseTableName: table,
-            key: Dictionary(zip(primaryKey.columns, keyValues)) { _, last in last })
+        func notFound() -> RecordError {
+            RecordError.recordNotFound(
+                databaseTableName: table,
+                key: Dictionary(zip(primaryKey.columns, keyValues)) { _, last in last })
+        }
         if let returning {
             guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values: setValues + keyValues)) else {
-                throw notFound
+                throw notFound()
             }
             try returning(row)
         } else {
             try statement.bind(setValues + keyValues)
             try statement.executeBoundStatement()
-            if db.changesCount == 0 { throw notFound }
+            if db.changesCount == 0 { throw notFound() }
         }
         return PersistenceSuccess(persistenceContainer: container)
     }
@@ -131,9 +134,9 @@ extension MutablePersistableRecord {
     /// ```
     @discardableResult
     public func updateChanges(_ db: Database, from record: Self) throws -> Bool {
-        let changes = try databaseChanges(from: record)
-        if changes.isEmpty { return false }
-        try update(db, onConflict: nil, columns: Set(changes.keys))
+        let changedColumns = try changedColumns(from: record)
+        if changedColumns.isEmpty { return false }
+        try update(db, onConflict: nil, columns: changedColumns)
         return true
     }
 
@@ -180,10 +183,10 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     /// Updates the columns that differ from `record` and returns the
     /// updated row; returns nil and writes nothing when no column changed.
     public func updateChangesAndFetch(_ db: Database, from record: Self) throws -> Self? {
-        let changes = try databaseChanges(from: record)
-        if changes.isEmpty { return nil }
+        let changedColumns = try changedColumns(from: record)
+        if changedColumns.isEmpty { return nil }
         var fetched: Self?
-        try performUpdate(db, onConflict: nil, columns: Set(changes.keys)) { fetched = try Self(row: $0) }
+        try performUpdate(db, onConflict: nil, columns: changedColumns) { fetched = try Self(row: $0) }
         return fetched
     }
 }

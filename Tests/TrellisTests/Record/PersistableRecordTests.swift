@@ -329,6 +329,26 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
         }
     }
 
+    @Test func updatedColumnsMatchTheTableIgnoringCase() throws {
+        // Column names are compared as SQLite compares them.
+        struct Shouting: Encodable, PersistableRecord {
+            static let databaseTableName = "player"
+            var ID: Int64
+            var NAME: String
+            var SCORE: Int
+        }
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "INSERT INTO player (id, name, score) VALUES (1, 'Arthur', 100)")
+            try Shouting(ID: 1, NAME: "Barbara", SCORE: 200).update(db, columns: ["score"])
+            #expect(try Row.fetchOne(db, sql: "SELECT id, name, score FROM player") == ["id": 1, "name": "Arthur", "score": 200])
+            try Shouting(ID: 1, NAME: "Craig", SCORE: 300).update(db)
+            #expect(try Row.fetchOne(db, sql: "SELECT id, name, score FROM player") == ["id": 1, "name": "Craig", "score": 300])
+            let error = #expect(throws: RecordError.self) { try Shouting(ID: 2, NAME: "Dan", SCORE: 0).update(db) }
+            #expect(error.map { "\($0)" }?.contains("player") == true)
+        }
+    }
+
     @Test func updateOfAMissingRowThrowsRecordNotFound() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { (db: Database) throws in
