@@ -19,12 +19,19 @@ public final class Box<T: Entity>: @unchecked Sendable {
     let table: EntityTable
     /// How objects read their relations and non-primitive properties.
     let decodingPlan = PropertyPlan()
+    /// Decodes the objects, one row after the other.
+    private let decoder: EntityDecoder
     /// How objects write their relations and non-primitive properties.
     let encodingPlan = PropertyPlan()
 
     init(store: Store) {
         self.store = store
         self.table = store.table(for: T.self)
+        self.decoder = EntityDecoder(store: store, plan: decodingPlan)
+    }
+
+    deinit {
+        decoder.invalidate()
     }
 
     var tableName: String { table.name }
@@ -137,7 +144,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     public func get(_ id: Id) throws -> T? {
         try readTable(orIfMissing: nil) { db in
             let statement = try db.cachedStatement(sql: table.selectByIdSQL)
-            return try statement.decodeOne(arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]), decode)
+            return try decodeOne(statement, arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]))
         }
     }
 
@@ -161,7 +168,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// All objects, by increasing id.
     public func all() throws -> [T] {
         try readTable(orIfMissing: []) { db in
-            try db.cachedStatement(sql: table.selectAllSQL).decodeAll(decode)
+            try decodeAll(db.cachedStatement(sql: table.selectAllSQL))
         }
     }
 
@@ -319,8 +326,36 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     // MARK: Decoding
 
+    /// The objects of the rows of `statement`, run with `arguments`.
+    func decodeAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [T] {
+        try withDecoder(reading: statement) { decoder in
+            try statement.decodeAll(arguments: arguments) { try decoder.decode(T.self, from: $0) }
+        }
+    }
+
+    /// The object of the first row of `statement`, run with `arguments`.
+    func decodeOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> T? {
+        try withDecoder(reading: statement) { decoder in
+            try statement.decodeOne(arguments: arguments) { try decoder.decode(T.self, from: $0) }
+        }
+    }
+
+    /// The object of a row.
     func decode(_ row: Row) throws -> T {
-        try T(from: EntityDecoder(row: row, store: store, plan: decodingPlan))
+        try withDecoder(reading: nil) { try $0.decode(T.self, from: row) }
+    }
+
+    /// Runs `body` with the decoder of the box, or with a decoder of its
+    /// own when the decoder of the box is busy: an entity whose decoding
+    /// fetches other objects of its type.
+    private func withDecoder<R>(reading statement: Statement?, _ body: (EntityDecoder) throws -> R) throws -> R {
+        let decoder = self.decoder.isInUse ? EntityDecoder(store: store, plan: decodingPlan) : self.decoder
+        decoder.begin(statement)
+        defer {
+            decoder.end()
+            if decoder !== self.decoder { decoder.invalidate() }
+        }
+        return try body(decoder)
     }
 
     /// Reads the table of the objects, or returns `empty` when there is

@@ -34,7 +34,7 @@ final class PropertyPlan {
         let column: String
     }
 
-    private var properties: [Property] = []
+    @exclusivity(unchecked) private var properties: [Property] = []
 
     /// The property visited at `position` in the visit of an object.
     func property(at position: Int, type: Any.Type, key: String) -> Property {
