@@ -328,8 +328,18 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// The objects of the rows of `statement`, run with `arguments`.
     func decodeAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [T] {
-        try withDecoder(reading: statement) { decoder in
-            try statement.decodeAll(arguments: arguments) { try decoder.decode(T.self, from: $0) }
+        // Collected as `AnyObject`, for which the fetch loop is specialized:
+        // appending to an array of the generic `T` looks up its metadata
+        // for every object.
+        let objects = try withDecoder(reading: statement) { decoder in
+            try statement.decodeAll(arguments: arguments) { row -> AnyObject in try decoder.decode(T.self, from: row) }
+        }
+        return Array(unsafeUninitializedCapacity: objects.count) { buffer, initializedCount in
+            for (index, object) in objects.enumerated() {
+                // The decode above made a `T`.
+                buffer.initializeElement(at: index, to: unsafeDowncast(object, to: T.self))
+            }
+            initializedCount = objects.count
         }
     }
 

@@ -26,12 +26,21 @@ final class PropertyPlan {
         case json
     }
 
-    struct Property {
+    /// A class, so that the containers that look a property up for every
+    /// object retain one reference instead of its fields.
+    final class Property {
         let type: ObjectIdentifier
         let key: String
         let kind: Kind
         /// The column of the property: `spouseId` for a `spouse` relation.
         let column: String
+
+        init(type: ObjectIdentifier, key: String, kind: Kind, column: String) {
+            self.type = type
+            self.key = key
+            self.kind = kind
+            self.column = column
+        }
     }
 
     @exclusivity(unchecked) private var properties: [Property] = []
