@@ -142,10 +142,12 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// The object with the given id, or nil.
     public func get(_ id: Id) throws -> T? {
-        try readTable(orIfMissing: nil) { db in
+        let object = try readTable(orIfMissing: nil) { db in
             let statement = try db.cachedStatement(sql: table.selectByIdSQL)
-            return try decodeOne(statement, arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]))
+            return try decodeObject(statement, arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]))
         }
+        guard let object else { return nil }
+        return unsafeDowncast(object, to: T.self)
     }
 
     /// The objects with the given ids, in the order of the ids; missing
@@ -345,8 +347,16 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// The object of the first row of `statement`, run with `arguments`.
     func decodeOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> T? {
+        guard let object = try decodeObject(statement, arguments: arguments) else { return nil }
+        return unsafeDowncast(object, to: T.self)
+    }
+
+    /// The object of the first row of `statement`, as `AnyObject`: generic
+    /// code that handles a `T?` looks up the metadata of `Optional<T>`
+    /// every time.
+    private func decodeObject(_ statement: Statement, arguments: StatementArguments?) throws -> AnyObject? {
         try withDecoder(reading: statement) { decoder in
-            try statement.decodeOne(arguments: arguments) { try decoder.decode(T.self, from: $0) }
+            try statement.decodeOne(arguments: arguments) { row -> AnyObject in try decoder.decode(T.self, from: row) }
         }
     }
 
