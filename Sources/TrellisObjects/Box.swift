@@ -21,6 +21,8 @@ public final class Box<T: Entity>: @unchecked Sendable {
     let decodingPlan = PropertyPlan()
     /// Decodes the objects, one row after the other.
     private let decoder: EntityDecoder
+    /// Encodes the objects, one put after the other.
+    private let encoder: EntityEncoder
     /// How objects write their relations and non-primitive properties.
     let encodingPlan = PropertyPlan()
 
@@ -28,10 +30,12 @@ public final class Box<T: Entity>: @unchecked Sendable {
         self.store = store
         self.table = store.table(for: T.self)
         self.decoder = EntityDecoder(store: store, plan: decodingPlan)
+        self.encoder = EntityEncoder(plan: encodingPlan)
     }
 
     deinit {
         decoder.invalidate()
+        encoder.invalidate()
     }
 
     var tableName: String { table.name }
@@ -103,7 +107,14 @@ public final class Box<T: Entity>: @unchecked Sendable {
     func put(_ object: T, db: Database, context: PutContext) throws {
         context.begin(object)
         defer { context.end(object) }
-        var encoded = try EntityEncoder.encode(object, plan: encodingPlan)
+        // The targets put below may have the type of the object.
+        let encoded = encoder.isInUse ? EntityEncoder(plan: encodingPlan) : encoder
+        encoded.isInUse = true
+        defer {
+            encoded.isInUse = false
+            if encoded !== encoder { encoded.invalidate() }
+        }
+        try encoded.encode(object)
         var cycle = false
         var hadUnsavedTargets = false
         for toOne in encoded.toOnes where toOne.relation.targetId == nil {
@@ -113,13 +124,12 @@ public final class Box<T: Entity>: @unchecked Sendable {
             }
         }
         if hadUnsavedTargets {
-            encoded = try EntityEncoder.encode(object, plan: encodingPlan)
+            try encoded.encode(object)
         }
         try table.prepare(db, for: encoded)
         if object.id == 0 {
-            let columns = Array(encoded.columns.dropFirst(encoded.columns.first == "id" ? 1 : 0))
-            let values = Array(encoded.values.dropFirst(encoded.columns.first == "id" ? 1 : 0))
-            let statement = try db.cachedStatement(sql: table.insertSQL(columns: columns))
+            let values = encoded.columns.first == "id" ? Array(encoded.values.dropFirst()) : encoded.values
+            let statement = try db.cachedStatement(sql: table.insertSQL(encodedColumns: encoded.columns))
             try statement.execute(arguments: StatementArguments(values: values))
             object.id = Id(bitPattern: db.lastInsertedRowID)
             store.didInsert(object)
