@@ -19,12 +19,23 @@ public final class Box<T: Entity>: @unchecked Sendable {
     let table: EntityTable
     /// How objects read their relations and non-primitive properties.
     let decodingPlan = PropertyPlan()
+    /// Decodes the objects, one row after the other.
+    private let decoder: EntityDecoder
+    /// Encodes the objects, one put after the other.
+    private let encoder: EntityEncoder
     /// How objects write their relations and non-primitive properties.
     let encodingPlan = PropertyPlan()
 
     init(store: Store) {
         self.store = store
         self.table = store.table(for: T.self)
+        self.decoder = EntityDecoder(store: store, plan: decodingPlan)
+        self.encoder = EntityEncoder(plan: encodingPlan)
+    }
+
+    deinit {
+        decoder.invalidate()
+        encoder.invalidate()
     }
 
     var tableName: String { table.name }
@@ -96,7 +107,14 @@ public final class Box<T: Entity>: @unchecked Sendable {
     func put(_ object: T, db: Database, context: PutContext) throws {
         context.begin(object)
         defer { context.end(object) }
-        var encoded = try EntityEncoder.encode(object, plan: encodingPlan)
+        // The targets put below may have the type of the object.
+        let encoded = encoder.isInUse ? EntityEncoder(plan: encodingPlan) : encoder
+        encoded.isInUse = true
+        defer {
+            encoded.isInUse = false
+            if encoded !== encoder { encoded.invalidate() }
+        }
+        try encoded.encode(object)
         var cycle = false
         var hadUnsavedTargets = false
         for toOne in encoded.toOnes where toOne.relation.targetId == nil {
@@ -106,13 +124,12 @@ public final class Box<T: Entity>: @unchecked Sendable {
             }
         }
         if hadUnsavedTargets {
-            encoded = try EntityEncoder.encode(object, plan: encodingPlan)
+            try encoded.encode(object)
         }
         try table.prepare(db, for: encoded)
         if object.id == 0 {
-            let columns = Array(encoded.columns.dropFirst(encoded.columns.first == "id" ? 1 : 0))
-            let values = Array(encoded.values.dropFirst(encoded.columns.first == "id" ? 1 : 0))
-            let statement = try db.cachedStatement(sql: table.insertSQL(columns: columns))
+            let values = encoded.columns.first == "id" ? Array(encoded.values.dropFirst()) : encoded.values
+            let statement = try db.cachedStatement(sql: table.insertSQL(encodedColumns: encoded.columns))
             try statement.execute(arguments: StatementArguments(values: values))
             object.id = Id(bitPattern: db.lastInsertedRowID)
             store.didInsert(object)
@@ -135,10 +152,12 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// The object with the given id, or nil.
     public func get(_ id: Id) throws -> T? {
-        try readTable(orIfMissing: nil) { db in
+        let object = try readTable(orIfMissing: nil) { db in
             let statement = try db.cachedStatement(sql: table.selectByIdSQL)
-            return try statement.decodeOne(arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]), decode)
+            return try decodeObject(statement, arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]))
         }
+        guard let object else { return nil }
+        return unsafeDowncast(object, to: T.self)
     }
 
     /// The objects with the given ids, in the order of the ids; missing
@@ -161,7 +180,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// All objects, by increasing id.
     public func all() throws -> [T] {
         try readTable(orIfMissing: []) { db in
-            try db.cachedStatement(sql: table.selectAllSQL).decodeAll(decode)
+            try decodeAll(db.cachedStatement(sql: table.selectAllSQL))
         }
     }
 
@@ -319,8 +338,54 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     // MARK: Decoding
 
+    /// The objects of the rows of `statement`, run with `arguments`.
+    func decodeAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [T] {
+        // Collected as `AnyObject`, for which the fetch loop is specialized:
+        // appending to an array of the generic `T` looks up its metadata
+        // for every object.
+        let objects = try withDecoder(reading: statement) { decoder in
+            try statement.decodeAll(arguments: arguments) { row -> AnyObject in try decoder.decode(T.self, from: row) }
+        }
+        return Array(unsafeUninitializedCapacity: objects.count) { buffer, initializedCount in
+            for (index, object) in objects.enumerated() {
+                // The decode above made a `T`.
+                buffer.initializeElement(at: index, to: unsafeDowncast(object, to: T.self))
+            }
+            initializedCount = objects.count
+        }
+    }
+
+    /// The object of the first row of `statement`, run with `arguments`.
+    func decodeOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> T? {
+        guard let object = try decodeObject(statement, arguments: arguments) else { return nil }
+        return unsafeDowncast(object, to: T.self)
+    }
+
+    /// The object of the first row of `statement`, as `AnyObject`: generic
+    /// code that handles a `T?` looks up the metadata of `Optional<T>`
+    /// every time.
+    private func decodeObject(_ statement: Statement, arguments: StatementArguments?) throws -> AnyObject? {
+        try withDecoder(reading: statement) { decoder in
+            try statement.decodeOne(arguments: arguments) { row -> AnyObject in try decoder.decode(T.self, from: row) }
+        }
+    }
+
+    /// The object of a row.
     func decode(_ row: Row) throws -> T {
-        try T(from: EntityDecoder(row: row, store: store, plan: decodingPlan))
+        try withDecoder(reading: nil) { try $0.decode(T.self, from: row) }
+    }
+
+    /// Runs `body` with the decoder of the box, or with a decoder of its
+    /// own when the decoder of the box is busy: an entity whose decoding
+    /// fetches other objects of its type.
+    private func withDecoder<R>(reading statement: Statement?, _ body: (EntityDecoder) throws -> R) throws -> R {
+        let decoder = self.decoder.isInUse ? EntityDecoder(store: store, plan: decodingPlan) : self.decoder
+        decoder.begin(statement)
+        defer {
+            decoder.end()
+            if decoder !== self.decoder { decoder.invalidate() }
+        }
+        return try body(decoder)
     }
 
     /// Reads the table of the objects, or returns `empty` when there is

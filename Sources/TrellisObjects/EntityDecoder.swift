@@ -1,29 +1,144 @@
 import Foundation
 import Trellis
+import TrellisSQLite
 
-/// Decodes an entity from a row of its table, and attaches its relations
-/// to the store so that they load lazily.
+/// Decodes entities from rows of their table, and attaches their
+/// relations to the store so that they load lazily.
+///
+/// A box keeps one decoder for all the rows it decodes, with the keyed
+/// container that its entities ask for: making them for each row costs
+/// more than reading the row. The rows of a statement are read straight
+/// from the statement, at columns found once per statement.
 final class EntityDecoder: Decoder {
-    let row: Row
+    /// The row being decoded.
+    // The state below is only touched by the fetch that uses the decoder,
+    // inside a database access: exclusivity is not checked at run time.
+    @exclusivity(unchecked) private(set) var row: Row
+    /// The row of an idle decoder, so that it does not keep the last row
+    /// it decoded.
+    private let noRow: Row
     let store: Store
-    let ownerId: Id
     let plan: PropertyPlan
     /// The number of properties decoded as generic values so far.
-    var position = 0
+    @exclusivity(unchecked) var position = 0
+    /// Whether a fetch uses the decoder: an entity whose decoding fetches
+    /// other objects of its type makes them with a decoder of its own.
+    private(set) var isInUse = false
+    /// The statement whose rows are decoded, when they are its current row.
+    @exclusivity(unchecked) private var sqliteStatement: SQLiteStatement?
+    /// The statement that `columns` describe.
+    private weak var indexedStatement: Statement?
+    /// The column of each property name looked up, in the order of the
+    /// lookups of a row: the same for every row of an entity type.
+    @exclusivity(unchecked) private var columns: [(name: String, index: Int?)] = []
+    /// The number of column lookups of the current row.
+    @exclusivity(unchecked) private var lookupCount = 0
+    /// The keyed container of the first key type asked for, and that type.
+    @exclusivity(unchecked) private var cachedContainer: AnyObject?
+    @exclusivity(unchecked) private var cachedKeyType: ObjectIdentifier?
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(row: Row, store: Store, plan: PropertyPlan) throws {
-        self.row = row
+    init(store: Store, plan: PropertyPlan) {
         self.store = store
         self.plan = plan
-        let id: Int64 = try row.decode(forColumn: "id")
-        self.ownerId = Id(bitPattern: id)
+        noRow = Row()
+        row = noRow
+    }
+
+    /// Prepares the decoding of rows: those of `statement` when given, whose
+    /// current row is then the decoded row; any rows otherwise.
+    func begin(_ statement: Statement?) {
+        isInUse = true
+        guard let statement else { return }
+        if statement !== indexedStatement {
+            indexedStatement = statement
+            columns.removeAll(keepingCapacity: true)
+        }
+        sqliteStatement = statement.sqliteStatement
+    }
+
+    /// Ends the decoding of the rows given since `begin`.
+    func end() {
+        isInUse = false
+        sqliteStatement = nil
+        row = noRow
+    }
+
+    /// Decodes an entity from `row`.
+    func decode<T: Entity>(_ type: T.Type, from row: Row) throws -> T {
+        if row !== self.row { self.row = row }
+        position = 0
+        lookupCount = 0
+        return try T(from: self)
+    }
+
+    /// Forgets the cached container, which refers to the decoder.
+    func invalidate() {
+        cachedContainer = nil
+        cachedKeyType = nil
+    }
+
+    /// The id of the entity of the row, for its `ToMany` relations.
+    var ownerId: Id {
+        get throws {
+            let id: Int64 = try row.decode(forColumn: "id")
+            return Id(bitPattern: id)
+        }
+    }
+
+    /// The index of the column `name`, or nil when the row has none.
+    func index(ofColumn name: String) -> Int? {
+        guard sqliteStatement != nil else { return row.index(ofColumn: name) }
+        let lookup = lookupCount
+        lookupCount = lookup &+ 1
+        if lookup < columns.count && columns[lookup].name == name {
+            return columns[lookup].index
+        }
+        let index = row.index(ofColumn: name)
+        if lookup < columns.count {
+            columns[lookup] = (name, index)
+        } else if lookup == columns.count {
+            columns.append((name, index))
+        }
+        return index
+    }
+
+    /// The value of the column `name`, or nil when it is NULL or missing: a
+    /// property added in a later version of the entity reads NULL in older
+    /// rows, and gets the zero value of its type, as in ObjectBox.
+    @inline(__always)
+    func value<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, ofColumn name: String) throws -> Value? {
+        guard let index = index(ofColumn: name) else { return nil }
+        if let sqliteStatement {
+            switch Value._decodeColumn(sqliteStatement: sqliteStatement, index: CInt(index)) {
+            case .none: return nil
+            case .some(.some(let value)): return value
+            case .some(.none): break // The row throws the conversion error.
+            }
+        }
+        if row.hasNull(atIndex: index) { return nil }
+        return try row.decode(Value.self, atIndex: index)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(Container<Key>(decoder: self))
+        let keyType = ObjectIdentifier(Key.self)
+        if keyType == cachedKeyType, let cachedContainer {
+            // Only a container of `Key` is cached with `Key`.
+            return unsafeDowncast(cachedContainer, to: CachedContainer<Key>.self).container
+        }
+        let container = KeyedDecodingContainer(Container<Key>(decoder: self))
+        if cachedKeyType == nil {
+            cachedContainer = CachedContainer(container)
+            cachedKeyType = keyType
+        }
+        return container
+    }
+
+    private final class CachedContainer<Key: CodingKey> {
+        let container: KeyedDecodingContainer<Key>
+        init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -41,59 +156,46 @@ final class EntityDecoder: Decoder {
         var row: Row { decoder.row }
 
         func contains(_ key: Key) -> Bool {
-            row.hasColumn(key.stringValue) || row.hasColumn(key.stringValue + "Id")
+            decoder.index(ofColumn: key.stringValue) != nil || decoder.index(ofColumn: key.stringValue + "Id") != nil
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
-            guard let value = row[key.stringValue] as DatabaseValue? else { return true }
-            return value.isNull
+            guard let index = decoder.index(ofColumn: key.stringValue) else { return true }
+            return row.hasNull(atIndex: index)
         }
 
-        /// The index of the column of a primitive property, or nil when it
-        /// is NULL or missing: a property added in a later version of the
-        /// entity reads NULL in older rows, and gets the zero value of its
-        /// type, as in ObjectBox. (Each type below reads its column with
-        /// concrete code: a generic helper would not be specialized in this
-        /// generic container.)
-        private func presentIndex(_ key: Key) -> Int? {
-            guard let index = row.index(ofColumn: key.stringValue), !row.hasNull(atIndex: index) else { return nil }
-            return index
+        /// The value of the column `name`, or nil when there is no such column.
+        private func databaseValue(ofColumn name: String) -> DatabaseValue? {
+            decoder.index(ofColumn: name).map { row.databaseValue(atIndex: $0) }
         }
 
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-            guard let index = presentIndex(key) else { return false }
-            return try row.decode(Bool.self, atIndex: index)
+            try decoder.value(Bool.self, ofColumn: key.stringValue) ?? false
         }
 
         func decode(_ type: String.Type, forKey key: Key) throws -> String {
-            guard let index = presentIndex(key) else { return "" }
-            return try row.decode(String.self, atIndex: index)
+            try decoder.value(String.self, ofColumn: key.stringValue) ?? ""
         }
 
         func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-            guard let index = presentIndex(key) else { return 0 }
-            return try row.decode(Double.self, atIndex: index)
+            try decoder.value(Double.self, ofColumn: key.stringValue) ?? 0
         }
 
         func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-            guard let index = presentIndex(key) else { return 0 }
-            return try row.decode(Float.self, atIndex: index)
+            try decoder.value(Float.self, ofColumn: key.stringValue) ?? 0
         }
 
         func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-            guard let index = presentIndex(key) else { return 0 }
-            return try row.decode(Int.self, atIndex: index)
+            try decoder.value(Int.self, ofColumn: key.stringValue) ?? 0
         }
 
         func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-            guard let index = presentIndex(key) else { return 0 }
-            return try row.decode(Int64.self, atIndex: index)
+            try decoder.value(Int64.self, ofColumn: key.stringValue) ?? 0
         }
 
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
             // Ids are stored as signed 64-bit integers.
-            guard let index = presentIndex(key) else { return 0 }
-            return UInt64(bitPattern: try row.decode(Int64.self, atIndex: index))
+            UInt64(bitPattern: try decoder.value(Int64.self, ofColumn: key.stringValue) ?? 0)
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -101,13 +203,10 @@ final class EntityDecoder: Decoder {
             decoder.position += 1
             switch property.kind {
             case .toOne(let relationType):
-                var targetId: Id?
-                if let index = row.index(ofColumn: property.column), !row.hasNull(atIndex: index) {
-                    targetId = Id(bitPattern: try row.decode(Int64.self, atIndex: index))
-                }
+                let targetId = try decoder.value(Int64.self, ofColumn: property.column).map(Id.init(bitPattern:))
                 return try cast(relationType.init(targetId: targetId, store: decoder.store), property)
             case .toMany(let relationType):
-                return try cast(relationType.init(store: decoder.store, ownerId: decoder.ownerId, propertyName: property.key), property)
+                return try cast(relationType.init(store: decoder.store, ownerId: try decoder.ownerId, propertyName: property.key), property)
             case .value(let convertible):
                 return try decodeValue(T.self, convertible, property)
             case .bytes:
@@ -121,7 +220,7 @@ final class EntityDecoder: Decoder {
 
         @inline(never)
         private func decodeRawValue<T: Decodable>(_ type: T.Type, _ converter: any RawValueConverter, _ property: PropertyPlan.Property) throws -> T {
-            let dbValue = row[property.column] as DatabaseValue? ?? .null
+            let dbValue = databaseValue(ofColumn: property.column) ?? .null
             if let value = converter.value(from: dbValue) as? T { return value }
             // Stored as JSON before raw values had columns.
             if case .string(let text) = dbValue.storage, let value = try? JSONDecoder().decode(T.self, from: Data(text.utf8)) {
@@ -133,11 +232,15 @@ final class EntityDecoder: Decoder {
         @inline(never)
         private func decodeBytes<T>(_ type: T.Type, _ property: PropertyPlan.Property) throws -> T {
             let bytes: [UInt8]
-            if let dbValue = row[property.column] as DatabaseValue?, case .string(let text) = dbValue.storage {
-                // Stored as JSON before bytes were blobs.
-                bytes = try JSONDecoder().decode([UInt8].self, from: Data(text.utf8))
+            if let index = decoder.index(ofColumn: property.column), !row.hasNull(atIndex: index) {
+                if case .string(let text) = row.databaseValue(atIndex: index).storage {
+                    // Stored as JSON before bytes were blobs.
+                    bytes = try JSONDecoder().decode([UInt8].self, from: Data(text.utf8))
+                } else {
+                    bytes = Array(try row.decode(Data.self, atIndex: index))
+                }
             } else {
-                bytes = Array(try row.decodeIfPresent(Data.self, forColumn: property.column) ?? Data())
+                bytes = []
             }
             guard let bytes = bytes as? T else {
                 throw ObjectStoreError("could not decode \(T.self) from bytes, column \(property.column)")
@@ -150,7 +253,7 @@ final class EntityDecoder: Decoder {
 
         @inline(never)
         private func decodeValue<T>(_ type: T.Type, _ convertible: any DatabaseValueConvertible.Type, _ property: PropertyPlan.Property) throws -> T {
-            guard let dbValue = row[property.column] as DatabaseValue? else {
+            guard let dbValue = databaseValue(ofColumn: property.column) else {
                 if let missing = convertible.fromMissingColumn() as? T { return missing }
                 // A property added in a later version of the entity: the
                 // zero of its type, as for `Int` and `String`.
@@ -173,9 +276,10 @@ final class EntityDecoder: Decoder {
 
         @inline(never)
         private func decodeJSON<T: Decodable>(_ type: T.Type, _ property: PropertyPlan.Property) throws -> T {
-            guard let text = try row.decodeIfPresent(String.self, forColumn: property.column) else {
+            guard let index = decoder.index(ofColumn: property.column), !row.hasNull(atIndex: index) else {
                 throw ObjectStoreError("no value for \(property.column) (\(T.self))")
             }
+            let text = try row.decode(String.self, atIndex: index)
             return try JSONDecoder().decode(T.self, from: Data(text.utf8))
         }
 

@@ -4,14 +4,26 @@ import Trellis
 /// Encodes an entity into columns: its stored properties, the target ids
 /// of its `ToOne` relations (`spouseId` for `spouse`), and nothing for its
 /// `ToMany` relations, which it lists aside.
+///
+/// A box keeps one encoder for the objects it puts, with the keyed
+/// container that they ask for, and the storage of their columns: making
+/// them for each object costs more than the rest of the encoding.
 final class EntityEncoder: Encoder {
-    var columns: [String] = []
-    var values: [DatabaseValue] = []
-    var toOnes: [(property: String, column: String, relation: any AnyToOne)] = []
-    var toManys: [(property: String, relation: any AnyToMany)] = []
+    // The state below is only touched by the put that uses the encoder,
+    // inside a database access: exclusivity is not checked at run time.
+    @exclusivity(unchecked) var columns: [String] = []
+    @exclusivity(unchecked) var values: [DatabaseValue] = []
+    @exclusivity(unchecked) var toOnes: [(property: String, column: String, relation: any AnyToOne)] = []
+    @exclusivity(unchecked) var toManys: [(property: String, relation: any AnyToMany)] = []
     let plan: PropertyPlan
     /// The number of properties encoded as generic values so far.
-    var position = 0
+    @exclusivity(unchecked) var position = 0
+    /// Whether a put uses the encoder: the targets of an object that are
+    /// put with it, when they have its type, get an encoder of their own.
+    @exclusivity(unchecked) var isInUse = false
+    /// The keyed container of the first key type asked for, and that type.
+    @exclusivity(unchecked) private var cachedContainer: AnyObject?
+    @exclusivity(unchecked) private var cachedKeyType: ObjectIdentifier?
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -24,12 +36,44 @@ final class EntityEncoder: Encoder {
     /// box, or a plan for this entity only.
     static func encode(_ entity: some Entity, plan: PropertyPlan = PropertyPlan()) throws -> EntityEncoder {
         let encoder = EntityEncoder(plan: plan)
-        try entity.encode(to: encoder)
+        defer { encoder.invalidate() }
+        try encoder.encode(entity)
         return encoder
     }
 
+    /// Encodes `entity`, in place of what the encoder held.
+    func encode(_ entity: some Entity) throws {
+        columns.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        toOnes.removeAll(keepingCapacity: true)
+        toManys.removeAll(keepingCapacity: true)
+        position = 0
+        try entity.encode(to: self)
+    }
+
+    /// Forgets the cached container, which refers to the encoder.
+    func invalidate() {
+        cachedContainer = nil
+        cachedKeyType = nil
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(Container<Key>(encoder: self))
+        let keyType = ObjectIdentifier(Key.self)
+        if keyType == cachedKeyType, let cachedContainer {
+            // Only a container of `Key` is cached with `Key`.
+            return unsafeDowncast(cachedContainer, to: CachedContainer<Key>.self).container
+        }
+        let container = KeyedEncodingContainer(Container<Key>(encoder: self))
+        if cachedKeyType == nil {
+            cachedContainer = CachedContainer(container)
+            cachedKeyType = keyType
+        }
+        return container
+    }
+
+    private final class CachedContainer<Key: CodingKey> {
+        let container: KeyedEncodingContainer<Key>
+        init(_ container: KeyedEncodingContainer<Key>) { self.container = container }
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -63,7 +107,10 @@ final class EntityEncoder: Encoder {
             encoder.position += 1
             switch property.kind {
             case .toOne(let relationType):
-                guard let toOne = relationType.relation(in: value) else { throw mismatch(value, property) }
+                // The plan made `relationType` from `T`, a class: a type
+                // comparison, where a dynamic cast costs more than the put.
+                guard ObjectIdentifier(T.self) == ObjectIdentifier(relationType) else { throw mismatch(value, property) }
+                let toOne = relationType.relation(unsafeBitCast(value, to: AnyObject.self))
                 encoder.append(property.column, toOne.targetId.map { Int64(bitPattern: $0).databaseValue } ?? .null)
                 encoder.toOnes.append((property.key, property.column, toOne))
             case .toMany(let relationType):

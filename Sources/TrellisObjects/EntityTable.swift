@@ -6,9 +6,12 @@ final class EntityTable: @unchecked Sendable {
     // Only touched inside database accesses, which the queue serializes.
     let name: String
     let deleteRules: [String: DeleteRule]
-    private var knownColumns: Set<String>?
-    private var insertSQL: (columns: [String], sql: String)?
-    private var upsertSQL: (columns: [String], sql: String)?
+    @exclusivity(unchecked) private var knownColumns: Set<String>?
+    /// The columns of the last object prepared for, which the table has:
+    /// the next objects have the same, and compare them in order.
+    @exclusivity(unchecked) private var preparedColumns: [String] = []
+    @exclusivity(unchecked) private var insertSQL: (encodedColumns: [String], sql: String)?
+    @exclusivity(unchecked) private var upsertSQL: (columns: [String], sql: String)?
 
     /// `SELECT * FROM t WHERE id = ?`
     let selectByIdSQL: String
@@ -31,11 +34,16 @@ final class EntityTable: @unchecked Sendable {
     /// Forgets what the table looks like, after the database changed.
     func invalidate() {
         knownColumns = nil
+        preparedColumns = []
     }
 
     /// Creates the table, or adds the columns it lacks.
     func prepare(_ db: Database, for encoded: EntityEncoder) throws {
-        if let knownColumns, encoded.columns.allSatisfy({ knownColumns.contains($0) }) { return }
+        if knownColumns != nil && encoded.columns == preparedColumns { return }
+        if let knownColumns, encoded.columns.allSatisfy({ knownColumns.contains($0) }) {
+            preparedColumns = encoded.columns
+            return
+        }
         if try !db.tableExists(name) {
             try create(db, encoded)
         } else {
@@ -58,6 +66,7 @@ final class EntityTable: @unchecked Sendable {
             try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS \("unique_\(name)_on_\(column)".quotedDatabaseIdentifier) ON \(name.quotedDatabaseIdentifier)(\(column.quotedDatabaseIdentifier))")
         }
         knownColumns = columns
+        preparedColumns = encoded.columns
     }
 
     private func create(_ db: Database, _ encoded: EntityEncoder) throws {
@@ -102,14 +111,16 @@ final class EntityTable: @unchecked Sendable {
         return column.quotedDatabaseIdentifier + type
     }
 
-    /// `INSERT INTO t (columns) VALUES (...)`, for new objects.
-    func insertSQL(columns: [String]) -> String {
-        if let insertSQL, insertSQL.columns == columns { return insertSQL.sql }
+    /// `INSERT INTO t (columns) VALUES (...)`, for new objects: the encoded
+    /// columns but a leading id, which the insert gives.
+    func insertSQL(encodedColumns: [String]) -> String {
+        if let insertSQL, insertSQL.encodedColumns == encodedColumns { return insertSQL.sql }
+        let columns = encodedColumns.first == "id" ? Array(encodedColumns.dropFirst()) : encodedColumns
         let sql = columns.isEmpty
             ? "INSERT INTO \(name.quotedDatabaseIdentifier) DEFAULT VALUES"
             : "INSERT INTO \(name.quotedDatabaseIdentifier) (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
                 + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        insertSQL = (columns, sql)
+        insertSQL = (encodedColumns, sql)
         return sql
     }
 

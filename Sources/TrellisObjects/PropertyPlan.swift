@@ -26,15 +26,24 @@ final class PropertyPlan {
         case json
     }
 
-    struct Property {
+    /// A class, so that the containers that look a property up for every
+    /// object retain one reference instead of its fields.
+    final class Property {
         let type: ObjectIdentifier
         let key: String
         let kind: Kind
         /// The column of the property: `spouseId` for a `spouse` relation.
         let column: String
+
+        init(type: ObjectIdentifier, key: String, kind: Kind, column: String) {
+            self.type = type
+            self.key = key
+            self.kind = kind
+            self.column = column
+        }
     }
 
-    private var properties: [Property] = []
+    @exclusivity(unchecked) private var properties: [Property] = []
 
     /// The property visited at `position` in the visit of an object.
     func property(at position: Int, type: Any.Type, key: String) -> Property {

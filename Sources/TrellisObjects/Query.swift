@@ -236,7 +236,7 @@ public final class Query<T: Entity> {
     public func find(offset: Int = 0, limit: Int = 0) throws -> [T] {
         try box.readTable(orIfMissing: []) { db in
             let (sql, arguments) = try statement(db, selection: "*", limit: max(limit, 0), offset: max(offset, 0))
-            return try db.cachedStatement(sql: sql).decodeAll(arguments: arguments, box.decode)
+            return try box.decodeAll(db.cachedStatement(sql: sql), arguments: arguments)
         }
     }
 
@@ -244,7 +244,7 @@ public final class Query<T: Entity> {
     public func findFirst() throws -> T? {
         try box.readTable(orIfMissing: nil) { db in
             let (sql, arguments) = try statement(db, selection: "*", limit: 1)
-            return try db.cachedStatement(sql: sql).decodeOne(arguments: arguments, box.decode)
+            return try box.decodeOne(db.cachedStatement(sql: sql), arguments: arguments)
         }
     }
 
@@ -257,7 +257,7 @@ public final class Query<T: Entity> {
     public func findUnique() throws -> T? {
         let objects: [T] = try box.readTable(orIfMissing: []) { db in
             let (sql, arguments) = try statement(db, selection: "*", limit: 2)
-            return try db.cachedStatement(sql: sql).decodeAll(arguments: arguments, box.decode)
+            return try box.decodeAll(db.cachedStatement(sql: sql), arguments: arguments)
         }
         if objects.count > 1 {
             throw ObjectStoreError("findUnique: several \(T.entityName) objects match the query")

@@ -28,7 +28,7 @@ public final class Store: @unchecked Sendable {
     private var activeThread: pthread_t?
     // The objects that the write in progress inserted; only touched inside
     // database accesses, which the queue serializes.
-    private var insertedObjects: [any Entity] = []
+    @exclusivity(unchecked) private var insertedObjects: [any Entity] = []
 
     /// The name of the database file in the store's folder.
     public static let databaseFileName = "objects.sqlite"
@@ -271,8 +271,9 @@ private final class DatabaseBox {
 /// The state of one `put`: the objects being put (to stop at cycles), and
 /// the objects to put again once the objects they point to have ids.
 final class PutContext {
-    private var putting: Set<ObjectIdentifier> = []
-    var putAgain: [() throws -> Void] = []
+    // Only touched by its put, inside a database access.
+    @exclusivity(unchecked) private var putting: Set<ObjectIdentifier> = []
+    @exclusivity(unchecked) var putAgain: [() throws -> Void] = []
 
     func isPutting(_ object: AnyObject) -> Bool {
         putting.contains(ObjectIdentifier(object))

@@ -120,8 +120,8 @@ public final class ToOne<T: Entity>: ExpressibleByNilLiteral, Codable {
 protocol AnyToOne: AnyObject {
     static var targetTableName: String { get }
     init(targetId: Id?, store: Store)
-    /// The relation that `value` holds, if it is one of this type.
-    static func relation(in value: Any) -> (any AnyToOne)?
+    /// `object`, which must be a relation of this type.
+    static func relation(_ object: AnyObject) -> any AnyToOne
     var targetId: Id? { get set }
     var store: Store? { get set }
     /// Puts a target that is not stored yet. Returns false when the target
@@ -133,8 +133,8 @@ protocol AnyToOne: AnyObject {
 extension ToOne: AnyToOne {
     static var targetTableName: String { T.entityTableName }
 
-    static func relation(in value: Any) -> (any AnyToOne)? {
-        value as? ToOne
+    static func relation(_ object: AnyObject) -> any AnyToOne {
+        unsafeDowncast(object, to: ToOne.self)
     }
 
     func putUnsavedTarget(_ db: Database, store: Store, context: PutContext) throws -> Bool {
