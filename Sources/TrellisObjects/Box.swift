@@ -128,7 +128,10 @@ public final class Box<T: Entity>: @unchecked Sendable {
         }
         try table.prepare(db, for: encoded)
         if object.id == 0 {
-            let values = encoded.columns.first == "id" ? Array(encoded.values.dropFirst()) : encoded.values
+            // SQLite chooses the id: its column is left out, wherever the
+            // entity declares it.
+            var values = encoded.values
+            if let idIndex = encoded.columns.firstIndex(of: "id") { values.remove(at: idIndex) }
             let statement = try db.cachedStatement(sql: table.insertSQL(encodedColumns: encoded.columns))
             try statement.execute(arguments: StatementArguments(values: values))
             object.id = Id(bitPattern: db.lastInsertedRowID)

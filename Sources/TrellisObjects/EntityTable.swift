@@ -112,10 +112,10 @@ final class EntityTable: @unchecked Sendable {
     }
 
     /// `INSERT INTO t (columns) VALUES (...)`, for new objects: the encoded
-    /// columns but a leading id, which the insert gives.
+    /// columns but the id, which SQLite chooses.
     func insertSQL(encodedColumns: [String]) -> String {
         if let insertSQL, insertSQL.encodedColumns == encodedColumns { return insertSQL.sql }
-        let columns = encodedColumns.first == "id" ? Array(encodedColumns.dropFirst()) : encodedColumns
+        let columns = encodedColumns.filter { $0 != "id" }
         let sql = columns.isEmpty
             ? "INSERT INTO \(name.quotedDatabaseIdentifier) DEFAULT VALUES"
             : "INSERT INTO \(name.quotedDatabaseIdentifier) (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")

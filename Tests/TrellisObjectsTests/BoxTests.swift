@@ -33,6 +33,12 @@ private final class Tag: Entity {
     var books: ToMany<Book, Tag> = nil
 }
 
+/// An entity that declares its id after another property.
+private final class Note: Entity {
+    var text = ""
+    var id: Id = 0
+}
+
 private final class Employee: Entity {
     var id: Id = 0
     var name = ""
@@ -80,6 +86,23 @@ private final class Publisher: Entity {
         #expect(try !box.remove(ids[1]))
         #expect(try box.removeAll() == 1)
         #expect(try box.isEmpty())
+    }
+
+    @Test func theIdIsChosenByTheStoreWhereverTheEntityDeclaresIt() throws {
+        let store = try Store()
+        let box = store.box(for: Note.self)
+        let first = Note()
+        first.text = "first"
+        let second = Note()
+        second.text = "second"
+        try box.put([first, second])
+        #expect(first.id == 1 && second.id == 2)
+        #expect(try store.queue.read { try Row.fetchAll($0, sql: "SELECT id, text FROM Note ORDER BY id") }
+            == [["id": 1, "text": "first"], ["id": 2, "text": "second"]])
+        second.text = "changed"
+        try box.put(second)
+        #expect(try box.get(2)?.text == "changed")
+        #expect(try box.count() == 2)
     }
 
     @Test func queriesFilterSortCountAndRemove() throws {
