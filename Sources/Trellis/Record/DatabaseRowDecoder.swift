@@ -15,11 +15,29 @@ import TrellisSQLite
 /// record type is kept for its strategies and for error messages.
 @usableFromInline
 final class DatabaseRowDecoder: Decoder {
-    let row: Row
+    // A decoder that a statement reuses reads each of its rows in turn:
+    // only the fetch of that row touches it, inside a database access, so
+    // that its state is not checked for exclusive access at run time.
+    @exclusivity(unchecked) private(set) var row: Row
     let recordType: any FetchableRecord.Type
+    let recordTypeIdentifier: ObjectIdentifier
     let parentPath: [any CodingKey]
     let key: (any CodingKey)?
     let usesDefaultKeys: Bool
+
+    /// Whether the decoder keeps the keyed container it makes for the next
+    /// rows: only the decoders of a ``RecordDecoderCache`` do, which breaks
+    /// the reference cycle between the decoder and its container.
+    private let reusesContainer: Bool
+    /// The row that a reused decoder holds between two records instead of
+    /// a row that holds the statement that holds the decoder.
+    private let idleRow: Row?
+    /// The keyed container of the first key type asked for, and that type.
+    @exclusivity(unchecked) private var cachedContainer: AnyObject?
+    @exclusivity(unchecked) private var cachedKeyType: ObjectIdentifier?
+    /// Whether a record is being decoded: a record that decodes a record
+    /// of its own type gets a decoder of its own.
+    @exclusivity(unchecked) private(set) var isInUse = false
 
     /// A decoder of `row`, for the value of `key` in a container whose
     /// path is `parentPath`. The path is only built when an error needs it.
@@ -30,20 +48,65 @@ final class DatabaseRowDecoder: Decoder {
         self.init(row: row, recordType: recordType, parentPath: [], key: nil, usesDefaultKeys: usesDefaultKeys)
     }
 
-    convenience init(row: Row, recordType: any FetchableRecord.Type, parentPath: [any CodingKey], key: (any CodingKey)?) {
+    convenience init(
+        row: Row, recordType: any FetchableRecord.Type, parentPath: [any CodingKey], key: (any CodingKey)?,
+        reusesContainer: Bool = false)
+    {
         let usesDefaultKeys = if case .useDefaultKeys = recordType.databaseColumnDecodingStrategy { true } else { false }
-        self.init(row: row, recordType: recordType, parentPath: parentPath, key: key, usesDefaultKeys: usesDefaultKeys)
+        self.init(row: row, recordType: recordType, parentPath: parentPath, key: key, usesDefaultKeys: usesDefaultKeys,
+                  reusesContainer: reusesContainer)
     }
 
     @usableFromInline
     init(row: Row, recordType: any FetchableRecord.Type, parentPath: [any CodingKey], key: (any CodingKey)?,
-         usesDefaultKeys: Bool)
+         usesDefaultKeys: Bool, reusesContainer: Bool = false)
     {
         self.row = row
         self.recordType = recordType
+        self.recordTypeIdentifier = ObjectIdentifier(recordType)
         self.parentPath = parentPath
         self.key = key
         self.usesDefaultKeys = usesDefaultKeys
+        self.reusesContainer = reusesContainer
+        self.idleRow = reusesContainer ? Row() : nil
+    }
+
+    /// A decoder of a record of `recordType` in `row`, a row of
+    /// `statement`: the one that the statement keeps for the records of
+    /// this type when it is free, or else a new one. Call
+    /// ``endDecoding()`` after the record is decoded.
+    @usableFromInline
+    static func reused(by statement: Statement, row: Row, recordType: any FetchableRecord.Type) -> DatabaseRowDecoder {
+        let cache: RecordDecoderCache
+        if let existing = statement.decodingCache {
+            // The record layer is the only one that sets the cache.
+            cache = unsafeDowncast(existing, to: RecordDecoderCache.self)
+        } else {
+            cache = RecordDecoderCache()
+            statement.decodingCache = cache
+        }
+        return cache.decoder(row: row, recordType: recordType)
+    }
+
+    /// Starts the decoding of a record from `row`.
+    @inline(__always)
+    func begin(_ row: Row) {
+        if row !== self.row { self.row = row }
+        isInUse = true
+    }
+
+    /// Ends the decoding of a record. A row that holds its statement is
+    /// let go: the statement holds the decoder.
+    @usableFromInline
+    func endDecoding() {
+        isInUse = false
+        if row.statement != nil, let idleRow { row = idleRow }
+    }
+
+    /// Forgets the kept container, which refers to the decoder.
+    func invalidate() {
+        cachedContainer = nil
+        cachedKeyType = nil
     }
 
     @usableFromInline
@@ -54,7 +117,33 @@ final class DatabaseRowDecoder: Decoder {
 
     @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
+        // Making a container looks up the metadata of two generic types:
+        // a reused decoder keeps its container for the next rows.
+        if reusesContainer { return keptContainer(keyedBy: Key.self) }
+        return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
+    }
+
+    // Out of line: the local containers below need the metadata of their
+    // type, which the function above does not look up.
+    @inline(never)
+    private func keptContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+        let keyType = ObjectIdentifier(Key.self)
+        if keyType == cachedKeyType, let cachedContainer {
+            // Only a container of `Key` is kept with `Key`.
+            return unsafeDowncast(cachedContainer, to: KeptContainer<Key>.self).container
+        }
+        let container = KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
+        if cachedKeyType == nil {
+            cachedContainer = KeptContainer(container)
+            cachedKeyType = keyType
+        }
+        return container
+    }
+
+    /// A keyed container, kept by a reused decoder.
+    private final class KeptContainer<Key: CodingKey> {
+        let container: KeyedDecodingContainer<Key>
+        init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
     }
 
     @usableFromInline
@@ -121,14 +210,20 @@ final class DatabaseRowDecoder: Decoder {
     /// inlines into the containers' methods.
     @inline(__always)
     func integer<T: FixedWidthInteger>(_ type: T.Type, atIndex index: Int) throws -> T {
-        if let sqliteStatement = row.sqliteStatement,
-           let value = sqlite3_column_value(sqliteStatement, CInt(row.offset + index)),
-           sqlite3_value_type(value) == SQLITE_INTEGER,
-           let integer = T(exactly: sqlite3_value_int64(value))
-        {
-            return integer
+        let value: Int64
+        if let sqliteStatement = row.sqliteStatement {
+            guard let sqliteValue = sqlite3_column_value(sqliteStatement, CInt(row.offset + index)),
+                  sqlite3_value_type(sqliteValue) == SQLITE_INTEGER
+            else { return try convertedInteger(T.self, atIndex: index) }
+            value = sqlite3_value_int64(sqliteValue)
+        } else {
+            // A copied row, such as the rows of a to-many association.
+            guard case .int64(let storedValue) = row.storedValues[row.offset + index].storage
+            else { return try convertedInteger(T.self, atIndex: index) }
+            value = storedValue
         }
-        return try convertedInteger(T.self, atIndex: index)
+        guard let integer = T(exactly: value) else { return try convertedInteger(T.self, atIndex: index) }
+        return integer
     }
 
     /// Reads an integer column that is not an integer that fits: a

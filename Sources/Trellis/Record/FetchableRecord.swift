@@ -124,6 +124,12 @@ extension FetchableRecord {
     /// Decodes a Decodable record from a row.
     @inlinable
     static func decode(from row: Row) throws -> Self where Self: Decodable {
-        try Self(from: DatabaseRowDecoder(row: row, recordType: Self.self))
+        guard let statement = row.unretainedStatement else {
+            return try Self(from: DatabaseRowDecoder(row: row, recordType: Self.self))
+        }
+        // The rows of a statement share a decoder.
+        let decoder = DatabaseRowDecoder.reused(by: statement, row: row, recordType: Self.self)
+        defer { decoder.endDecoding() }
+        return try Self(from: decoder)
     }
 }

@@ -499,6 +499,57 @@ import Trellis
             #expect(try Hand.fetchAll(db, sql: "SELECT 3 AS score").map(\.score) == [3])
         }
     }
+
+    // MARK: Decoders reused by a statement
+
+    /// An employee and, when joined, their manager: a record that decodes
+    /// a record of its own type while it is decoded.
+    final class Employee: Decodable, FetchableRecord, TableRecord {
+        static let manager = belongsTo(Employee.self, key: "manager", using: ForeignKey(["managerId"]))
+        let id: Int64
+        let name: String
+        let manager: Employee?
+    }
+
+    @Test func recordsThatNestARecordOfTheirOwnTypeDecodeEachRow() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE TABLE employee (id INTEGER PRIMARY KEY, name TEXT NOT NULL, managerId INTEGER REFERENCES employee(id));
+                INSERT INTO employee VALUES (1, 'Ada', NULL), (2, 'Brian', 1), (3, 'Carla', 2), (4, 'Dan', 1);
+                """)
+            let employees = try Employee.including(optional: Employee.manager).order(Column("id")).fetchAll(db)
+            #expect(employees.map(\.name) == ["Ada", "Brian", "Carla", "Dan"])
+            #expect(employees.map { $0.manager?.name } == [nil, "Ada", "Brian", "Ada"])
+            #expect(employees.map { $0.manager?.id } == [nil, 1, 2, 1])
+            // The same records, one by one from a cursor and from a statement.
+            let cursor = try Employee.including(optional: Employee.manager).order(Column("id")).fetchCursor(db)
+            var names: [String] = []
+            while let employee = try cursor.next() { names.append("\(employee.name)/\(employee.manager?.name ?? "-")") }
+            #expect(names == ["Ada/-", "Brian/Ada", "Carla/Brian", "Dan/Ada"])
+            let statement = try db.makeStatement(sql: "SELECT id, name FROM employee WHERE id > ? ORDER BY id")
+            #expect(try Employee.fetchAll(statement, arguments: [2]).map(\.name) == ["Carla", "Dan"])
+            #expect(try Employee.fetchAll(statement, arguments: [3]).map(\.name) == ["Dan"])
+        }
+    }
+
+    @Test func statementsThatDecodedRecordsAreReleased() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+            try db.execute(sql: "INSERT INTO item VALUES (1, 'a'), (2, 'b')")
+        }
+        struct Item: Decodable, FetchableRecord { var id: Int64; var name: String }
+        weak var released: Statement?
+        try dbQueue.read { db in
+            let statement = try db.makeStatement(sql: "SELECT * FROM item ORDER BY id")
+            released = statement
+            #expect(try Item.fetchAll(statement).map(\.name) == ["a", "b"])
+            #expect(try Item.fetchOne(statement)?.name == "a")
+        }
+        // The decoders that the statement kept do not keep it alive.
+        #expect(released == nil)
+    }
 }
 
 /// A coding key built from a string, for custom column strategies.
