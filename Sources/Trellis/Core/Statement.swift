@@ -55,12 +55,6 @@ public final class Statement {
     @usableFromInline
     lazy var reusableRow = Row(reusableBy: self)
 
-    /// What the record layer keeps with the statement: the Codable
-    /// decoders it reuses for the rows of the statement. Core only keeps
-    /// it, and releases it with the statement.
-    @usableFromInline
-    var decodingCache: AnyObject?
-
     private var _columnNames: [String]?
     private var _parameterNames: [String?]?
 

@@ -15,29 +15,11 @@ import TrellisSQLite
 /// record type is kept for its strategies and for error messages.
 @usableFromInline
 final class DatabaseRowDecoder: Decoder {
-    // A decoder that a statement reuses reads each of its rows in turn:
-    // only the fetch of that row touches it, inside a database access, so
-    // that its state is not checked for exclusive access at run time.
-    @exclusivity(unchecked) private(set) var row: Row
+    let row: Row
     let recordType: any FetchableRecord.Type
-    let recordTypeIdentifier: ObjectIdentifier
     let parentPath: [any CodingKey]
     let key: (any CodingKey)?
     let usesDefaultKeys: Bool
-
-    /// Whether the decoder keeps the keyed container it makes for the next
-    /// rows: only the decoders of a ``RecordDecoderCache`` do, which breaks
-    /// the reference cycle between the decoder and its container.
-    private let reusesContainer: Bool
-    /// The row that a reused decoder holds between two records instead of
-    /// a row that holds the statement that holds the decoder.
-    private let idleRow: Row?
-    /// The keyed container of the first key type asked for, and that type.
-    @exclusivity(unchecked) private var cachedContainer: AnyObject?
-    @exclusivity(unchecked) private var cachedKeyType: ObjectIdentifier?
-    /// Whether a record is being decoded: a record that decodes a record
-    /// of its own type gets a decoder of its own.
-    @exclusivity(unchecked) private(set) var isInUse = false
 
     /// A decoder of `row`, for the value of `key` in a container whose
     /// path is `parentPath`. The path is only built when an error needs it.
@@ -48,65 +30,20 @@ final class DatabaseRowDecoder: Decoder {
         self.init(row: row, recordType: recordType, parentPath: [], key: nil, usesDefaultKeys: usesDefaultKeys)
     }
 
-    convenience init(
-        row: Row, recordType: any FetchableRecord.Type, parentPath: [any CodingKey], key: (any CodingKey)?,
-        reusesContainer: Bool = false)
-    {
+    convenience init(row: Row, recordType: any FetchableRecord.Type, parentPath: [any CodingKey], key: (any CodingKey)?) {
         let usesDefaultKeys = if case .useDefaultKeys = recordType.databaseColumnDecodingStrategy { true } else { false }
-        self.init(row: row, recordType: recordType, parentPath: parentPath, key: key, usesDefaultKeys: usesDefaultKeys,
-                  reusesContainer: reusesContainer)
+        self.init(row: row, recordType: recordType, parentPath: parentPath, key: key, usesDefaultKeys: usesDefaultKeys)
     }
 
     @usableFromInline
     init(row: Row, recordType: any FetchableRecord.Type, parentPath: [any CodingKey], key: (any CodingKey)?,
-         usesDefaultKeys: Bool, reusesContainer: Bool = false)
+         usesDefaultKeys: Bool)
     {
         self.row = row
         self.recordType = recordType
-        self.recordTypeIdentifier = ObjectIdentifier(recordType)
         self.parentPath = parentPath
         self.key = key
         self.usesDefaultKeys = usesDefaultKeys
-        self.reusesContainer = reusesContainer
-        self.idleRow = reusesContainer ? Row() : nil
-    }
-
-    /// A decoder of a record of `recordType` in `row`, a row of
-    /// `statement`: the one that the statement keeps for the records of
-    /// this type when it is free, or else a new one. Call
-    /// ``endDecoding()`` after the record is decoded.
-    @usableFromInline
-    static func reused(by statement: Statement, row: Row, recordType: any FetchableRecord.Type) -> DatabaseRowDecoder {
-        let cache: RecordDecoderCache
-        if let existing = statement.decodingCache {
-            // The record layer is the only one that sets the cache.
-            cache = unsafeDowncast(existing, to: RecordDecoderCache.self)
-        } else {
-            cache = RecordDecoderCache()
-            statement.decodingCache = cache
-        }
-        return cache.decoder(row: row, recordType: recordType)
-    }
-
-    /// Starts the decoding of a record from `row`.
-    @inline(__always)
-    func begin(_ row: Row) {
-        if row !== self.row { self.row = row }
-        isInUse = true
-    }
-
-    /// Ends the decoding of a record. A row that holds its statement is
-    /// let go: the statement holds the decoder.
-    @usableFromInline
-    func endDecoding() {
-        isInUse = false
-        if row.statement != nil, let idleRow { row = idleRow }
-    }
-
-    /// Forgets the kept container, which refers to the decoder.
-    func invalidate() {
-        cachedContainer = nil
-        cachedKeyType = nil
     }
 
     @usableFromInline
@@ -117,33 +54,7 @@ final class DatabaseRowDecoder: Decoder {
 
     @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        // Making a container looks up the metadata of two generic types:
-        // a reused decoder keeps its container for the next rows.
-        if reusesContainer { return keptContainer(keyedBy: Key.self) }
-        return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
-    }
-
-    // Out of line: the local containers below need the metadata of their
-    // type, which the function above does not look up.
-    @inline(never)
-    private func keptContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
-        let keyType = ObjectIdentifier(Key.self)
-        if keyType == cachedKeyType, let cachedContainer {
-            // Only a container of `Key` is kept with `Key`.
-            return unsafeDowncast(cachedContainer, to: KeptContainer<Key>.self).container
-        }
-        let container = KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
-        if cachedKeyType == nil {
-            cachedContainer = KeptContainer(container)
-            cachedKeyType = keyType
-        }
-        return container
-    }
-
-    /// A keyed container, kept by a reused decoder.
-    private final class KeptContainer<Key: CodingKey> {
-        let container: KeyedDecodingContainer<Key>
-        init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
+        KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
     }
 
     @usableFromInline

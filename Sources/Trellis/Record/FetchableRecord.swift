@@ -124,12 +124,6 @@ extension FetchableRecord {
     /// Decodes a Decodable record from a row.
     @inlinable
     static func decode(from row: Row) throws -> Self where Self: Decodable {
-        guard let statement = row.unretainedStatement else {
-            return try Self(from: DatabaseRowDecoder(row: row, recordType: Self.self))
-        }
-        // The rows of a statement share a decoder.
-        let decoder = DatabaseRowDecoder.reused(by: statement, row: row, recordType: Self.self)
-        defer { decoder.endDecoding() }
-        return try Self(from: decoder)
+        try Self(from: DatabaseRowDecoder(row: row, recordType: Self.self))
     }
 }

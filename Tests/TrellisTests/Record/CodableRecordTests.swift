@@ -500,7 +500,7 @@ import Trellis
         }
     }
 
-    // MARK: Decoders reused by a statement
+    // MARK: Decoding from joins and statements
 
     /// An employee and, when joined, their manager: a record that decodes
     /// a record of its own type while it is decoded.
@@ -547,7 +547,7 @@ import Trellis
             #expect(try Item.fetchAll(statement).map(\.name) == ["a", "b"])
             #expect(try Item.fetchOne(statement)?.name == "a")
         }
-        // The decoders that the statement kept do not keep it alive.
+        // Decoding records does not keep the statement alive.
         #expect(released == nil)
     }
 }
