@@ -14,8 +14,13 @@ import TrellisSQLite
 /// }
 /// ```
 public final class Database {
+    // A connection runs one access at a time, on the thread of its queue,
+    // and its methods never overlap two modifications of one property: the
+    // state below is not checked for exclusive access at run time, which
+    // would cost about 80 instructions per property and per statement.
+
     /// The raw SQLite connection handle.
-    public private(set) var sqliteConnection: SQLiteConnection?
+    @exclusivity(unchecked) public private(set) var sqliteConnection: SQLiteConnection?
 
     /// The configuration of the connection.
     public let configuration: Configuration
@@ -24,12 +29,12 @@ public final class Database {
     public let description: String
 
     /// Cached statements, by SQL.
-    private var statementCache: [String: Statement] = [:]
+    @exclusivity(unchecked) private var statementCache: [String: Statement] = [:]
 
     /// The statement of the last cache hit: a caller that runs one
     /// statement in a loop finds it with a string comparison, which costs
     /// less than hashing (and the same string compares by identity).
-    private var lastCachedStatement: Statement?
+    @exclusivity(unchecked) private var lastCachedStatement: Statement?
 
     /// The schema as last introspected; cleared when the schema changes.
     let schemaCache = DatabaseSchemaCache()
@@ -48,18 +53,18 @@ public final class Database {
 
     /// The tables written during the current access, and whether it
     /// changed the schema: what change observers are told.
-    private(set) var accessChanges = DatabaseChanges()
+    @exclusivity(unchecked) private(set) var accessChanges = DatabaseChanges()
 
     /// Counts accesses, so that a statement run many times in one access
     /// adds its tables to `accessChanges` once.
-    private var accessGeneration = 0
+    @exclusivity(unchecked) private var accessGeneration = 0
 
     /// Whether `accessChanges` records the written tables: only while
     /// someone observes changes.
-    private var recordsWrittenTables = false
+    @exclusivity(unchecked) private var recordsWrittenTables = false
 
     /// The tables read while ``recordingReadTables(_:)`` runs.
-    private var recordedReadTables: Set<String>?
+    @exclusivity(unchecked) private var recordedReadTables: Set<String>?
 
     /// What the data change, commit and rollback hooks report to: the
     /// transaction observers. Setting it installs or removes the hooks.
@@ -72,7 +77,7 @@ public final class Database {
     /// How the last transaction ended, until the statement that ended it
     /// is done and the hook handler is told.
     @usableFromInline
-    var pendingTransactionEnd: TransactionEnd?
+    @exclusivity(unchecked) var pendingTransactionEnd: TransactionEnd?
 
     /// The error of a transaction observer that refused a commit.
     var commitHookError: (any Error)?
@@ -83,18 +88,18 @@ public final class Database {
 
     /// The data version at the end of the last access, to notice schema
     /// changes made by other connections.
-    private var lastDataVersion: UInt32?
-    private var accessStart: (version: UInt32?, totalChanges: Int)?
-    private var lastSchemaVersion: Int?
+    @exclusivity(unchecked) private var lastDataVersion: UInt32?
+    @exclusivity(unchecked) private var accessStart: (version: UInt32?, totalChanges: Int)?
+    @exclusivity(unchecked) private var lastSchemaVersion: Int?
 
     /// Whether each access reads the schema version: see `willStartAccess(recordingWrittenTables:)`.
-    var checksSchemaVersion = false
+    @exclusivity(unchecked) var checksSchemaVersion = false
 
-    private var tracer: Tracer?
+    @exclusivity(unchecked) private var tracer: Tracer?
 
     /// Whether the connection forbids writes for the current access.
     @usableFromInline
-    var isReadOnlyAccess = false
+    @exclusivity(unchecked) var isReadOnlyAccess = false
 
     /// Opens a connection. Throws when the file can not be opened or is not
     /// a database.

@@ -44,7 +44,7 @@ final class RecordStatementCache {
     var lastRowIDColumn: (type: ObjectIdentifier, column: String?)?
 
     /// The last statement of a lookup by key.
-    @usableFromInline
+    @usableFromInline @exclusivity(unchecked)
     var lastKeyStatement: (key: Key, statement: Statement)?
 
     /// The storage of the last inserted container, which the next insert

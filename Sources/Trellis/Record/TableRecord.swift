@@ -54,8 +54,9 @@ extension TableRecord {
 final class DefaultTableNames: @unchecked Sendable {
     static let shared = DefaultTableNames()
 
-    // Guarded by `lock`.
-    private var names: [ObjectIdentifier: String] = [:]
+    // Guarded by `lock`, which makes the run-time exclusivity check
+    // redundant.
+    @exclusivity(unchecked) private var names: [ObjectIdentifier: String] = [:]
     private let lock = NSLock()
 
     func name(for type: Any.Type) -> String {
