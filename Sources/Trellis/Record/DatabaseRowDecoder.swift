@@ -21,8 +21,7 @@ final class DatabaseRowDecoder: Decoder {
     let key: (any CodingKey)?
     let usesDefaultKeys: Bool
 
-    /// A decoder of `row`, for the value of `key` in a container whose
-    /// path is `parentPath`. The path is only built when an error needs it.
+    /// A decoder of a record of `recordType` that is the whole of `row`.
     @inlinable
     convenience init<Record: FetchableRecord>(row: Row, recordType: Record.Type) {
         // Read in the caller, where the record type is concrete.
@@ -30,6 +29,9 @@ final class DatabaseRowDecoder: Decoder {
         self.init(row: row, recordType: recordType, parentPath: [], key: nil, usesDefaultKeys: usesDefaultKeys)
     }
 
+    /// A decoder of `row`, for the value of `key` in a container whose
+    /// path is `parentPath`, with the strategies of `recordType`. The path
+    /// is only built when an error needs it.
     convenience init(row: Row, recordType: any FetchableRecord.Type, parentPath: [any CodingKey], key: (any CodingKey)?) {
         let usesDefaultKeys = if case .useDefaultKeys = recordType.databaseColumnDecodingStrategy { true } else { false }
         self.init(row: row, recordType: recordType, parentPath: parentPath, key: key, usesDefaultKeys: usesDefaultKeys)
