@@ -33,9 +33,8 @@ final class EntityDecoder: Decoder {
     @exclusivity(unchecked) private var columns: [(name: String, index: Int?)] = []
     /// The number of column lookups of the current row.
     @exclusivity(unchecked) private var lookupCount = 0
-    /// The keyed container of the first key type asked for, and that type.
-    @exclusivity(unchecked) private var cachedContainer: AnyObject?
-    @exclusivity(unchecked) private var cachedKeyType: ObjectIdentifier?
+    /// The keyed container of the first key type asked for.
+    @exclusivity(unchecked) private var keptContainer = KeptContainer()
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -74,10 +73,9 @@ final class EntityDecoder: Decoder {
         return try T(from: self)
     }
 
-    /// Forgets the cached container, which refers to the decoder.
+    /// Forgets the kept container, which refers to the decoder.
     func invalidate() {
-        cachedContainer = nil
-        cachedKeyType = nil
+        keptContainer.removeAll()
     }
 
     /// The id of the entity of the row, for its `ToMany` relations.
@@ -123,22 +121,7 @@ final class EntityDecoder: Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let keyType = ObjectIdentifier(Key.self)
-        if keyType == cachedKeyType, let cachedContainer {
-            // Only a container of `Key` is cached with `Key`.
-            return unsafeDowncast(cachedContainer, to: CachedContainer<Key>.self).container
-        }
-        let container = KeyedDecodingContainer(Container<Key>(decoder: self))
-        if cachedKeyType == nil {
-            cachedContainer = CachedContainer(container)
-            cachedKeyType = keyType
-        }
-        return container
-    }
-
-    private final class CachedContainer<Key: CodingKey> {
-        let container: KeyedDecodingContainer<Key>
-        init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
+        keptContainer.container(for: Key.self) { KeyedDecodingContainer(Container<Key>(decoder: self)) }
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -21,9 +21,8 @@ final class EntityEncoder: Encoder {
     /// Whether a put uses the encoder: the targets of an object that are
     /// put with it, when they have its type, get an encoder of their own.
     @exclusivity(unchecked) var isInUse = false
-    /// The keyed container of the first key type asked for, and that type.
-    @exclusivity(unchecked) private var cachedContainer: AnyObject?
-    @exclusivity(unchecked) private var cachedKeyType: ObjectIdentifier?
+    /// The keyed container of the first key type asked for.
+    @exclusivity(unchecked) private var keptContainer = KeptContainer()
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -51,29 +50,13 @@ final class EntityEncoder: Encoder {
         try entity.encode(to: self)
     }
 
-    /// Forgets the cached container, which refers to the encoder.
+    /// Forgets the kept container, which refers to the encoder.
     func invalidate() {
-        cachedContainer = nil
-        cachedKeyType = nil
+        keptContainer.removeAll()
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let keyType = ObjectIdentifier(Key.self)
-        if keyType == cachedKeyType, let cachedContainer {
-            // Only a container of `Key` is cached with `Key`.
-            return unsafeDowncast(cachedContainer, to: CachedContainer<Key>.self).container
-        }
-        let container = KeyedEncodingContainer(Container<Key>(encoder: self))
-        if cachedKeyType == nil {
-            cachedContainer = CachedContainer(container)
-            cachedKeyType = keyType
-        }
-        return container
-    }
-
-    private final class CachedContainer<Key: CodingKey> {
-        let container: KeyedEncodingContainer<Key>
-        init(_ container: KeyedEncodingContainer<Key>) { self.container = container }
+        keptContainer.container(for: Key.self) { KeyedEncodingContainer(Container<Key>(encoder: self)) }
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
