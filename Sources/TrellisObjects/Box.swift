@@ -128,11 +128,10 @@ public final class Box<T: Entity>: @unchecked Sendable {
         }
         try table.prepare(db, for: encoded)
         if object.id == 0 {
-            // SQLite chooses the id: its column is left out, wherever the
-            // entity declares it.
+            let insert = table.insert(encodedColumns: encoded.columns)
             var values = encoded.values
-            if let idIndex = encoded.columns.firstIndex(of: "id") { values.remove(at: idIndex) }
-            let statement = try db.cachedStatement(sql: table.insertSQL(encodedColumns: encoded.columns))
+            if let idIndex = insert.idIndex { values.remove(at: idIndex) }
+            let statement = try db.cachedStatement(sql: insert.sql)
             try statement.execute(arguments: StatementArguments(values: values))
             object.id = Id(bitPattern: db.lastInsertedRowID)
             store.didInsert(object)

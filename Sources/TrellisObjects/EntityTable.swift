@@ -10,7 +10,7 @@ final class EntityTable: @unchecked Sendable {
     /// The columns of the last object prepared for, which the table has:
     /// the next objects have the same, and compare them in order.
     @exclusivity(unchecked) private var preparedColumns: [String] = []
-    @exclusivity(unchecked) private var insertSQL: (encodedColumns: [String], sql: String)?
+    @exclusivity(unchecked) private var insertSQL: (encodedColumns: [String], sql: String, idIndex: Int?)?
     @exclusivity(unchecked) private var upsertSQL: (columns: [String], sql: String)?
 
     /// `SELECT * FROM t WHERE id = ?`
@@ -112,16 +112,20 @@ final class EntityTable: @unchecked Sendable {
     }
 
     /// `INSERT INTO t (columns) VALUES (...)`, for new objects: the encoded
-    /// columns but the id, which SQLite chooses.
-    func insertSQL(encodedColumns: [String]) -> String {
-        if let insertSQL, insertSQL.encodedColumns == encodedColumns { return insertSQL.sql }
-        let columns = encodedColumns.filter { $0 != "id" }
+    /// columns but the id, which SQLite chooses, wherever the entity
+    /// declares it; and the position of the id among the encoded columns,
+    /// whose value the insert leaves out.
+    func insert(encodedColumns: [String]) -> (sql: String, idIndex: Int?) {
+        if let insertSQL, insertSQL.encodedColumns == encodedColumns { return (insertSQL.sql, insertSQL.idIndex) }
+        let idIndex = encodedColumns.firstIndex(of: "id")
+        var columns = encodedColumns
+        if let idIndex { columns.remove(at: idIndex) }
         let sql = columns.isEmpty
             ? "INSERT INTO \(name.quotedDatabaseIdentifier) DEFAULT VALUES"
             : "INSERT INTO \(name.quotedDatabaseIdentifier) (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
                 + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        insertSQL = (encodedColumns, sql)
-        return sql
+        insertSQL = (encodedColumns, sql, idIndex)
+        return (sql, idIndex)
     }
 
     /// An insert that updates the row of an existing id.

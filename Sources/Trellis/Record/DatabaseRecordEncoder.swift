@@ -125,7 +125,8 @@ final class DatabaseRecordEncoder: Encoder {
         }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            store(try encoder.databaseValue(for: value, column: encoder.column(for: key)), forKey: key)
+            let column = encoder.column(for: key)
+            encoder.container.setValue(try encoder.databaseValue(for: value, column: column), forColumn: column)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {

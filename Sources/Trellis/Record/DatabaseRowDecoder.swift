@@ -143,10 +143,9 @@ final class DatabaseRowDecoder: Decoder {
     /// convertible value, or a thrown error.
     @inline(never)
     func convertedInteger<T: FixedWidthInteger>(_ type: T.Type, atIndex index: Int) throws -> T {
-        let value = try row.fastInt64(atIndex: index, as: T.self, record: recordType)
-        guard let integer = T(exactly: value) else {
-            throw RowDecodingError.valueMismatch(T.self, value: DatabaseValue(storage: .int64(value)), index: index, row: row)
-                .forRecord(recordType)
+        let dbValue = row.databaseValue(atIndex: index)
+        guard let value = Int64.fromDatabaseValue(dbValue), let integer = T(exactly: value) else {
+            throw RowDecodingError.valueMismatch(T.self, value: dbValue, index: index, row: row).forRecord(recordType)
         }
         return integer
     }

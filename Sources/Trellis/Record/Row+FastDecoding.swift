@@ -8,22 +8,6 @@ import TrellisSQLite
 
 extension Row {
     @usableFromInline
-    func fastInt64(atIndex index: Int, as type: Any.Type, record: Any.Type) throws -> Int64 {
-        if let sqliteStatement {
-            // One call into SQLite for the value, then two cheap reads of it.
-            let value = sqlite3_column_value(sqliteStatement, CInt(offset + index))
-            if sqlite3_value_type(value) == SQLITE_INTEGER {
-                return sqlite3_value_int64(value)
-            }
-        }
-        let dbValue = databaseValue(atIndex: index)
-        guard let value = Int64.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.valueMismatch(type, value: dbValue, index: index, row: self).forRecord(record)
-        }
-        return value
-    }
-
-    @usableFromInline
     func fastDouble(atIndex index: Int, record: Any.Type) throws -> Double {
         if let sqliteStatement {
             let value = sqlite3_column_value(sqliteStatement, CInt(offset + index))
