@@ -15,38 +15,78 @@ struct ToManyPrefetch: Sendable {
 
     func run(_ db: Database, parentRows: [Row], key: String) throws {
         let firstPairs = try hops[0].columnPairs(db)
-        let parentColumns = firstPairs.map(\.parent)
-        var parentKeys: [[DatabaseValue]?] = []
-        parentKeys.reserveCapacity(parentRows.count)
-        var distinctKeys: [[DatabaseValue]] = []
-        var seen = Set<[DatabaseValue]>()
-        for row in parentRows {
-            var values: [DatabaseValue] = []
-            for column in parentColumns {
-                guard let value = row[column] as DatabaseValue?, !value.isNull else { break }
-                values.append(value)
-            }
-            // A NULL in the link matches no row, as in SQLite.
-            guard values.count == parentColumns.count else {
-                parentKeys.append(nil)
-                continue
-            }
-            parentKeys.append(values)
-            if seen.insert(values).inserted { distinctKeys.append(values) }
-        }
-        var groups: [[DatabaseValue]: [Row]] = [:]
-        var start = 0
-        while start < distinctKeys.count {
-            let chunk = Array(distinctKeys[start..<min(start + Self.chunkSize / max(1, parentColumns.count), distinctKeys.count)])
-            start += chunk.count
-            try fetch(db, keys: chunk, linkColumns: firstPairs.map(\.child), into: &groups)
-        }
-        for (row, keyValues) in zip(parentRows, parentKeys) {
-            row.prefetched[key] = keyValues.flatMap { groups[$0] } ?? []
+        // One link column, the common case, groups rows by a single value:
+        // no array is built per row.
+        if firstPairs.count == 1 {
+            let parentColumn = firstPairs[0].parent
+            try run(db, parentRows: parentRows, key: key, linkColumns: [firstPairs[0].child],
+                    parentKey: { row in row[parentColumn].flatMap { $0.isNull ? nil : $0 } },
+                    bindings: { [$0] }, childKey: { row, positions in row.databaseValue(atIndex: positions[0]) })
+        } else {
+            let parentColumns = firstPairs.map(\.parent)
+            try run(db, parentRows: parentRows, key: key, linkColumns: firstPairs.map(\.child),
+                    parentKey: { row in
+                        var values: [DatabaseValue] = []
+                        for column in parentColumns {
+                            guard let value = row[column] as DatabaseValue?, !value.isNull else { return nil }
+                            values.append(value)
+                        }
+                        return values
+                    },
+                    bindings: { $0 }, childKey: { row, positions in positions.map { row.databaseValue(atIndex: $0) } })
         }
     }
 
-    private func fetch(_ db: Database, keys: [[DatabaseValue]], linkColumns: [String], into groups: inout [[DatabaseValue]: [Row]]) throws {
+    /// Fetches the associated rows of the parents, grouped by link value:
+    /// `parentKey` reads the link of a parent (nil when NULL, which matches
+    /// no row, as in SQLite), `bindings` turns a link into the values a
+    /// query compares, and `childKey` reads the link of an associated row
+    /// at the positions of its link columns.
+    private func run<LinkKey: Hashable>(
+        _ db: Database, parentRows: [Row], key: String, linkColumns: [String],
+        parentKey: (Row) -> LinkKey?, bindings: (LinkKey) -> [DatabaseValue],
+        childKey: (Row, [Int]) -> LinkKey) throws
+    {
+        // Each distinct link has a group of rows; parents share groups.
+        var groupIndexes: [LinkKey: Int] = [:]
+        var distinctKeys: [LinkKey] = []
+        var parentGroups: [Int?] = []
+        parentGroups.reserveCapacity(parentRows.count)
+        for row in parentRows {
+            guard let link = parentKey(row) else {
+                parentGroups.append(nil)
+                continue
+            }
+            if let index = groupIndexes[link] {
+                parentGroups.append(index)
+            } else {
+                groupIndexes[link] = distinctKeys.count
+                parentGroups.append(distinctKeys.count)
+                distinctKeys.append(link)
+            }
+        }
+        var groups = [[Row]](repeating: [], count: distinctKeys.count)
+        let keysPerQuery = Self.chunkSize / max(1, linkColumns.count)
+        var start = 0
+        while start < distinctKeys.count {
+            let end = min(start + keysPerQuery, distinctKeys.count)
+            try fetch(db, keys: distinctKeys[start..<end].map(bindings), linkColumns: linkColumns) { row, positions in
+                // Rows whose link is not one of the parents' (a type
+                // conversion of SQLite's comparison) are dropped.
+                if let index = groupIndexes[childKey(row, positions)] {
+                    groups[index].append(row.copy())
+                }
+            }
+            start = end
+        }
+        for (row, group) in zip(parentRows, parentGroups) {
+            row.prefetched[key] = group.map { groups[$0] } ?? []
+        }
+    }
+
+    /// Runs the query of the associated rows for `keys`, and gives each
+    /// row, with the positions of its link columns, to `receive`.
+    private func fetch(_ db: Database, keys: [[DatabaseValue]], linkColumns: [String], receive: (Row, [Int]) -> Void) throws {
         // The associated table, with the intermediate tables joined back.
         var relation = AssociationImpl.reversedRelation(hops)
         let limit = relation.limit
@@ -96,12 +136,8 @@ struct ToManyPrefetch: Sendable {
 
         let generator = SQLQueryGenerator(relation: relation)
         let prepared = try generator.makePreparedRequest(db, singleResult: false, wrap: wrap)
-        let rows = try db.fetchAll(prepared) { $0.copy() }
-        guard let first = rows.first else { return }
-        let names = first.columnNames
+        let names = prepared.statement.columnNames
         let positions = (0..<linkExpressions.count).compactMap { names.firstIndex(of: "grdb_link\($0)") }
-        for row in rows {
-            groups[positions.map { row.databaseValue(atIndex: $0) }, default: []].append(row)
-        }
+        _ = try db.fetchAll(prepared) { row in receive(row, positions) }
     }
 }

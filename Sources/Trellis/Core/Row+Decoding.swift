@@ -30,17 +30,27 @@ extension Row {
 
     /// Returns the value at `index`, read straight from the statement, or
     /// throws a ``RowDecodingError``.
-    @inlinable
+    @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value
     {
-        guard index >= 0 && index < count else {
-            throw RowDecodingError.indexOutOfRange(index, type: Value.self, row: self)
-        }
-        if let sqliteStatement, case .some(.some(let value)) = Value._decodeColumn(
-            sqliteStatement: sqliteStatement, index: CInt(offset + index))
+        // A statement has fewer columns than CInt can count.
+        if index >= 0 && index < count, let sqliteStatement, case .some(.some(let value)) = Value._decodeColumn(
+            sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: offset + index))
         {
             return value
+        }
+        return try decodeConverting(Value.self, atIndex: index)
+    }
+
+    /// The value at `index` when it does not read straight from the
+    /// statement: a copied row, a conversion, or a thrown error.
+    @usableFromInline @inline(never)
+    func decodeConverting<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type, atIndex index: Int) throws -> Value
+    {
+        guard index >= 0 && index < count else {
+            throw RowDecodingError.indexOutOfRange(index, type: Value.self, row: self)
         }
         let dbValue = databaseValue(atIndex: index)
         guard let value = Value.fromDatabaseValue(dbValue) else {

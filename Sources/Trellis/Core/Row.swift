@@ -187,17 +187,26 @@ public final class Row {
 
     /// The index of the leftmost column named `name`, compared
     /// case-insensitively.
-    @inlinable
+    ///
+    /// A statement remembers the lookups of its rows: the lookup that the
+    /// previous row made at the same point is confirmed inline, and only a
+    /// new lookup searches the names.
+    @inlinable @inline(__always)
     public func index(ofColumn name: String) -> Int? {
         if let columnLookup {
             let window = offset << 32 | count
             let cached = columnLookup._withUnsafeGuaranteedRef { $0.cachedIndex(ofColumn: name, window: window) }
-            if cached != ColumnLookup.unknown {
-                return cached < 0 ? nil : cached
-            }
-            return unretainedStatement?.resolveIndex(ofColumn: name, offset: offset, count: count, window: window)
+            if cached >= 0 { return cached }
+            if cached != ColumnLookup.unknown { return nil }
+            return resolveIndex(ofColumn: name, window: window)
         }
         return Self.searchIndex(ofColumn: name, in: storedNames, offset: offset, count: count)
+    }
+
+    /// Searches a column that the statement's lookup memo does not know.
+    @usableFromInline @inline(never)
+    func resolveIndex(ofColumn name: String, window: Int) -> Int? {
+        unretainedStatement?.resolveIndex(ofColumn: name, offset: offset, count: count, window: window)
     }
 
     @usableFromInline

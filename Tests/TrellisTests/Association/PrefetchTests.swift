@@ -172,4 +172,62 @@ private typealias Address = LibraryFixture.Address
         #expect(people[1]?.contains(3) == true) // War and Peace: Tolstoy, from Russia
         #expect(people[0] == people[3]) // both by Victor Hugo
     }
+
+    @Test func aCompositeForeignKeyGroupsRowsByAllItsColumns() throws {
+        struct Sale: Codable, FetchableRecord, TableRecord {
+            var id: Int64
+            var isbn: String
+            var printing: Int
+        }
+        struct Edition: Codable, FetchableRecord, TableRecord {
+            static let sales = hasMany(Sale.self)
+            var isbn: String
+            var printing: Int
+        }
+        struct EditionInfo: Decodable, FetchableRecord {
+            var edition: Edition
+            var sales: [Sale]
+        }
+        let dbQueue = try DatabaseQueue()
+        let infos = try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE edition (isbn TEXT NOT NULL, printing INTEGER NOT NULL, PRIMARY KEY (isbn, printing));
+                CREATE TABLE sale (id INTEGER PRIMARY KEY, isbn TEXT NOT NULL, printing INTEGER NOT NULL,
+                                   FOREIGN KEY (isbn, printing) REFERENCES edition (isbn, printing));
+                INSERT INTO edition VALUES ('a', 1), ('a', 2), ('b', 1), ('b', 2);
+                INSERT INTO sale VALUES (1, 'a', 1), (2, 'a', 2), (3, 'a', 1), (4, 'b', 1);
+                """)
+            return try Edition
+                .including(all: Edition.sales.order(Column("id").desc))
+                .order(Column("isbn"), Column("printing"))
+                .asRequest(of: EditionInfo.self)
+                .fetchAll(db)
+        }
+        #expect(infos.map { "\($0.edition.isbn)\($0.edition.printing)" } == ["a1", "a2", "b1", "b2"])
+        #expect(infos.map { $0.sales.map(\.id) } == [[3, 1], [2], [4], []])
+    }
+
+    @Test func parentsThatShareALinkShareItsRowsAndANullLinkHasNone() throws {
+        struct Venue: Codable, FetchableRecord, TableRecord {
+            var id: Int64
+            var city: String
+        }
+        struct Team: Codable, FetchableRecord, TableRecord {
+            static let venues = hasMany(Venue.self, using: ForeignKey(["city"], to: ["city"]))
+            var id: Int64
+            var city: String?
+        }
+        let dbQueue = try DatabaseQueue()
+        let rows = try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE team (id INTEGER PRIMARY KEY, city TEXT);
+                CREATE TABLE venue (id INTEGER PRIMARY KEY, city TEXT NOT NULL);
+                INSERT INTO team VALUES (1, 'Paris'), (2, 'Paris'), (3, NULL), (4, 'Rome'), (5, 'Oslo');
+                INSERT INTO venue VALUES (1, 'Paris'), (2, 'Rome'), (3, 'Paris');
+                """)
+            return try Row.fetchAll(db, Team.including(all: Team.venues.order(Column("id"))).order(Column("id")))
+        }
+        let venues = rows.map { $0.prefetchedRows["venues"]?.map { $0["id"] as Int64 } }
+        #expect(venues == [[1, 3], [1, 3], [], [2], []])
+    }
 }

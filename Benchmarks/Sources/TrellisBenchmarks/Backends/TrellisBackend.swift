@@ -67,6 +67,50 @@ struct TrellisBackend: Backend {
         var books: [Book]
     }
 
+    struct HandAuthor: FetchableRecord {
+        var id: Int64
+        var name: String
+
+        init(row: Row) throws {
+            id = row["id"]
+            name = row["name"]
+        }
+    }
+
+    struct HandBook: FetchableRecord {
+        var id: Int64
+        var authorId: Int64
+        var title: String
+        var year: Int
+
+        init(row: Row) throws {
+            id = row["id"]
+            authorId = row["authorId"]
+            title = row["title"]
+            year = row["year"]
+        }
+    }
+
+    struct HandBookInfo: FetchableRecord {
+        var book: HandBook
+        var author: HandAuthor
+
+        init(row: Row) throws {
+            book = try HandBook(row: row)
+            author = try row.decode(forKey: "author")
+        }
+    }
+
+    struct HandAuthorInfo: FetchableRecord {
+        var author: HandAuthor
+        var books: [HandBook]
+
+        init(row: Row) throws {
+            author = try HandAuthor(row: row)
+            books = try row.decode(forKey: "books")
+        }
+    }
+
     struct AppConfiguration: Codable, FetchableRecord, PersistableRecord {
         var id = 1
         var storedFlag: Bool?
@@ -126,6 +170,20 @@ struct TrellisBackend: Backend {
                     try Book.including(required: Book.author).filter(Column("id") <= sizes.books).asRequest(of: BookInfo.self).fetchAll(db)
                 }
                 return infos.reduce(0) { $0 &+ Int($1.book.id) &+ Int($1.author.id) &+ $1.book.year &+ $1.book.title.count &+ $1.author.name.count }
+            }
+        case "W3h":
+            return Task {
+                let infos = try dbQueue.read { db in
+                    try Book.including(required: Book.author).filter(Column("id") <= sizes.books).asRequest(of: HandBookInfo.self).fetchAll(db)
+                }
+                return infos.reduce(0) { $0 &+ Int($1.book.id) &+ Int($1.author.id) &+ $1.book.year &+ $1.book.title.count &+ $1.author.name.count }
+            }
+        case "W4h":
+            return Task {
+                let infos = try dbQueue.read { db in
+                    try Author.including(all: Author.books).filter(Column("id") <= sizes.authors).asRequest(of: HandAuthorInfo.self).fetchAll(db)
+                }
+                return infos.reduce(0) { sum, info in info.books.reduce(sum &+ Int(info.author.id)) { $0 &+ Int($1.id) } }
             }
         case "W4":
             return Task {
