@@ -69,6 +69,8 @@ extension Database {
         try willExecute(statement)
         defer { statement.reset() }
         let row = layout == nil ? statement.reusableRow : Row(statement: statement, layout: layout)
+        row.reuseScopeRows()
+        defer { row.forgetScopeRows() }
         var result: [T] = []
         while try statement.step() {
             result.append(try decode(row))

@@ -73,6 +73,13 @@ public final class Row {
         let count: Int
     }
 
+    /// The scope rows of a statement row that a fetch reuses for all the
+    /// rows it steps through, by position in `layout.scopesTree`: scope
+    /// rows are windows over the statement, whatever its current row. Nil
+    /// when scope rows are made on demand. The fetch forgets them when it
+    /// ends, since they refer to this row.
+    @exclusivity(unchecked) private var reusedScopeRows: [Row?]?
+
     /// The row this one is a scope of; decoding errors are reported to
     /// the root.
     private let parent: Row?
@@ -248,8 +255,32 @@ public final class Row {
 
     // MARK: - Scopes
 
+    /// The row of the scope at `treeIndex` in `layout.scopesTree`.
+    func scopedRow(at treeIndex: Int, of layout: RowLayout) -> Row {
+        let scope = layout.scopesTree[treeIndex]
+        guard reusedScopeRows != nil else { return scopedRow(range: scope.range, layout: scope.layout) }
+        if let row = reusedScopeRows?[treeIndex] { return row }
+        let row = scopedRow(range: scope.range, layout: scope.layout)
+        reusedScopeRows?[treeIndex] = row
+        return row
+    }
+
+    /// Makes the scope rows of this statement row once, for all the rows
+    /// of the statement, until ``forgetScopeRows()``.
+    @usableFromInline
+    func reuseScopeRows() {
+        guard unretainedStatement != nil, let layout else { return }
+        reusedScopeRows = Array(repeating: nil, count: layout.scopesTree.count)
+    }
+
+    /// Forgets the scope rows kept by ``reuseScopeRows()``.
+    @usableFromInline
+    func forgetScopeRows() {
+        reusedScopeRows = nil
+    }
+
     /// A row that reads the columns `range` of this row.
-    func scopedRow(range: Range<Int>, layout: RowLayout?) -> Row {
+    private func scopedRow(range: Range<Int>, layout: RowLayout?) -> Row {
         let columns = ScopeColumns(offset: offset + range.lowerBound, count: range.count)
         let root = self.root
         let prefetched = root.scopePrefetched.isEmpty ? [:] : root.scopePrefetched[columns] ?? [:]
@@ -314,8 +345,9 @@ extension Row {
 
         /// The row of the scope `key`, or nil when there is no such scope.
         public subscript(_ key: String) -> Row? {
-            guard let scope = row.layout?.scopes.first(where: { $0.key == key }) else { return nil }
-            return row.scopedRow(range: scope.range, layout: scope.layout)
+            // The scopes lead the tree: their indexes are the same in both.
+            guard let layout = row.layout, let index = layout.scopes.firstIndex(where: { $0.key == key }) else { return nil }
+            return row.scopedRow(at: index, of: layout)
         }
     }
 
@@ -328,8 +360,8 @@ extension Row {
 
         /// The row of the first scope `key` found breadth-first.
         public subscript(_ key: String) -> Row? {
-            guard let scope = row.layout?.scopesTree.first(where: { $0.key == key }) else { return nil }
-            return row.scopedRow(range: scope.range, layout: scope.layout)
+            guard let layout = row.layout, let index = layout.scopesTree.firstIndex(where: { $0.key == key }) else { return nil }
+            return row.scopedRow(at: index, of: layout)
         }
     }
 
