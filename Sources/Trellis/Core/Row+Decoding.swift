@@ -34,17 +34,24 @@ extension Row {
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value
     {
-        // A statement has fewer columns than CInt can count.
-        if index >= 0 && index < count, let sqliteStatement, case .some(.some(let value)) = Value._decodeColumn(
-            sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: offset + index))
-        {
-            return value
+        if index >= 0 && index < count {
+            if let sqliteStatement {
+                // A statement has fewer columns than CInt can count.
+                if case .some(.some(let value)) = Value._decodeColumn(
+                    sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: offset + index))
+                {
+                    return value
+                }
+            } else if let value = Value.fromDatabaseValue(storedValues[offset + index]) {
+                // A copied row, such as the prefetched rows of a to-many association.
+                return value
+            }
         }
         return try decodeConverting(Value.self, atIndex: index)
     }
 
-    /// The value at `index` when it does not read straight from the
-    /// statement: a copied row, a conversion, or a thrown error.
+    /// The value at `index` when it does not read straight from the row:
+    /// a conversion, or a thrown error.
     @usableFromInline @inline(never)
     func decodeConverting<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type, atIndex index: Int) throws -> Value

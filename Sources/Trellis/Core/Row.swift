@@ -219,7 +219,10 @@ public final class Row {
     @usableFromInline
     static func searchIndex(ofColumn name: String, in names: [String], offset: Int, count: Int) -> Int? {
         let window = names[offset..<(offset + count)]
-        if let index = window.firstIndex(of: name) { return index - offset }
+        // Names of another length are skipped without comparing them; a
+        // name equal to `name` in another Unicode form is found below.
+        let length = name.utf8.count
+        if let index = window.firstIndex(where: { $0.utf8.count == length && $0 == name }) { return index - offset }
         return window.firstIndex { $0.isEqualIgnoringASCIICase(name) }.map { $0 - offset }
     }
 
