@@ -69,8 +69,8 @@ extension Database {
         try willExecute(statement)
         defer { statement.reset() }
         let row = layout == nil ? statement.reusableRow : Row(statement: statement, layout: layout)
-        row.reuseScopeRows()
-        defer { row.forgetScopeRows() }
+        row.beginReuse()
+        defer { row.endReuse() }
         var result: [T] = []
         while try statement.step() {
             result.append(try decode(row))

@@ -73,12 +73,9 @@ public final class Row {
         let count: Int
     }
 
-    /// The scope rows of a statement row that a fetch reuses for all the
-    /// rows it steps through, by position in `layout.scopesTree`: scope
-    /// rows are windows over the statement, whatever its current row. Nil
-    /// when scope rows are made on demand. The fetch forgets them when it
-    /// ends, since they refer to this row.
-    @exclusivity(unchecked) private var reusedScopeRows: [Row?]?
+    /// What a fetch reuses while it steps through the rows of this
+    /// statement row: see ``beginReuse()``. Nil when nothing is reused.
+    @usableFromInline @exclusivity(unchecked) private(set) var reuse: RowReuse?
 
     /// The row this one is a scope of; decoding errors are reported to
     /// the root.
@@ -261,25 +258,30 @@ public final class Row {
     /// The row of the scope at `treeIndex` in `layout.scopesTree`.
     func scopedRow(at treeIndex: Int, of layout: RowLayout) -> Row {
         let scope = layout.scopesTree[treeIndex]
-        guard reusedScopeRows != nil else { return scopedRow(range: scope.range, layout: scope.layout) }
-        if let row = reusedScopeRows?[treeIndex] { return row }
+        guard let reuse else { return scopedRow(range: scope.range, layout: scope.layout) }
+        if let row = reuse.scopeRows[treeIndex] { return row }
         let row = scopedRow(range: scope.range, layout: scope.layout)
-        reusedScopeRows?[treeIndex] = row
+        row.reuse = RowReuse(scopeCount: scope.layout?.scopesTree.count ?? 0)
+        reuse.scopeRows[treeIndex] = row
         return row
     }
 
-    /// Makes the scope rows of this statement row once, for all the rows
-    /// of the statement, until ``forgetScopeRows()``.
+    /// Starts reusing, for all the rows that a fetch steps through, what
+    /// does not depend on the current row of the statement: scope rows
+    /// (windows over the statement), and the objects that the layers above
+    /// keep with the row, such as decoders. Ends with ``endReuse()``.
     @usableFromInline
-    func reuseScopeRows() {
-        guard unretainedStatement != nil, let layout else { return }
-        reusedScopeRows = Array(repeating: nil, count: layout.scopesTree.count)
+    func beginReuse() {
+        guard unretainedStatement != nil else { return }
+        reuse = RowReuse(scopeCount: layout?.scopesTree.count ?? 0)
     }
 
-    /// Forgets the scope rows kept by ``reuseScopeRows()``.
+    /// Ends what ``beginReuse()`` began: kept objects and scope rows refer
+    /// to this row, and are released.
     @usableFromInline
-    func forgetScopeRows() {
-        reusedScopeRows = nil
+    func endReuse() {
+        reuse?.end()
+        reuse = nil
     }
 
     /// A row that reads the columns `range` of this row.

@@ -10,16 +10,36 @@ import TrellisSQLite
 /// (a to-many association), or else from the row itself.
 ///
 /// It is not generic over the record type, so that its containers are
-/// generic over their coding keys only: their metadata is looked up once
-/// per record, and their methods run without generic record metadata. The
-/// record type is kept for its strategies and for error messages.
+/// generic over their coding keys only: their methods run without generic
+/// record metadata. The record type is kept for its strategies and for
+/// error messages. The rows of a fetch share one decoder per record type
+/// (see ``Row/beginReuse()``), which keeps its keyed container from one
+/// record to the next: no allocation and no metadata lookup per record.
 @usableFromInline
-final class DatabaseRowDecoder: Decoder {
+final class DatabaseRowDecoder: Decoder, RowReusable {
     let row: Row
     let recordType: any FetchableRecord.Type
     let parentPath: [any CodingKey]
     let key: (any CodingKey)?
     let usesDefaultKeys: Bool
+
+    /// Whether a record is being decoded: a record that decodes a record
+    /// of its own type from the same row gets a decoder of its own.
+    @usableFromInline var isDecoding = false
+
+    /// Whether the decoder keeps its keyed container for the next record:
+    /// only a decoder shared by the rows of a fetch does, until the fetch
+    /// ends (the container refers to the decoder).
+    private var keepsContainer = false
+
+    /// The kept keyed container: the box of a `KeyedDecodingContainer`,
+    /// and its key type.
+    private var keptContainer: (keyType: ObjectIdentifier, box: AnyObject)?
+
+    /// A `KeyedDecodingContainer` is one reference to its box, whatever its
+    /// key: it can be kept as that reference.
+    private static let containersAreReferences =
+        MemoryLayout<KeyedDecodingContainer<IndexCodingKey>>.size == MemoryLayout<AnyObject>.size
 
     /// A decoder of a record of `recordType` that is the whole of `row`.
     @inlinable
@@ -54,9 +74,40 @@ final class DatabaseRowDecoder: Decoder {
     @usableFromInline
     var userInfo: [CodingUserInfoKey: Any] { recordType.databaseDecodingUserInfo }
 
+    /// The decoder that the rows of a fetch share for `recordType`, or nil
+    /// when it is busy decoding an enclosing record.
+    @usableFromInline
+    static func reused<Record: FetchableRecord>(for row: Row, reuse: RowReuse, recordType: Record.Type) -> DatabaseRowDecoder? {
+        let key = ObjectIdentifier(Record.self)
+        if let kept = reuse.object(forKey: key) {
+            // Only decoders are kept under the identifier of a record type.
+            let decoder = unsafeDowncast(kept as AnyObject, to: DatabaseRowDecoder.self)
+            return decoder.isDecoding ? nil : decoder
+        }
+        let decoder = DatabaseRowDecoder(row: row, recordType: Record.self)
+        decoder.keepsContainer = containersAreReferences
+        reuse.keep(decoder, forKey: key)
+        return decoder
+    }
+
+    @usableFromInline
+    func endReuse() {
+        keepsContainer = false
+        keptContainer = nil
+    }
+
     @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
+        let keyType = ObjectIdentifier(Key.self)
+        if let keptContainer, keptContainer.keyType == keyType {
+            // Kept for this key type: the bits of a container of `Key`.
+            return unsafeBitCast(keptContainer.box, to: KeyedDecodingContainer<Key>.self)
+        }
+        let container = KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
+        if keepsContainer {
+            keptContainer = (keyType, unsafeBitCast(container, to: AnyObject.self))
+        }
+        return container
     }
 
     @usableFromInline

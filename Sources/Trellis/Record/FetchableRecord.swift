@@ -124,6 +124,12 @@ extension FetchableRecord {
     /// Decodes a Decodable record from a row.
     @inlinable
     static func decode(from row: Row) throws -> Self where Self: Decodable {
-        try Self(from: DatabaseRowDecoder(row: row, recordType: Self.self))
+        // The rows of a fetch share one decoder per record type.
+        if let reuse = row.reuse, let decoder = DatabaseRowDecoder.reused(for: row, reuse: reuse, recordType: Self.self) {
+            decoder.isDecoding = true
+            defer { decoder.isDecoding = false }
+            return try Self(from: decoder)
+        }
+        return try Self(from: DatabaseRowDecoder(row: row, recordType: Self.self))
     }
 }

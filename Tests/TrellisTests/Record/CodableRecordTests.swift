@@ -533,6 +533,55 @@ import Trellis
         }
     }
 
+    @Test func aRecordReadsItsRowsWithSeveralKeyTypes() throws {
+        // The rows of a fetch share a decoder, which keeps the container of
+        // the last key type: switching types must not mix them up.
+        struct Dual: Decodable, FetchableRecord {
+            enum NameKeys: String, CodingKey { case name }
+            enum ScoreKeys: String, CodingKey { case score }
+            var name: String
+            var score: Int
+            init(from decoder: any Decoder) throws {
+                name = try decoder.container(keyedBy: NameKeys.self).decode(String.self, forKey: .name)
+                score = try decoder.container(keyedBy: ScoreKeys.self).decode(Int.self, forKey: .score)
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        let duals = try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE dual (name TEXT NOT NULL, score INTEGER NOT NULL)")
+            try db.execute(sql: "INSERT INTO dual VALUES ('a', 1), ('b', 2), ('c', 3)")
+            return try Dual.fetchAll(db, sql: "SELECT * FROM dual ORDER BY score")
+        }
+        #expect(duals.map(\.name) == ["a", "b", "c"])
+        #expect(duals.map(\.score) == [1, 2, 3])
+    }
+
+    @Test func decodersKeptByRecordsAreReleasedWithThem() throws {
+        // A record may keep its decoder; the fetch that shared it between
+        // rows must not keep it, nor its row, once it has ended.
+        final class DecoderKeeper: Decodable, FetchableRecord {
+            let id: Int64
+            let decoder: AnyObject
+            enum CodingKeys: String, CodingKey { case id }
+            init(from decoder: any Decoder) throws {
+                id = try decoder.container(keyedBy: CodingKeys.self).decode(Int64.self, forKey: .id)
+                self.decoder = decoder as AnyObject
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        weak var decoder: AnyObject?
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE keeper (id INTEGER PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO keeper VALUES (1), (2)")
+            var keepers: [DecoderKeeper]? = try DecoderKeeper.fetchAll(db, sql: "SELECT * FROM keeper ORDER BY id")
+            #expect(keepers?.map(\.id) == [1, 2])
+            decoder = keepers?.first?.decoder
+            #expect(decoder != nil)
+            keepers = nil
+        }
+        #expect(decoder == nil)
+    }
+
     @Test func statementsThatDecodedRecordsAreReleased() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { (db: Database) throws in
