@@ -75,9 +75,11 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     var userInfo: [CodingUserInfoKey: Any] { recordType.databaseDecodingUserInfo }
 
     /// The decoder that the rows of a fetch share for `recordType`, or nil
-    /// when it is busy decoding an enclosing record.
+    /// when the row is not stepped by a fetch, or when the decoder is busy
+    /// decoding an enclosing record.
     @usableFromInline
-    static func reused<Record: FetchableRecord>(for row: Row, reuse: RowReuse, recordType: Record.Type) -> DatabaseRowDecoder? {
+    static func reused<Record: FetchableRecord>(for row: Row, recordType: Record.Type) -> DatabaseRowDecoder? {
+        guard let reuse = row.reuse else { return nil }
         let key = ObjectIdentifier(Record.self)
         if let kept = reuse.object(forKey: key) {
             // Only decoders are kept under the identifier of a record type.

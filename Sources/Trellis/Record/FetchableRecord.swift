@@ -125,7 +125,7 @@ extension FetchableRecord {
     @inlinable
     static func decode(from row: Row) throws -> Self where Self: Decodable {
         // The rows of a fetch share one decoder per record type.
-        if let reuse = row.reuse, let decoder = DatabaseRowDecoder.reused(for: row, reuse: reuse, recordType: Self.self) {
+        if let decoder = DatabaseRowDecoder.reused(for: row, recordType: Self.self) {
             decoder.isDecoding = true
             defer { decoder.isDecoding = false }
             return try Self(from: decoder)
