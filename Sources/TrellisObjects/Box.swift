@@ -15,27 +15,15 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// The store of the box.
     public let store: Store
 
+    /// What the boxes of `T` share in the store.
+    private let state: BoxState
+
     /// The table of the objects.
-    let table: EntityTable
-    /// How objects read their relations and non-primitive properties.
-    let decodingPlan = PropertyPlan()
-    /// Decodes the objects, one row after the other.
-    private let decoder: EntityDecoder
-    /// Encodes the objects, one put after the other.
-    private let encoder: EntityEncoder
-    /// How objects write their relations and non-primitive properties.
-    let encodingPlan = PropertyPlan()
+    var table: EntityTable { state.table }
 
-    init(store: Store) {
+    init(store: Store, state: BoxState) {
         self.store = store
-        self.table = store.table(for: T.self)
-        self.decoder = EntityDecoder(store: store, plan: decodingPlan)
-        self.encoder = EntityEncoder(plan: encodingPlan)
-    }
-
-    deinit {
-        decoder.invalidate()
-        encoder.invalidate()
+        self.state = state
     }
 
     var tableName: String { table.name }
@@ -108,11 +96,11 @@ public final class Box<T: Entity>: @unchecked Sendable {
         context.begin(object)
         defer { context.end(object) }
         // The targets put below may have the type of the object.
-        let encoded = encoder.isInUse ? EntityEncoder(plan: encodingPlan) : encoder
+        let encoded = state.encoder.isInUse ? EntityEncoder(plan: state.encodingPlan) : state.encoder
         encoded.isInUse = true
         defer {
+            encoded.removeAll()
             encoded.isInUse = false
-            if encoded !== encoder { encoded.invalidate() }
         }
         try encoded.encode(object)
         var cycle = false
@@ -140,13 +128,13 @@ public final class Box<T: Entity>: @unchecked Sendable {
             try statement.execute(arguments: StatementArguments(values: encoded.values))
         }
         if cycle {
-            context.putAgain.append { [unowned self] in try self.put(object, db: db, context: context) }
+            context.putAgain.append { try self.put(object, db: db, context: context) }
         }
         for toMany in encoded.toManys where toMany.relation.isModified {
             try toMany.relation.save(db, store: store, ownerId: object.id, propertyName: toMany.property, context: context)
         }
         for toOne in encoded.toOnes {
-            toOne.relation.store = store
+            toOne.relation.link = store.link
         }
     }
 
@@ -381,12 +369,9 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// own when the decoder of the box is busy: an entity whose decoding
     /// fetches other objects of its type.
     private func withDecoder<R>(reading statement: Statement?, _ body: (EntityDecoder) throws -> R) throws -> R {
-        let decoder = self.decoder.isInUse ? EntityDecoder(store: store, plan: decodingPlan) : self.decoder
+        let decoder = state.decoder.isInUse ? EntityDecoder(plan: state.decodingPlan, link: store.link) : state.decoder
         decoder.begin(statement)
-        defer {
-            decoder.end()
-            if decoder !== self.decoder { decoder.invalidate() }
-        }
+        defer { decoder.end() }
         return try body(decoder)
     }
 

@@ -17,7 +17,8 @@ final class EntityDecoder: Decoder {
     /// The row of an idle decoder, so that it does not keep the last row
     /// it decoded.
     private let noRow: Row
-    let store: Store
+    /// What the relations of the decoded objects refer to.
+    let link: StoreLink
     let plan: PropertyPlan
     /// The number of properties decoded as generic values so far.
     @exclusivity(unchecked) var position = 0
@@ -39,9 +40,9 @@ final class EntityDecoder: Decoder {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(store: Store, plan: PropertyPlan) {
-        self.store = store
+    init(plan: PropertyPlan, link: StoreLink) {
         self.plan = plan
+        self.link = link
         noRow = Row()
         row = noRow
     }
@@ -71,11 +72,6 @@ final class EntityDecoder: Decoder {
         position = 0
         lookupCount = 0
         return try T(from: self)
-    }
-
-    /// Forgets the kept container, which refers to the decoder.
-    func invalidate() {
-        keptContainer.removeAll()
     }
 
     /// The id of the entity of the row, for its `ToMany` relations.
@@ -132,19 +128,33 @@ final class EntityDecoder: Decoder {
         throw ObjectStoreError("an entity must decode its properties with a keyed container")
     }
 
+    /// The keyed container of an entity. It does not retain the decoder
+    /// (see `Unretained`).
     struct Container<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let decoder: EntityDecoder
+        private let unretainedDecoder: Unretained<EntityDecoder>
         var codingPath: [any CodingKey] { [] }
+
+        init(decoder: EntityDecoder) {
+            unretainedDecoder = Unretained(decoder)
+        }
+
+        /// The decoder, for the methods that are not on the hot path of
+        /// the properties of an object.
+        private var decoder: EntityDecoder { unretainedDecoder.object }
         var allKeys: [Key] { decoder.row.columnNames.compactMap { Key(stringValue: $0) } }
         var row: Row { decoder.row }
 
         func contains(_ key: Key) -> Bool {
-            decoder.index(ofColumn: key.stringValue) != nil || decoder.index(ofColumn: key.stringValue + "Id") != nil
+            unretainedDecoder.read { decoder in
+                decoder.index(ofColumn: key.stringValue) != nil || decoder.index(ofColumn: key.stringValue + "Id") != nil
+            }
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
-            guard let index = decoder.index(ofColumn: key.stringValue) else { return true }
-            return row.hasNull(atIndex: index)
+            unretainedDecoder.read { decoder in
+                guard let index = decoder.index(ofColumn: key.stringValue) else { return true }
+                return decoder.row.hasNull(atIndex: index)
+            }
         }
 
         /// The value of the column `name`, or nil when there is no such column.
@@ -153,51 +163,53 @@ final class EntityDecoder: Decoder {
         }
 
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-            try decoder.value(Bool.self, ofColumn: key.stringValue) ?? false
+            try unretainedDecoder.read { try $0.value(Bool.self, ofColumn: key.stringValue) } ?? false
         }
 
         func decode(_ type: String.Type, forKey key: Key) throws -> String {
-            try decoder.value(String.self, ofColumn: key.stringValue) ?? ""
+            try unretainedDecoder.read { try $0.value(String.self, ofColumn: key.stringValue) } ?? ""
         }
 
         func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-            try decoder.value(Double.self, ofColumn: key.stringValue) ?? 0
+            try unretainedDecoder.read { try $0.value(Double.self, ofColumn: key.stringValue) } ?? 0
         }
 
         func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-            try decoder.value(Float.self, ofColumn: key.stringValue) ?? 0
+            try unretainedDecoder.read { try $0.value(Float.self, ofColumn: key.stringValue) } ?? 0
         }
 
         func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-            try decoder.value(Int.self, ofColumn: key.stringValue) ?? 0
+            try unretainedDecoder.read { try $0.value(Int.self, ofColumn: key.stringValue) } ?? 0
         }
 
         func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-            try decoder.value(Int64.self, ofColumn: key.stringValue) ?? 0
+            try unretainedDecoder.read { try $0.value(Int64.self, ofColumn: key.stringValue) } ?? 0
         }
 
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
             // Ids are stored as signed 64-bit integers.
-            UInt64(bitPattern: try decoder.value(Int64.self, ofColumn: key.stringValue) ?? 0)
+            UInt64(bitPattern: try unretainedDecoder.read { try $0.value(Int64.self, ofColumn: key.stringValue) } ?? 0)
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            let property = decoder.plan.property(at: decoder.position, type: T.self, key: key.stringValue)
-            decoder.position += 1
-            switch property.kind {
-            case .toOne(let relationType):
-                let targetId = try decoder.value(Int64.self, ofColumn: property.column).map(Id.init(bitPattern:))
-                return try cast(relationType.init(targetId: targetId, store: decoder.store), property)
-            case .toMany(let relationType):
-                return try cast(relationType.init(store: decoder.store, ownerId: try decoder.ownerId, propertyName: property.key), property)
-            case .value(let convertible):
-                return try decodeValue(T.self, convertible, property)
-            case .bytes:
-                return try decodeBytes(T.self, property)
-            case .rawValue(let converter):
-                return try decodeRawValue(T.self, converter, property)
-            case .json:
-                return try decodeJSON(T.self, property)
+            try unretainedDecoder.read { decoder in
+                let property = decoder.plan.property(at: decoder.position, type: T.self, key: key.stringValue)
+                decoder.position += 1
+                switch property.kind {
+                case .toOne(let relationType):
+                    let targetId = try decoder.value(Int64.self, ofColumn: property.column).map(Id.init(bitPattern:))
+                    return try cast(relationType.init(targetId: targetId, link: decoder.link), property)
+                case .toMany(let relationType):
+                    return try cast(relationType.init(link: decoder.link, ownerId: try decoder.ownerId, propertyName: property.key), property)
+                case .value(let convertible):
+                    return try decodeValue(T.self, convertible, property)
+                case .bytes:
+                    return try decodeBytes(T.self, property)
+                case .rawValue(let converter):
+                    return try decodeRawValue(T.self, converter, property)
+                case .json:
+                    return try decodeJSON(T.self, property)
+                }
             }
         }
 
@@ -291,18 +303,19 @@ final class EntityDecoder: Decoder {
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            let property = decoder.plan.property(at: decoder.position, type: T.self, key: key.stringValue)
-            switch property.kind {
-            case .toOne, .toMany:
-                // A relation is never nil: its owner attaches it.
-                return try decode(T.self, forKey: key)
-            case .value, .bytes, .rawValue, .json:
-                if try decodeNil(forKey: key) {
+            let isNil = try unretainedDecoder.read { decoder in
+                let property = decoder.plan.property(at: decoder.position, type: T.self, key: key.stringValue)
+                switch property.kind {
+                case .toOne, .toMany:
+                    // A relation is never nil: its owner attaches it.
+                    return false
+                case .value, .bytes, .rawValue, .json:
+                    guard try decodeNil(forKey: key) else { return false }
                     decoder.position += 1
-                    return nil
+                    return true
                 }
-                return try decode(T.self, forKey: key)
             }
+            return isNil ? nil : try decode(T.self, forKey: key)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {

@@ -35,24 +35,24 @@ final class EntityEncoder: Encoder {
     /// box, or a plan for this entity only.
     static func encode(_ entity: some Entity, plan: PropertyPlan = PropertyPlan()) throws -> EntityEncoder {
         let encoder = EntityEncoder(plan: plan)
-        defer { encoder.invalidate() }
         try encoder.encode(entity)
         return encoder
     }
 
     /// Encodes `entity`, in place of what the encoder held.
     func encode(_ entity: some Entity) throws {
-        columns.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
-        toOnes.removeAll(keepingCapacity: true)
-        toManys.removeAll(keepingCapacity: true)
+        removeAll()
         position = 0
         try entity.encode(to: self)
     }
 
-    /// Forgets the kept container, which refers to the encoder.
-    func invalidate() {
-        keptContainer.removeAll()
+    /// Forgets the encoded object: its relations refer to other objects,
+    /// and to the store, which keeps the encoder.
+    func removeAll() {
+        columns.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        toOnes.removeAll(keepingCapacity: true)
+        toManys.removeAll(keepingCapacity: true)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -72,48 +72,56 @@ final class EntityEncoder: Encoder {
         values.append(value)
     }
 
+    /// The keyed container of an entity. It does not retain the encoder
+    /// (see `Unretained`).
     struct Container<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        let encoder: EntityEncoder
+        private let encoder: Unretained<EntityEncoder>
         var codingPath: [any CodingKey] { [] }
 
-        mutating func encodeNil(forKey key: Key) throws { encoder.append(key.stringValue, .null) }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.append(key.stringValue, value.databaseValue) }
-        mutating func encode(_ value: String, forKey key: Key) throws { encoder.append(key.stringValue, value.databaseValue) }
-        mutating func encode(_ value: Double, forKey key: Key) throws { encoder.append(key.stringValue, value.databaseValue) }
-        mutating func encode(_ value: Float, forKey key: Key) throws { encoder.append(key.stringValue, value.databaseValue) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { encoder.append(key.stringValue, value.databaseValue) }
-        mutating func encode(_ value: Int64, forKey key: Key) throws { encoder.append(key.stringValue, value.databaseValue) }
-        mutating func encode(_ value: UInt64, forKey key: Key) throws { encoder.append(key.stringValue, value.databaseValue) }
+        init(encoder: EntityEncoder) {
+            self.encoder = Unretained(encoder)
+        }
+
+        mutating func encodeNil(forKey key: Key) throws { encoder.read { $0.append(key.stringValue, .null) } }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value.databaseValue) } }
+        mutating func encode(_ value: String, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value.databaseValue) } }
+        mutating func encode(_ value: Double, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value.databaseValue) } }
+        mutating func encode(_ value: Float, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value.databaseValue) } }
+        mutating func encode(_ value: Int, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value.databaseValue) } }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value.databaseValue) } }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value.databaseValue) } }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            let property = encoder.plan.property(at: encoder.position, type: T.self, key: key.stringValue)
-            encoder.position += 1
-            switch property.kind {
-            case .toOne(let relationType):
-                // The plan made `relationType` from `T`, a class: a type
-                // comparison, where a dynamic cast costs more than the put.
-                guard ObjectIdentifier(T.self) == ObjectIdentifier(relationType) else { throw mismatch(value, property) }
-                let toOne = relationType.relation(unsafeBitCast(value, to: AnyObject.self))
-                encoder.append(property.column, toOne.targetId.map { Int64(bitPattern: $0).databaseValue } ?? .null)
-                encoder.toOnes.append((property.key, property.column, toOne))
-            case .toMany(let relationType):
-                guard let toMany = relationType.relation(in: value) else { throw mismatch(value, property) }
-                encoder.toManys.append((property.key, toMany))
-            case .value(let valueType):
-                guard let databaseValue = valueType.databaseValue(of: value) else { throw mismatch(value, property) }
-                encoder.append(property.column, databaseValue)
-            case .rawValue(let converter):
-                guard let databaseValue = converter.databaseValue(of: value) else { throw mismatch(value, property) }
-                encoder.append(property.column, databaseValue)
-            case .bytes:
-                guard let bytes = value as? [UInt8] else { throw mismatch(value, property) }
-                encoder.append(property.column, Data(bytes).databaseValue)
-            case .json:
-                // Sorted keys: the same value is always the same text.
-                let jsonEncoder = JSONEncoder()
-                jsonEncoder.outputFormatting = .sortedKeys
-                let data = try jsonEncoder.encode(value)
-                encoder.append(property.column, String(decoding: data, as: UTF8.self).databaseValue)
+            try self.encoder.read { encoder in
+                let property = encoder.plan.property(at: encoder.position, type: T.self, key: key.stringValue)
+                encoder.position += 1
+                switch property.kind {
+                case .toOne(let relationType):
+                    // The plan made `relationType` from `T`, a class: a type
+                    // comparison, where a dynamic cast costs more than the put.
+                    guard ObjectIdentifier(T.self) == ObjectIdentifier(relationType) else { throw mismatch(value, property) }
+                    let toOne = relationType.relation(unsafeBitCast(value, to: AnyObject.self))
+                    encoder.append(property.column, toOne.targetId.map { Int64(bitPattern: $0).databaseValue } ?? .null)
+                    encoder.toOnes.append((property.key, property.column, toOne))
+                case .toMany(let relationType):
+                    guard let toMany = relationType.relation(in: value) else { throw mismatch(value, property) }
+                    encoder.toManys.append((property.key, toMany))
+                case .value(let valueType):
+                    guard let databaseValue = valueType.databaseValue(of: value) else { throw mismatch(value, property) }
+                    encoder.append(property.column, databaseValue)
+                case .rawValue(let converter):
+                    guard let databaseValue = converter.databaseValue(of: value) else { throw mismatch(value, property) }
+                    encoder.append(property.column, databaseValue)
+                case .bytes:
+                    guard let bytes = value as? [UInt8] else { throw mismatch(value, property) }
+                    encoder.append(property.column, Data(bytes).databaseValue)
+                case .json:
+                    // Sorted keys: the same value is always the same text.
+                    let jsonEncoder = JSONEncoder()
+                    jsonEncoder.outputFormatting = .sortedKeys
+                    let data = try jsonEncoder.encode(value)
+                    encoder.append(property.column, String(decoding: data, as: UTF8.self).databaseValue)
+                }
             }
         }
 
@@ -125,13 +133,13 @@ final class EntityEncoder: Encoder {
         // leave the column out, so that putting an object whose property
         // became nil would keep the old value, and a table created from an
         // object with nil properties would lack their columns.
-        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
-        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
-        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
-        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
-        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
-        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
-        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { encoder.append(key.stringValue, value?.databaseValue ?? .null) }
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value?.databaseValue ?? .null) } }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value?.databaseValue ?? .null) } }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value?.databaseValue ?? .null) } }
+        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value?.databaseValue ?? .null) } }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value?.databaseValue ?? .null) } }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value?.databaseValue ?? .null) } }
+        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value?.databaseValue ?? .null) } }
         // The other integers go through the generic path, as their
         // non-optional values do.
         mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeIfPresent(value as Int8?, generic: key) }
@@ -152,19 +160,21 @@ final class EntityEncoder: Encoder {
             } else {
                 // A nil value takes its place in the plan too, so that the
                 // properties after it keep their positions.
-                let property = encoder.plan.property(at: encoder.position, type: T.self, key: key.stringValue)
-                encoder.position += 1
-                encoder.append(property.column, .null)
+                encoder.read { encoder in
+                    let property = encoder.plan.property(at: encoder.position, type: T.self, key: key.stringValue)
+                    encoder.position += 1
+                    encoder.append(property.column, .null)
+                }
             }
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            KeyedEncodingContainer(Container<NestedKey>(encoder: encoder))
+            KeyedEncodingContainer(Container<NestedKey>(encoder: encoder.object))
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { FailingUnkeyedContainer() }
-        mutating func superEncoder() -> any Encoder { encoder }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
+        mutating func superEncoder() -> any Encoder { encoder.object }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { encoder.object }
     }
 }
 

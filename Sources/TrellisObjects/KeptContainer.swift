@@ -2,8 +2,8 @@
 /// key type an entity asked for, kept for the next entities of the box:
 /// making one looks up the metadata of two generic types for each object.
 ///
-/// The container refers to its coder, which keeps this value: the box
-/// breaks the cycle with ``removeAll()`` when it goes away.
+/// The container does not retain its coder, which keeps this value: there
+/// is no reference cycle to break.
 struct KeptContainer {
     private var box: AnyObject?
     private var keyType: ObjectIdentifier?
@@ -23,11 +23,6 @@ struct KeptContainer {
             keyType = identifier
         }
         return container
-    }
-
-    mutating func removeAll() {
-        box = nil
-        keyType = nil
     }
 
     private final class Box<Container> {

@@ -21,7 +21,9 @@ public final class Store: @unchecked Sendable {
     /// The database of the store.
     public let queue: DatabaseQueue
     private let lock = NSLock()
-    private var boxes: [ObjectIdentifier: AnyObject] = [:]
+    private var boxStates: [ObjectIdentifier: BoxState] = [:]
+    /// What the relations of the objects refer to.
+    let link = StoreLink()
     private var tables: [String: EntityTable] = [:]
     // The access in progress: only one runs at a time on the queue.
     private var activeDatabase: DatabaseBox?
@@ -66,6 +68,7 @@ public final class Store: @unchecked Sendable {
         }
         if directoryPath.hasPrefix(Self.inMemoryPrefix) {
             queue = try DatabaseQueue(configuration: configuration)
+            link.attach(self)
             return
         }
         try FileManager.default.createDirectory(atPath: directoryPath, withIntermediateDirectories: true)
@@ -79,12 +82,14 @@ public final class Store: @unchecked Sendable {
             }
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)
+        link.attach(self)
     }
 
     /// Opens a store in memory.
     public init() throws {
         directoryPath = Self.inMemoryPrefix
         queue = try DatabaseQueue()
+        link.attach(self)
     }
 
     /// Opens a store over an existing database, shared with records.
@@ -96,24 +101,28 @@ public final class Store: @unchecked Sendable {
     public init(queue: DatabaseQueue) {
         directoryPath = ""
         self.queue = queue
+        link.attach(self)
     }
 
     /// The box of an entity type.
+    ///
+    /// A box is cheap to get: the boxes of a type share what they learn
+    /// about it. It keeps its store open.
     public func box<T: Entity>(for type: T.Type = T.self) -> Box<T> {
         let key = ObjectIdentifier(type)
         lock.lock()
-        if let box = boxes[key] as? Box<T> {
+        if let state = boxStates[key] {
             lock.unlock()
-            return box
+            return Box(store: self, state: state)
         }
         lock.unlock()
-        // Made outside the lock: a box looks its table up with it.
-        let box = Box<T>(store: self)
+        // Made outside the lock: `table(for:)` takes it.
+        let newState = BoxState(table: table(for: T.self), link: link)
         lock.lock()
-        defer { lock.unlock() }
-        if let existing = boxes[key] as? Box<T> { return existing }
-        boxes[key] = box
-        return box
+        let state = boxStates[key] ?? newState
+        boxStates[key] = state
+        lock.unlock()
+        return Box(store: self, state: state)
     }
 
     /// Runs `body` in a transaction. Box operations inside join it, and so

@@ -35,7 +35,7 @@ import Trellis
 /// ```
 public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codable, RandomAccessCollection, RangeReplaceableCollection {
     /// Where the relation is stored, once its owner is.
-    var store: Store?
+    var link: StoreLink?
     var ownerId: Id = 0
     var propertyName: String?
 
@@ -56,8 +56,8 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
     }
 
     /// A relation read from the database: the objects load from `store`.
-    init(store: Store, ownerId: Id, propertyName: String) {
-        self.store = store
+    init(link: StoreLink, ownerId: Id, propertyName: String) {
+        self.link = link
         self.ownerId = ownerId
         self.propertyName = propertyName
     }
@@ -66,10 +66,11 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
     @discardableResult
     public func resolve() throws -> [S] {
         if let loaded { return loaded }
-        guard let store, let propertyName, ownerId != 0 else {
+        guard let link, let propertyName, ownerId != 0 else {
             loaded = []
             return []
         }
+        let store = try link.storeToLoad("this ToMany<\(S.entityName), \(T.entityName)>")
         let objects = try store.relatedObjects(S.self, owner: T.self, ownerId: ownerId, property: propertyName)
         loaded = objects
         return objects
@@ -96,9 +97,10 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
     /// ```
     public func applyToDb() throws {
         guard isModified else { return }
-        guard let store, let propertyName, ownerId != 0 else {
+        guard let link, let propertyName, ownerId != 0 else {
             throw ObjectStoreError("applyToDb: the owner of this ToMany<\(S.entityName), \(T.entityName)> is not stored yet; put the owner instead")
         }
+        let store = try link.storeToLoad("this ToMany<\(S.entityName), \(T.entityName)>")
         try store.write { db in
             let context = PutContext()
             try save(db, store: store, ownerId: ownerId, propertyName: propertyName, context: context)
@@ -198,7 +200,7 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
 
 /// The type-erased facets of `ToMany` that the store needs.
 protocol AnyToMany: AnyObject {
-    init(store: Store, ownerId: Id, propertyName: String)
+    init(link: StoreLink, ownerId: Id, propertyName: String)
     /// The relation that `value` holds, if it is one of this type.
     static func relation(in value: Any) -> (any AnyToMany)?
     var isModified: Bool { get }
@@ -212,7 +214,7 @@ extension ToMany: AnyToMany {
     }
 
     func save(_ db: Database, store: Store, ownerId: Id, propertyName: String, context: PutContext) throws {
-        self.store = store
+        link = store.link
         self.ownerId = ownerId
         self.propertyName = propertyName
         guard isModified, let desired = loaded else { return }

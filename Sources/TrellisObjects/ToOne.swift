@@ -22,12 +22,15 @@ import Trellis
 /// id whose row is gone reads as a nil target, and the id is kept. The
 /// `target` property can not throw: a database error while loading reads as
 /// nil. Call ``resolve()`` to get the error instead.
+///
+/// Relations do not keep their store open: loading a relation after the
+/// store was released is an error (nil from `target`).
 public final class ToOne<T: Entity>: ExpressibleByNilLiteral, Codable {
     private var storedTargetId: Id?
     private var loadedTarget: T?
     private var isLoaded: Bool
-    /// The store that loads the target.
-    var store: Store?
+    /// The store that loads the target, once the relation is stored.
+    var link: StoreLink?
 
     /// No relation.
     public init(nilLiteral: ()) {
@@ -49,10 +52,10 @@ public final class ToOne<T: Entity>: ExpressibleByNilLiteral, Codable {
     }
 
     /// A relation read from the database: the target loads from `store`.
-    init(targetId: Id?, store: Store) {
+    init(targetId: Id?, link: StoreLink) {
         storedTargetId = targetId == 0 ? nil : targetId
         isLoaded = storedTargetId == nil
-        self.store = store
+        self.link = link
     }
 
     /// The related object, loaded on first access. Setting it sets the
@@ -87,7 +90,8 @@ public final class ToOne<T: Entity>: ExpressibleByNilLiteral, Codable {
     /// can not be read.
     public func resolve() throws -> T? {
         if isLoaded { return loadedTarget }
-        guard let storedTargetId, let store else { return loadedTarget }
+        guard let storedTargetId, let link else { return loadedTarget }
+        let store = try link.storeToLoad("this ToOne<\(T.entityName)>")
         loadedTarget = try store.box(for: T.self).get(storedTargetId)
         isLoaded = true
         return loadedTarget
@@ -119,11 +123,11 @@ public final class ToOne<T: Entity>: ExpressibleByNilLiteral, Codable {
 /// The type-erased facets of `ToOne` that the store needs.
 protocol AnyToOne: AnyObject {
     static var targetTableName: String { get }
-    init(targetId: Id?, store: Store)
+    init(targetId: Id?, link: StoreLink)
     /// `object`, which must be a relation of this type.
     static func relation(_ object: AnyObject) -> any AnyToOne
     var targetId: Id? { get set }
-    var store: Store? { get set }
+    var link: StoreLink? { get set }
     /// Puts a target that is not stored yet. Returns false when the target
     /// is being put already (a cycle): the owner is then put again once
     /// the target has its id.

@@ -201,6 +201,38 @@ private final class Publisher: Entity {
         #expect(reloaded.manager.target == nil)
     }
 
+    @Test func objectsDoNotKeepTheirStoreOpen() throws {
+        // Objects that refer to each other, and boxes, must not keep the
+        // store (and its connection) once its user lets it go; their
+        // relations then fail to load with an error.
+        weak var releasedStore: Store?
+        var loadedAlice: Employee?
+        var loadedBob: Employee?
+        do {
+            let store = try Store()
+            releasedStore = store
+            let alice = Employee()
+            alice.name = "Alice"
+            let bob = Employee()
+            bob.name = "Bob"
+            alice.manager.target = bob
+            bob.manager.target = alice
+            let box = store.box(for: Employee.self)
+            try box.put(alice)
+            loadedAlice = try box.get(alice.id)
+            loadedBob = try box.get(bob.id)
+            #expect(loadedBob?.reports.map(\.name) == ["Alice"])
+        }
+        #expect(releasedStore == nil)
+        let alice = try #require(loadedAlice)
+        #expect(alice.manager.targetId == loadedBob?.id)
+        #expect(throws: ObjectStoreError.self) { try alice.manager.resolve() }
+        #expect(alice.manager.target == nil)
+        #expect(throws: ObjectStoreError.self) { try alice.reports.resolve() }
+        // Loaded relations stay readable.
+        #expect(loadedBob?.reports.map(\.name) == ["Alice"])
+    }
+
     @Test func cyclesArePutOnce() throws {
         let store = try Store()
         let alice = Employee()

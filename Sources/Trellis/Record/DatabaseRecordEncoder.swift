@@ -87,13 +87,19 @@ final class DatabaseRecordEncoder: Encoder {
         return String(decoding: data, as: UTF8.self).databaseValue
     }
 
+    /// The keyed container of a record. It does not retain the encoder
+    /// (see ``Unretained``).
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        let encoder: DatabaseRecordEncoder
+        private let encoder: Unretained<DatabaseRecordEncoder>
         var codingPath: [any CodingKey] { [] }
+
+        init(encoder: DatabaseRecordEncoder) {
+            self.encoder = Unretained(encoder)
+        }
 
         @inline(__always)
         private func store(_ value: DatabaseValue, forKey key: Key) {
-            encoder.store(value, forKey: key)
+            encoder.read { $0.store(value, forKey: key) }
         }
 
         mutating func encodeNil(forKey key: Key) throws { store(.null, forKey: key) }
@@ -125,23 +131,25 @@ final class DatabaseRecordEncoder: Encoder {
         }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            let column = encoder.column(for: key)
-            encoder.container.setValue(try encoder.databaseValue(for: value, column: column), forColumn: column)
+            try encoder.read { encoder in
+                let column = encoder.column(for: key)
+                encoder.container.setValue(try encoder.databaseValue(for: value, column: column), forColumn: column)
+            }
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             // Nested containers write into the same columns, as GRDB does
             // for records that flatten nested structures.
-            KeyedEncodingContainer(DatabaseRecordEncoder.KeyedContainer<NestedKey>(encoder: encoder))
+            KeyedEncodingContainer(DatabaseRecordEncoder.KeyedContainer<NestedKey>(encoder: encoder.object))
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             ThrowingUnkeyedContainer(codingPath: [key])
         }
 
-        mutating func superEncoder() -> any Encoder { encoder }
+        mutating func superEncoder() -> any Encoder { encoder.object }
 
-        mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { encoder.object }
     }
 
 }

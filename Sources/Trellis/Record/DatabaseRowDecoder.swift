@@ -29,8 +29,12 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
 
     /// Whether the decoder keeps its keyed container for the next record:
     /// only a decoder shared by the rows of a fetch does, until the fetch
-    /// ends (the container refers to the decoder).
+    /// ends.
     private var keepsContainer = false
+
+    /// The decoders of the nested containers of the current record, which
+    /// do not retain them.
+    private var nestedDecoders: [DatabaseRowDecoder] = []
 
     /// The kept keyed container: the box of a `KeyedDecodingContainer`,
     /// and its key type.
@@ -84,7 +88,10 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         if let kept = reuse.object(forKey: key) {
             // Only decoders are kept under the identifier of a record type.
             let decoder = unsafeDowncast(kept as AnyObject, to: DatabaseRowDecoder.self)
-            return decoder.isDecoding ? nil : decoder
+            if decoder.isDecoding { return nil }
+            // A new record: the nested containers of the previous one are gone.
+            if !decoder.nestedDecoders.isEmpty { decoder.nestedDecoders.removeAll() }
+            return decoder
         }
         let decoder = DatabaseRowDecoder(row: row, recordType: Record.self)
         decoder.keepsContainer = containersAreReferences
@@ -96,6 +103,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     func endReuse() {
         keepsContainer = false
         keptContainer = nil
+        nestedDecoders = []
     }
 
     @usableFromInline
@@ -312,9 +320,11 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     func nestedContainer<NestedKey: CodingKey, Key: CodingKey>(
         keyedBy type: NestedKey.Type, column name: String, key: Key) -> KeyedDecodingContainer<NestedKey>
     {
-        let nestedRow = row.scopes[name] ?? row
-        return KeyedDecodingContainer(KeyedContainer<NestedKey>(decoder: DatabaseRowDecoder(
-            row: nestedRow, recordType: recordType, parentPath: codingPath, key: key)))
+        let nestedDecoder = DatabaseRowDecoder(
+            row: row.scopes[name] ?? row, recordType: recordType, parentPath: codingPath, key: key)
+        // The container does not retain its decoder.
+        nestedDecoders.append(nestedDecoder)
+        return KeyedDecodingContainer(KeyedContainer<NestedKey>(decoder: nestedDecoder))
     }
 
     func nestedUnkeyedContainer<Key: CodingKey>(column name: String, key: Key) throws -> any UnkeyedDecodingContainer {
@@ -327,71 +337,79 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
 
     /// The keyed container of a record: each method turns the key into a
     /// column name and asks the decoder, which does the work without
-    /// generic metadata.
+    /// generic metadata. It does not retain the decoder (see
+    /// ``Unretained``).
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let decoder: DatabaseRowDecoder
+        private let decoder: Unretained<DatabaseRowDecoder>
 
-        var codingPath: [any CodingKey] { decoder.codingPath }
-
-        var allKeys: [Key] { decoder.allKeys.compactMap { Key(stringValue: $0) } }
-
-        @inline(__always)
-        private func column(_ key: Key) -> String { decoder.column(forKey: key.stringValue) }
-
-        func contains(_ key: Key) -> Bool { decoder.contains(column: column(key)) }
-        func decodeNil(forKey key: Key) throws -> Bool { decoder.decodeNil(column: column(key)) }
-
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.bool(column: column(key)) }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.string(column: column(key)) }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.double(column: column(key)) }
-        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try decoder.double(column: column(key))) }
-        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.integer(type, column: column(key)) }
-        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.integer(type, column: column(key)) }
-        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.integer(type, column: column(key)) }
-        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.integer(type, column: column(key)) }
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.integer(type, column: column(key)) }
-        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.integer(type, column: column(key)) }
-        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.integer(type, column: column(key)) }
-        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.integer(type, column: column(key)) }
-        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.integer(type, column: column(key)) }
-        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.integer(type, column: column(key)) }
-
-        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decoder.boolIfPresent(column: column(key)) }
-        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decoder.stringIfPresent(column: column(key)) }
-        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decoder.doubleIfPresent(column: column(key)) }
-        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-            try decoder.doubleIfPresent(column: column(key)).map { Float($0) }
+        init(decoder: DatabaseRowDecoder) {
+            self.decoder = Unretained(decoder)
         }
-        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decoder.integerIfPresent(type, column: column(key)) }
-        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decoder.integerIfPresent(type, column: column(key)) }
-        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decoder.integerIfPresent(type, column: column(key)) }
-        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decoder.integerIfPresent(type, column: column(key)) }
-        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decoder.integerIfPresent(type, column: column(key)) }
-        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decoder.integerIfPresent(type, column: column(key)) }
-        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decoder.integerIfPresent(type, column: column(key)) }
-        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decoder.integerIfPresent(type, column: column(key)) }
-        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decoder.integerIfPresent(type, column: column(key)) }
-        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decoder.integerIfPresent(type, column: column(key)) }
+
+        var codingPath: [any CodingKey] { decoder.read { $0.codingPath } }
+
+        var allKeys: [Key] { decoder.read { $0.allKeys.compactMap { Key(stringValue: $0) } } }
+
+        /// Runs `body` with the decoder and the column of `key`.
+        @inline(__always)
+        private func read<T>(_ key: Key, _ body: (DatabaseRowDecoder, String) throws -> T) rethrows -> T {
+            try decoder.read { try body($0, $0.column(forKey: key.stringValue)) }
+        }
+
+        func contains(_ key: Key) -> Bool { read(key) { $0.contains(column: $1) } }
+        func decodeNil(forKey key: Key) throws -> Bool { read(key) { $0.decodeNil(column: $1) } }
+
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(key) { try $0.bool(column: $1) } }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try read(key) { try $0.string(column: $1) } }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try read(key) { try $0.double(column: $1) } }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try read(key) { try $0.double(column: $1) }) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try read(key) { try $0.integer(type, column: $1) } }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try read(key) { try $0.integer(type, column: $1) } }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try read(key) { try $0.integer(type, column: $1) } }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try read(key) { try $0.integer(type, column: $1) } }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try read(key) { try $0.integer(type, column: $1) } }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try read(key) { try $0.integer(type, column: $1) } }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try read(key) { try $0.integer(type, column: $1) } }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try read(key) { try $0.integer(type, column: $1) } }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(key) { try $0.integer(type, column: $1) } }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) { try $0.integer(type, column: $1) } }
+
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try read(key) { try $0.boolIfPresent(column: $1) } }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try read(key) { try $0.stringIfPresent(column: $1) } }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try read(key) { try $0.doubleIfPresent(column: $1) } }
+        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+            try read(key) { try $0.doubleIfPresent(column: $1) }.map { Float($0) }
+        }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try read(key) { try $0.integerIfPresent(type, column: $1) } }
+        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try read(key) { try $0.integerIfPresent(type, column: $1) } }
+        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try read(key) { try $0.integerIfPresent(type, column: $1) } }
+        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try read(key) { try $0.integerIfPresent(type, column: $1) } }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try read(key) { try $0.integerIfPresent(type, column: $1) } }
+        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try read(key) { try $0.integerIfPresent(type, column: $1) } }
+        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try read(key) { try $0.integerIfPresent(type, column: $1) } }
+        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try read(key) { try $0.integerIfPresent(type, column: $1) } }
+        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try read(key) { try $0.integerIfPresent(type, column: $1) } }
+        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try read(key) { try $0.integerIfPresent(type, column: $1) } }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            try decoder.decode(T.self, column: column(key), key: key)
+            try read(key) { try $0.decode(T.self, column: $1, key: key) }
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            try decoder.decodeIfPresent(T.self, column: column(key), key: key)
+            try read(key) { try $0.decodeIfPresent(T.self, column: $1, key: key) }
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-            decoder.nestedContainer(keyedBy: NestedKey.self, column: column(key), key: key)
+            read(key) { $0.nestedContainer(keyedBy: NestedKey.self, column: $1, key: key) }
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            try decoder.nestedUnkeyedContainer(column: column(key), key: key)
+            try read(key) { try $0.nestedUnkeyedContainer(column: $1, key: key) }
         }
 
-        func superDecoder() throws -> any Decoder { decoder }
+        func superDecoder() throws -> any Decoder { decoder.object }
 
-        func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
+        func superDecoder(forKey key: Key) throws -> any Decoder { decoder.object }
     }
 }
 

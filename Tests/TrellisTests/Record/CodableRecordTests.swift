@@ -556,6 +556,62 @@ import Trellis
         #expect(duals.map(\.score) == [1, 2, 3])
     }
 
+    @Test func nestedContainersAndSuperCodersReadAndWriteTheColumnsOfTheRow() throws {
+        // Containers do not retain their coder: the decoder of a nested
+        // container must live as long as the record that uses it.
+        struct Score: Codable, Equatable {
+            var points: Int
+        }
+        struct Player: Codable, FetchableRecord, PersistableRecord, Equatable {
+            enum CodingKeys: String, CodingKey { case id, place, score }
+            enum PlaceKeys: String, CodingKey { case city, country }
+            var id: Int64
+            var city: String
+            var country: String?
+            var score: Score
+
+            init(id: Int64, city: String, country: String?, score: Score) {
+                (self.id, self.city, self.country, self.score) = (id, city, country, score)
+            }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                let place = try container.nestedContainer(keyedBy: PlaceKeys.self, forKey: .place)
+                id = try container.decode(Int64.self, forKey: .id)
+                score = try Score(from: container.superDecoder(forKey: .score))
+                city = try place.decode(String.self, forKey: .city)
+                country = try place.decodeIfPresent(String.self, forKey: .country)
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                var place = container.nestedContainer(keyedBy: PlaceKeys.self, forKey: .place)
+                try place.encode(city, forKey: .city)
+                try place.encodeIfPresent(country, forKey: .country)
+                try score.encode(to: container.superEncoder(forKey: .score))
+            }
+        }
+        let players = [
+            Player(id: 1, city: "Paris", country: "France", score: Score(points: 10)),
+            Player(id: 2, city: "Lyon", country: nil, score: Score(points: 20)),
+            Player(id: 3, city: "Rome", country: "Italy", score: Score(points: 30)),
+        ]
+        let dbQueue = try DatabaseQueue()
+        let (fetched, first, rows) = try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, city TEXT NOT NULL, country TEXT, points INTEGER NOT NULL)")
+            for player in players { try player.insert(db) }
+            return (try Player.fetchAll(db, sql: "SELECT * FROM player ORDER BY id"),
+                    try Player.fetchOne(db, sql: "SELECT * FROM player ORDER BY id"),
+                    try Row.fetchAll(db, sql: "SELECT city, country, points FROM player ORDER BY id"))
+        }
+        #expect(fetched == players)
+        #expect(first == players[0])
+        #expect(rows.map { $0["city"] as String } == ["Paris", "Lyon", "Rome"])
+        #expect(rows.map { $0["country"] as String? } == ["France", nil, "Italy"])
+        #expect(rows.map { $0["points"] as Int } == [10, 20, 30])
+    }
+
     @Test func decodersKeptByRecordsAreReleasedWithThem() throws {
         // A record may keep its decoder; the fetch that shared it between
         // rows must not keep it, nor its row, once it has ended.

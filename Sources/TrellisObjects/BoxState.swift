@@ -1,0 +1,26 @@
+/// What the boxes of one entity type share in a store: the table, the
+/// plans of the properties, and the coders that read and write objects one
+/// after the other.
+///
+/// The store keeps one per entity type, and each ``Box`` it gives refers to
+/// it. It refers to no store: a box keeps its store alive, and a store its
+/// states, without a reference cycle that would keep a store, and its
+/// connection, alive once its user lets go of it.
+final class BoxState: @unchecked Sendable {
+    // Only touched inside database accesses, which the store serializes.
+    let table: EntityTable
+    /// How objects read their relations and non-primitive properties.
+    let decodingPlan = PropertyPlan()
+    /// How objects write their relations and non-primitive properties.
+    let encodingPlan = PropertyPlan()
+    /// Decodes the objects, one row after the other.
+    let decoder: EntityDecoder
+    /// Encodes the objects, one put after the other.
+    let encoder: EntityEncoder
+
+    init(table: EntityTable, link: StoreLink) {
+        self.table = table
+        decoder = EntityDecoder(plan: decodingPlan, link: link)
+        encoder = EntityEncoder(plan: encodingPlan)
+    }
+}
