@@ -139,4 +139,12 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         for reader in readers { reader.close() }
         writer.close()
     }
+
+    public func interrupt() {
+        lock.lock()
+        let readers = self.readers
+        lock.unlock()
+        writer.interrupt()
+        for reader in readers { reader.interrupt() }
+    }
 }

@@ -144,4 +144,8 @@ public final class DatabaseQueue: DatabaseWriter {
     public func close() throws {
         writer.close()
     }
+
+    public func interrupt() {
+        writer.interrupt()
+    }
 }

@@ -32,6 +32,17 @@ public protocol DatabaseReader: AnyObject, Sendable {
 
     /// Closes the connections. Later accesses throw.
     func close() throws
+
+    /// Makes the statements that run now stop at their earliest
+    /// opportunity: they throw a ``DatabaseError`` with the code
+    /// `SQLITE_INTERRUPT`, and the transaction they were in rolls back.
+    /// Any thread may call it; statements started later are not affected.
+    ///
+    /// ```swift
+    /// Task.detached { try dbQueue.read { db in try Row.fetchAll(db, sql: longQuery) } }
+    /// dbQueue.interrupt()
+    /// ```
+    func interrupt()
 }
 
 /// A type that writes a database: ``DatabaseQueue`` today.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TrellisSQLite
 
 /// A database connection that runs every access on its own serial dispatch
 /// queue, so that accesses never overlap.
@@ -10,6 +11,11 @@ final class SerializedDatabase: @unchecked Sendable {
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
+    // Guarded by `connectionLock`: the connection that `interrupt()` reaches
+    // from any thread, until it closes.
+    private let connectionLock = NSLock()
+    private var interruptibleConnection: SQLiteConnection?
+
     // Guarded by `observersLock`: the functions called after each access
     // that changed the database (value observations).
     private let observersLock = NSLock()
@@ -19,6 +25,7 @@ final class SerializedDatabase: @unchecked Sendable {
     init(path: String, configuration: Configuration, label: String, checksSchemaVersion: Bool = false) throws {
         db = try Database(path: path, configuration: configuration, label: label)
         db.checksSchemaVersion = checksSchemaVersion
+        interruptibleConnection = db.sqliteConnection
         queue = DispatchQueue(label: label)
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
     }
@@ -111,6 +118,17 @@ final class SerializedDatabase: @unchecked Sendable {
     }
 
     func close() {
+        connectionLock.lock()
+        interruptibleConnection = nil
+        connectionLock.unlock()
         queue.sync { db.close() }
+    }
+
+    /// Makes the running statement of the connection, if any, stop at its
+    /// earliest opportunity with `SQLITE_INTERRUPT`. Any thread may call it.
+    func interrupt() {
+        connectionLock.lock()
+        defer { connectionLock.unlock() }
+        if let interruptibleConnection { sqlite3_interrupt(interruptibleConnection) }
     }
 }
