@@ -82,20 +82,22 @@ import Trellis
         #expect(try source.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM item") } == 500)
     }
 
-    @Test func interruptStopsTheRunningStatement() async throws {
-        let dbQueue = try DatabaseQueue()
-        let longQuery = """
-            WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100000000000)
-            SELECT count(*) FROM c
-            """
+    /// Runs a query that would not end, interrupts it from another task
+    /// until it stops, and expects `SQLITE_INTERRUPT`.
+    private func expectInterruptStopsALongQuery(_ reader: some DatabaseReader) async {
         let reading = Task.detached {
-            try dbQueue.read { db in try Int.fetchOne(db, sql: longQuery) }
+            try reader.read { db in
+                try Int.fetchOne(db, sql: """
+                    WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100000000000)
+                    SELECT count(*) FROM c
+                    """)
+            }
         }
         // Interrupted until the query stops: a call that comes before the
         // statement starts has no effect.
         let interrupting = Task.detached {
             while !Task.isCancelled {
-                dbQueue.interrupt()
+                reader.interrupt()
                 try? await Task.sleep(nanoseconds: 10_000_000)
             }
         }
@@ -106,6 +108,11 @@ import Trellis
         } throws: { error in
             (error as? DatabaseError)?.resultCode == .SQLITE_INTERRUPT
         }
+    }
+
+    @Test func interruptStopsTheRunningStatement() async throws {
+        let dbQueue = try DatabaseQueue()
+        await expectInterruptStopsALongQuery(dbQueue)
         // The connection is usable afterwards.
         let answer = try await dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT 42") }
         #expect(answer == 42)
@@ -116,24 +123,6 @@ import Trellis
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        let dbPool = try DatabasePool(path: path)
-        let reading = Task.detached {
-            try dbPool.read { db in
-                try Int.fetchOne(db, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100000000000) SELECT count(*) FROM c")
-            }
-        }
-        let interrupting = Task.detached {
-            while !Task.isCancelled {
-                dbPool.interrupt()
-                try? await Task.sleep(nanoseconds: 10_000_000)
-            }
-        }
-        let result = await reading.result
-        interrupting.cancel()
-        #expect {
-            _ = try result.get()
-        } throws: { error in
-            (error as? DatabaseError)?.resultCode == .SQLITE_INTERRUPT
-        }
+        await expectInterruptStopsALongQuery(try DatabasePool(path: path))
     }
 }
