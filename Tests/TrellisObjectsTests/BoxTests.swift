@@ -201,6 +201,18 @@ private final class Publisher: Entity {
         #expect(reloaded.manager.target == nil)
     }
 
+    /// Alice and Bob, not stored yet, each the manager of the other: a
+    /// cycle of objects.
+    private static func twoEmployeesManagingEachOther() -> (Employee, Employee) {
+        let alice = Employee()
+        alice.name = "Alice"
+        let bob = Employee()
+        bob.name = "Bob"
+        alice.manager.target = bob
+        bob.manager.target = alice
+        return (alice, bob)
+    }
+
     @Test func objectsDoNotKeepTheirStoreOpen() throws {
         // Objects that refer to each other, and boxes, must not keep the
         // store (and its connection) once its user lets it go; their
@@ -211,12 +223,7 @@ private final class Publisher: Entity {
         do {
             let store = try Store()
             releasedStore = store
-            let alice = Employee()
-            alice.name = "Alice"
-            let bob = Employee()
-            bob.name = "Bob"
-            alice.manager.target = bob
-            bob.manager.target = alice
+            let (alice, bob) = Self.twoEmployeesManagingEachOther()
             let box = store.box(for: Employee.self)
             try box.put(alice)
             loadedAlice = try box.get(alice.id)
@@ -235,12 +242,7 @@ private final class Publisher: Entity {
 
     @Test func cyclesArePutOnce() throws {
         let store = try Store()
-        let alice = Employee()
-        alice.name = "Alice"
-        let bob = Employee()
-        bob.name = "Bob"
-        alice.manager.target = bob
-        bob.manager.target = alice
+        let (alice, bob) = Self.twoEmployeesManagingEachOther()
         try store.box(for: Employee.self).put(alice)
         let box = store.box(for: Employee.self)
         #expect(try box.count() == 2)

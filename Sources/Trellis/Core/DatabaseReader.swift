@@ -39,8 +39,8 @@ public protocol DatabaseReader: AnyObject, Sendable {
     /// Any thread may call it; statements started later are not affected.
     ///
     /// ```swift
-    /// Task.detached { try dbQueue.read { db in try Row.fetchAll(db, sql: longQuery) } }
-    /// dbQueue.interrupt()
+    /// let reading = Task { try await dbQueue.read { db in try Row.fetchAll(db, sql: longQuery) } }
+    /// dbQueue.interrupt() // `reading` throws SQLITE_INTERRUPT
     /// ```
     func interrupt()
 }
