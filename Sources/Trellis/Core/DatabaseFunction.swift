@@ -22,6 +22,9 @@ import TrellisSQLite
 ///
 /// An error thrown by the function fails the statement that calls it, with
 /// the error's description as its message.
+///
+/// A function can also be an aggregate, such as `SUM`: see
+/// ``DatabaseAggregate``.
 public final class DatabaseFunction: Hashable, @unchecked Sendable {
     // Immutable: shared by every connection the function is added to.
 
@@ -35,7 +38,14 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
     /// arguments: SQLite may then use it in indexes and CHECK constraints.
     public let isPure: Bool
 
-    let body: ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?
+    /// What SQLite calls: a function of one row's arguments, or an aggregate
+    /// that steps over the rows of a group.
+    enum Kind {
+        case function(([DatabaseValue]) throws -> (any DatabaseValueConvertible)?)
+        case aggregate(any DatabaseAggregate.Type)
+    }
+
+    let kind: Kind
 
     /// A function.
     ///
@@ -49,7 +59,26 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
         self.name = name
         self.argumentCount = argumentCount
         self.isPure = pure
-        self.body = function
+        self.kind = .function(function)
+    }
+
+    /// An aggregate function: a new `Aggregate` steps over the rows of each
+    /// group, and its `finalize()` gives the group's result.
+    ///
+    /// ```swift
+    /// let maxLength = DatabaseFunction("maxLength", argumentCount: 1, pure: true, aggregate: MaxLength.self)
+    /// ```
+    ///
+    /// - parameter argumentCount: the number of arguments; nil for any
+    ///   number.
+    /// - parameter pure: whether the result depends on the arguments only.
+    public init<Aggregate: DatabaseAggregate>(
+        _ name: String, argumentCount: Int? = nil, pure: Bool = false, aggregate: Aggregate.Type)
+    {
+        self.name = name
+        self.argumentCount = argumentCount
+        self.isPure = pure
+        self.kind = .aggregate(aggregate)
     }
 
     /// Functions are identified by name and number of arguments, as SQLite
@@ -63,45 +92,68 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
         hasher.combine(argumentCount)
     }
 
-    /// Runs the function on SQLite's arguments, and gives SQLite its result.
-    fileprivate func call(_ context: OpaquePointer?, _ argc: CInt, _ argv: UnsafeMutablePointer<OpaquePointer?>?) {
+    /// Runs a plain function on SQLite's arguments, and gives SQLite its
+    /// result.
+    fileprivate func call(
+        _ body: ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?,
+        _ context: OpaquePointer?, _ argc: CInt, _ argv: UnsafeMutablePointer<OpaquePointer?>?)
+    {
+        do {
+            try Self.setResult(body(Self.arguments(argc, argv)), of: context)
+        } catch {
+            Self.setError(error, of: context)
+        }
+    }
+
+    /// The function that SQLite calls, from its user data.
+    static func function(of context: OpaquePointer?) -> DatabaseFunction? {
+        guard let userData = sqlite3_user_data(context) else { return nil }
+        return Unmanaged<DatabaseFunction>.fromOpaque(userData).takeUnretainedValue()
+    }
+
+    static func arguments(_ argc: CInt, _ argv: UnsafeMutablePointer<OpaquePointer?>?) -> [DatabaseValue] {
         var arguments: [DatabaseValue] = []
         arguments.reserveCapacity(Int(argc))
         for index in 0..<Int(argc) {
             arguments.append(DatabaseValue(sqliteValue: argv?[index]))
         }
-        do {
-            let result = try body(arguments)?.databaseValue ?? .null
-            switch result.storage {
-            case .null:
-                sqlite3_result_null(context)
-            case .int64(let value):
-                sqlite3_result_int64(context, value)
-            case .double(let value):
-                sqlite3_result_double(context, value)
-            case .string(var value):
-                value.withUTF8 { buffer in
-                    buffer.withMemoryRebound(to: CChar.self) { chars in
-                        if let base = chars.baseAddress {
-                            sqlite3_result_text(context, base, CInt(chars.count), SQLITE_TRANSIENT)
-                        } else {
-                            sqlite3_result_text(context, "", 0, SQLITE_TRANSIENT)
-                        }
-                    }
-                }
-            case .blob(let data):
-                data.withUnsafeBytes { buffer in
-                    if let base = buffer.baseAddress {
-                        sqlite3_result_blob(context, base, CInt(buffer.count), SQLITE_TRANSIENT)
+        return arguments
+    }
+
+    static func setResult(_ value: (any DatabaseValueConvertible)?, of context: OpaquePointer?) {
+        switch (value?.databaseValue ?? .null).storage {
+        case .null:
+            sqlite3_result_null(context)
+        case .int64(let value):
+            sqlite3_result_int64(context, value)
+        case .double(let value):
+            sqlite3_result_double(context, value)
+        case .string(var value):
+            value.withUTF8 { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    if let base = chars.baseAddress {
+                        sqlite3_result_text(context, base, CInt(chars.count), SQLITE_TRANSIENT)
                     } else {
-                        sqlite3_result_zeroblob(context, 0)
+                        sqlite3_result_text(context, "", 0, SQLITE_TRANSIENT)
                     }
                 }
             }
-        } catch let error as DatabaseError {
+        case .blob(let data):
+            data.withUnsafeBytes { buffer in
+                if let base = buffer.baseAddress {
+                    sqlite3_result_blob(context, base, CInt(buffer.count), SQLITE_TRANSIENT)
+                } else {
+                    sqlite3_result_zeroblob(context, 0)
+                }
+            }
+        }
+    }
+
+    static func setError(_ error: any Error, of context: OpaquePointer?) {
+        if let error = error as? DatabaseError {
             sqlite3_result_error(context, error.message ?? "\(error)", -1)
             sqlite3_result_error_code(context, error.resultCode.primaryResultCode.rawValue)
-        } catch {
+        } else {
             sqlite3_result_error(context, "\(error)", -1)
         }
     }
@@ -156,18 +208,29 @@ extension Database {
         let flags = SQLITE_UTF8 | (function.isPure ? SQLITE_DETERMINISTIC : 0)
         // SQLite keeps the function until it is replaced or the connection
         // closes, then calls the destructor, which releases it.
-        let context = Unmanaged.passRetained(function).toOpaque()
-        sqlite3_create_function_v2(
-            connection, function.name, CInt(function.argumentCount ?? -1), flags, context,
-            { context, argc, argv in
-                guard let userData = sqlite3_user_data(context) else { return }
-                Unmanaged<DatabaseFunction>.fromOpaque(userData).takeUnretainedValue().call(context, argc, argv)
-            },
-            nil, nil,
-            { userData in
-                guard let userData else { return }
-                Unmanaged<DatabaseFunction>.fromOpaque(userData).release()
-            })
+        let userData = Unmanaged.passRetained(function).toOpaque()
+        let release: @convention(c) (UnsafeMutableRawPointer?) -> Void = { userData in
+            guard let userData else { return }
+            Unmanaged<DatabaseFunction>.fromOpaque(userData).release()
+        }
+        switch function.kind {
+        case .function:
+            sqlite3_create_function_v2(
+                connection, function.name, CInt(function.argumentCount ?? -1), flags, userData,
+                { context, argc, argv in
+                    guard let function = DatabaseFunction.function(of: context),
+                          case .function(let body) = function.kind else { return }
+                    function.call(body, context, argc, argv)
+                },
+                nil, nil, release)
+        case .aggregate:
+            sqlite3_create_function_v2(
+                connection, function.name, CInt(function.argumentCount ?? -1), flags, userData,
+                nil,
+                { context, argc, argv in AggregateState.step(context, argc, argv) },
+                { context in AggregateState.finalize(context) },
+                release)
+        }
     }
 
     /// Removes an SQL function from the connection.

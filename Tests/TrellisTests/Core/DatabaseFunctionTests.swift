@@ -12,6 +12,35 @@ private struct FunctionFailure: Error, CustomStringConvertible {
     var description: String { "the function refused" }
 }
 
+/// The longest string of its group, as GRDB's README writes it.
+private struct MaxLength: DatabaseAggregate {
+    var maxLength: Int = 0
+
+    mutating func step(_ dbValues: [DatabaseValue]) {
+        guard let string = String.fromDatabaseValue(dbValues[0]) else { return }
+        maxLength = max(maxLength, string.count)
+    }
+
+    func finalize() -> DatabaseValueConvertible? { maxLength }
+}
+
+/// The strings of its group joined by commas; refuses "bad" and, at the
+/// end, groups of more than three.
+private struct Joined: DatabaseAggregate {
+    var strings: [String] = []
+
+    mutating func step(_ dbValues: [DatabaseValue]) throws {
+        let strings = dbValues.compactMap { String.fromDatabaseValue($0) }
+        if strings.contains("bad") { throw FunctionFailure() }
+        self.strings += strings
+    }
+
+    func finalize() throws -> DatabaseValueConvertible? {
+        if strings.count > 3 { throw DatabaseError(message: "too many strings") }
+        return strings.isEmpty ? nil : strings.joined(separator: ",")
+    }
+}
+
 @Suite struct DatabaseFunctionTests {
     private let succ = DatabaseFunction("succ", argumentCount: 1, pure: true) { dbValues in
         guard let int = Int.fromDatabaseValue(dbValues[0]) else { return nil }
@@ -113,6 +142,57 @@ private struct FunctionFailure: Error, CustomStringConvertible {
             #expect(try Player.filter(name.uppercased == "ÉLISE DUPRÉ").fetchCount(db) == 1)
             // Values that are not text pass through.
             #expect(try Int.fetchOne(db, sql: "SELECT swiftUppercaseString(42)") == 42)
+        }
+    }
+
+    @Test func aggregatesStepOverEachGroup() throws {
+        let maxLength = DatabaseFunction("maxLength", argumentCount: 1, pure: true, aggregate: MaxLength.self)
+        var config = Configuration()
+        config.prepareDatabase { db in db.add(function: maxLength) }
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER)")
+            for (id, name, score) in [(1, "Arthur", 1), (2, "Barbara", 1), (3, "Élise", 2)] {
+                try Player(id: Int64(id), name: name, score: score).insert(db)
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT maxLength(name) FROM player") == 7)
+            // Characters, not bytes: "Élise" is five.
+            #expect(try Int.fetchAll(db, sql: "SELECT maxLength(name) FROM player GROUP BY score ORDER BY score") == [7, 5])
+            // A group without rows finalizes a fresh aggregate.
+            #expect(try Int.fetchOne(db, sql: "SELECT maxLength(name) FROM player WHERE 0") == 0)
+            #expect(try Int.fetchOne(db, Player.select(maxLength(Column("name")))) == 7)
+            let longNames = try Int.fetchAll(db, Player
+                .select(Column("score"))
+                .group(Column("score"))
+                .having(maxLength(Column("name")) > 5)
+                .order(Column("score")))
+            #expect(longNames == [1])
+        }
+    }
+
+    @Test func aThrowingAggregateFailsItsStatementOnly() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            db.add(function: DatabaseFunction("joined", aggregate: Joined.self))
+            try db.execute(sql: "CREATE TABLE t (a TEXT, b TEXT)")
+            try db.execute(sql: "INSERT INTO t VALUES ('x', 'y'), ('z', NULL)")
+            #expect(try String.fetchOne(db, sql: "SELECT joined(a, b) FROM t") == "x,y,z")
+            #expect(try String.fetchOne(db, sql: "SELECT joined(a) FROM t WHERE 0") == nil)
+
+            try db.execute(sql: "INSERT INTO t VALUES ('bad', NULL)")
+            let stepError = #expect(throws: DatabaseError.self) {
+                try String.fetchOne(db, sql: "SELECT joined(a) FROM t")
+            }
+            #expect(stepError?.message == "the function refused")
+
+            try db.execute(sql: "DELETE FROM t WHERE a = 'bad'")
+            try db.execute(sql: "INSERT INTO t VALUES ('w', NULL)")
+            let finalError = #expect(throws: DatabaseError.self) {
+                try String.fetchOne(db, sql: "SELECT joined(a, b) FROM t")
+            }
+            #expect(finalError?.message == "too many strings")
+            #expect(try String.fetchOne(db, sql: "SELECT joined(a) FROM t") == "x,z,w")
+            #expect(try String.fetchOne(db, sql: "SELECT joined(b) FROM t") == "y")
         }
     }
 }
