@@ -206,7 +206,7 @@ extension DateComponents: DatabaseValueConvertible {
     }
 }
 
-// MARK: - UUID, URL, Decimal
+// MARK: - UUID, URL, Decimal, NSNumber
 
 /// UUIDs are stored as 16-byte blobs, and read from blobs or text.
 extension UUID: DatabaseValueConvertible {
@@ -254,3 +254,51 @@ extension Decimal: DatabaseValueConvertible {
         }
     }
 }
+
+/// Numbers are stored as integers when they hold one that fits 64 bits,
+/// else as doubles (a non-integer `NSDecimalNumber` loses digits: store a
+/// `Decimal` to keep them). They read from integers and doubles, and from
+/// decimal text as an `NSDecimalNumber`.
+///
+/// ```swift
+/// try db.execute(sql: "INSERT INTO transfer VALUES (?)", arguments: [NSNumber(value: 10)])  // 10
+/// try NSDecimalNumber.fetchOne(db, sql: "SELECT '1.23'")                                   // 1.23
+/// ```
+extension NSNumber: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        if let decimal = self as? NSDecimalNumber {
+            // Its text is exact: whole numbers that fit are integers.
+            if let int64 = Int64(decimal.stringValue) { return DatabaseValue(storage: .int64(int64)) }
+            return decimal.decimalValue.isNaN ? .null : DatabaseValue(storage: .double(decimal.doubleValue))
+        }
+        switch UInt8(bitPattern: objCType.pointee) {
+        case UInt8(ascii: "f"), UInt8(ascii: "d"):
+            return DatabaseValue(storage: .double(doubleValue))
+        case UInt8(ascii: "Q"), UInt8(ascii: "L"):
+            let value = uint64Value
+            if let int64 = Int64(exactly: value) { return DatabaseValue(storage: .int64(int64)) }
+            return DatabaseValue(storage: .double(Double(value)))
+        default:
+            return DatabaseValue(storage: .int64(int64Value))
+        }
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        let wantsDecimal = self is NSDecimalNumber.Type
+        let number: NSNumber
+        switch dbValue.storage {
+        case .int64(let value):
+            number = wantsDecimal ? NSDecimalNumber(value: value) : NSNumber(value: value)
+        case .double(let value):
+            number = wantsDecimal ? NSDecimalNumber(value: value) : NSNumber(value: value)
+        case .string(let string):
+            guard let decimal = Decimal(string: string, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN
+            else { return nil }
+            number = NSDecimalNumber(decimal: decimal)
+        default:
+            return nil
+        }
+        return number as? Self
+    }
+}
+

@@ -221,6 +221,41 @@ import Trellis
         }
     }
 
+    @Test func numbersAndDecimalsFollowGRDBsTable() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            // All three read integers, doubles and decimal strings.
+            #expect(try NSNumber.fetchOne(db, sql: "SELECT 10")?.intValue == 10)
+            #expect(try NSDecimalNumber.fetchOne(db, sql: "SELECT 1.23")?.doubleValue == 1.23)
+            #expect(try Decimal.fetchOne(db, sql: "SELECT -100") == Decimal(-100))
+            let fromText = try #require(try NSNumber.fetchOne(db, sql: "SELECT '10'"))
+            #expect(fromText is NSDecimalNumber)
+            #expect(fromText.intValue == 10)
+            #expect(try NSDecimalNumber.fetchOne(db, sql: "SELECT '1.23'") == NSDecimalNumber(string: "1.23"))
+            #expect(try Decimal.fetchOne(db, sql: "SELECT '-100'") == Decimal(-100))
+            #expect(throws: RowDecodingError.self) { try NSNumber.fetchOne(db, sql: "SELECT 'ten'") }
+            #expect(try NSNumber.fetchOne(db, sql: "SELECT NULL") == nil)
+
+            // Numbers write integers and doubles; decimals write text.
+            try db.execute(sql: "CREATE TABLE transfer (amount)")
+            let amounts: [any DatabaseValueConvertible] = [
+                NSNumber(value: 10), NSNumber(value: 10.0), NSNumber(value: true), NSNumber(value: UInt64.max),
+                NSDecimalNumber(string: "10.0"), NSDecimalNumber(string: "10.5"), NSDecimalNumber(string: "-9223372036854775808"),
+                Decimal(10), Decimal(string: "10.5")!,
+            ]
+            for amount in amounts {
+                try db.execute(sql: "INSERT INTO transfer VALUES (?)", arguments: [amount])
+            }
+            let stored = try Row.fetchAll(db, sql: "SELECT typeof(amount) AS type, CAST(amount AS TEXT) AS text FROM transfer ORDER BY rowid")
+                .map { "\($0["type"] as String) \($0["text"] as String)" }
+            #expect(stored == [
+                "integer 10", "real 10.0", "integer 1", "real 1.84467440737096e+19",
+                "integer 10", "real 10.5", "integer -9223372036854775808",
+                "text 10", "text 10.5",
+            ])
+        }
+    }
+
     @Test func datesParseTheFormatsOfSQLite() throws {
         let formats = ["2023-11-14", "2023-11-14 22:13", "2023-11-14 22:13:20", "2023-11-14T22:13:20.123", "2023-11-14 22:13:20Z", "2023-11-14 23:13:20+01:00"]
         let dates = formats.map { Date.fromDatabaseValue($0.databaseValue) }
