@@ -168,6 +168,31 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
         #expect(container["missing"] == nil)
     }
 
+    @Test func containersTakeValuesOfEveryStaticType() throws {
+        enum Columns: String, ColumnExpression { case code }
+        let optionalScore: Int? = 3
+        let missingScore: Int? = nil
+        let anyValue: any DatabaseValueConvertible = "any"
+        var container = PersistenceContainer()
+        container["int"] = 1                      // a known type
+        container[Columns.code] = "FR"            // a known type, by column
+        container["optional"] = optionalScore     // an optional
+        container["missing"] = missingScore
+        container["nil"] = nil
+        container["any"] = anyValue               // an existential
+        container["dbValue"] = DatabaseValue.null
+        container[Column("date")] = Date(timeIntervalSince1970: 0)
+        #expect(container.columnNames == ["int", "code", "optional", "missing", "nil", "any", "dbValue", "date"])
+        #expect(container["int"]?.databaseValue == 1.databaseValue)
+        #expect(container[Columns.code]?.databaseValue == "FR".databaseValue)
+        #expect(container["optional"]?.databaseValue == 3.databaseValue)
+        #expect(container["missing"]?.databaseValue == .null)
+        #expect(container["nil"]?.databaseValue == .null)
+        #expect(container["any"]?.databaseValue == "any".databaseValue)
+        #expect(container["dbValue"]?.databaseValue == .null)
+        #expect(container["date"]?.databaseValue == "1970-01-01 00:00:00.000".databaseValue)
+    }
+
     @Test func aColumnSetTwiceIsInsertedOnceWithItsLastValue() throws {
         final class Saved: @unchecked Sendable { var containers: [PersistenceContainer] = [] }
         struct Entry: MutablePersistableRecord {
