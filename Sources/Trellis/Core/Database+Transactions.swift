@@ -67,24 +67,24 @@ extension Database {
             try inTransaction(nil, operations)
             return
         }
-        try cachedStatement(sql: "SAVEPOINT trellis").execute()
+        try execute(.savepoint)
         let completion: TransactionCompletion
         do {
             completion = try operations()
         } catch {
             if isInsideTransaction {
-                try? cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT trellis").execute()
-                try? cachedStatement(sql: "RELEASE SAVEPOINT trellis").execute()
+                try? execute(.rollbackToSavepoint)
+                try? execute(.releaseSavepoint)
             }
             throw error
         }
         switch completion {
         case .commit:
-            try cachedStatement(sql: "RELEASE SAVEPOINT trellis").execute()
+            try execute(.releaseSavepoint)
         case .rollback:
             if isInsideTransaction {
-                try cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT trellis").execute()
-                try cachedStatement(sql: "RELEASE SAVEPOINT trellis").execute()
+                try execute(.rollbackToSavepoint)
+                try execute(.releaseSavepoint)
             }
         }
     }
@@ -94,15 +94,15 @@ extension Database {
     public func beginTransaction(_ kind: TransactionKind? = nil) throws {
         let kind = kind ?? configuration.defaultTransactionKind
         switch kind {
-        case .deferred: try cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-        case .immediate: try cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
-        case .exclusive: try cachedStatement(sql: "BEGIN EXCLUSIVE TRANSACTION").execute()
+        case .deferred: try execute(.beginDeferred)
+        case .immediate: try execute(.beginImmediate)
+        case .exclusive: try execute(.beginExclusive)
         }
     }
 
     /// Commits the current transaction.
     public func commit() throws {
-        try cachedStatement(sql: "COMMIT TRANSACTION").execute()
+        try execute(.commit)
     }
 
     /// Rolls back the current transaction.
@@ -114,7 +114,7 @@ extension Database {
     /// again would fail.
     func rollbackIfNeeded() throws {
         if isInsideTransaction {
-            try cachedStatement(sql: "ROLLBACK TRANSACTION").execute()
+            try execute(.rollback)
         }
     }
 
@@ -125,7 +125,7 @@ extension Database {
         if isReadOnlyAccess { return try operations() }
         let opensTransaction = !isInsideTransaction
         if opensTransaction {
-            try cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+            try execute(.beginDeferred)
         }
         isReadOnlyAccess = true
         defer { isReadOnlyAccess = false }
@@ -137,8 +137,42 @@ extension Database {
             throw error
         }
         if opensTransaction {
-            try cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            try execute(.commit)
         }
         return result
+    }
+}
+
+/// The statements that begin and end transactions and savepoints. Each
+/// connection prepares them once: every transaction runs two of them, and
+/// finding them in the statement cache would hash their SQL each time.
+enum TransactionStatement: Int, CaseIterable {
+    case beginDeferred, beginImmediate, beginExclusive, commit, rollback
+    case savepoint, releaseSavepoint, rollbackToSavepoint
+
+    var sql: String {
+        switch self {
+        case .beginDeferred: "BEGIN DEFERRED TRANSACTION"
+        case .beginImmediate: "BEGIN IMMEDIATE TRANSACTION"
+        case .beginExclusive: "BEGIN EXCLUSIVE TRANSACTION"
+        case .commit: "COMMIT TRANSACTION"
+        case .rollback: "ROLLBACK TRANSACTION"
+        case .savepoint: "SAVEPOINT trellis"
+        case .releaseSavepoint: "RELEASE SAVEPOINT trellis"
+        case .rollbackToSavepoint: "ROLLBACK TRANSACTION TO SAVEPOINT trellis"
+        }
+    }
+}
+
+extension Database {
+    /// Runs a statement that begins or ends a transaction or a savepoint.
+    func execute(_ transactionStatement: TransactionStatement) throws {
+        if let statement = transactionStatements[transactionStatement.rawValue] {
+            try statement.execute()
+        } else {
+            let statement = try makeStatement(sql: transactionStatement.sql)
+            transactionStatements[transactionStatement.rawValue] = statement
+            try statement.execute()
+        }
     }
 }

@@ -36,6 +36,11 @@ public final class Database {
     /// less than hashing (and the same string compares by identity).
     @exclusivity(unchecked) private var lastCachedStatement: Statement?
 
+    /// The statements that begin and end transactions, by
+    /// `TransactionStatement`, prepared on first use.
+    @exclusivity(unchecked) var transactionStatements: [Statement?] = Array(
+        repeating: nil, count: TransactionStatement.allCases.count)
+
     /// The schema as last introspected; cleared when the schema changes.
     let schemaCache = DatabaseSchemaCache()
 
@@ -167,6 +172,7 @@ public final class Database {
         guard let connection = sqliteConnection else { return }
         statementCache.removeAll()
         lastCachedStatement = nil
+        transactionStatements = transactionStatements.map { _ in nil }
         tracer = nil
         sqlite3_close_v2(connection)
         sqliteConnection = nil

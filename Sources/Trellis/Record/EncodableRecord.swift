@@ -148,23 +148,27 @@ extension EncodableRecord {
         return changes
     }
 
-    /// The columns whose values differ from `other`: what `updateChanges`
-    /// writes.
-    func changedColumns(from other: Self) throws -> Set<String> {
+    /// The columns whose values differ from `other` (what `updateChanges`
+    /// writes), and the record's container, which the update reuses.
+    func changes(from other: Self) throws -> (columns: Set<String>, container: PersistenceContainer) {
         var changedColumns: Set<String> = []
-        try forEachChange(from: other) { column, _ in changedColumns.insert(column) }
-        return changedColumns
+        let container = try forEachChange(from: other) { column, _ in changedColumns.insert(column) }
+        return (changedColumns, container)
     }
 
     /// Calls `body` with each column whose value differs from `other`, and
-    /// the value of `other` in that column.
-    private func forEachChange(from other: Self, _ body: (String, DatabaseValue?) -> Void) throws {
+    /// the value of `other` in that column; returns the record's container.
+    @discardableResult
+    private func forEachChange(
+        from other: Self, _ body: (String, DatabaseValue?) -> Void) throws -> PersistenceContainer
+    {
         let new = try persistenceContainer()
         let old = try other.persistenceContainer()
         for (column, value) in zip(new.columns, new.values) {
             let oldValue = old.databaseValue(forColumn: column)
             if oldValue != value { body(column, oldValue) }
         }
+        return new
     }
 }
 

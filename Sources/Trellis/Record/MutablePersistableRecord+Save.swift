@@ -44,7 +44,8 @@ extension MutablePersistableRecord {
         let keyValues = primaryKey.columns.map { container.databaseValue(forColumn: $0) ?? .null }
         if keyValues.contains(where: { !$0.isNull }) {
             do {
-                return try updateWithCallbacks(db, onConflict: conflictResolution, columns: nil, returning: returning)
+                return try updateWithCallbacks(
+                    db, onConflict: conflictResolution, columns: nil, container: container, returning: returning)
             } catch RecordError.recordNotFound {
                 // Not there yet: insert below.
             }

@@ -15,14 +15,18 @@ extension MutablePersistableRecord {
     /// The update with all callbacks. With `returning`, the statement
     /// returns the updated row (`UPDATE ... RETURNING *`), given to
     /// `returning`.
+    ///
+    /// - parameter container: the record's `persistenceContainer()`, when
+    ///   the caller has it already (callbacks can not modify the record).
     func performUpdate(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?,
-        returning: ((Row) throws -> Void)?) throws
+        container: PersistenceContainer? = nil, returning: ((Row) throws -> Void)?) throws
     {
         try willSave(db)
         var saved: PersistenceSuccess?
         try aroundSave(db) {
-            let success = try updateWithCallbacks(db, onConflict: conflictResolution, columns: columns, returning: returning)
+            let success = try updateWithCallbacks(
+                db, onConflict: conflictResolution, columns: columns, container: container, returning: returning)
             saved = success
             return success
         }
@@ -42,13 +46,15 @@ extension MutablePersistableRecord {
 
     func updateWithCallbacks(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?,
-        returning: ((Row) throws -> Void)? = nil) throws -> PersistenceSuccess
+        container: PersistenceContainer? = nil, returning: ((Row) throws -> Void)? = nil) throws -> PersistenceSuccess
     {
-        let updatedColumns = try columns ?? Set(persistenceContainer().columns)
+        let container = try container ?? persistenceContainer()
+        let updatedColumns = columns ?? Set(container.columns)
         try willUpdate(db, columns: updatedColumns)
         var updated: PersistenceSuccess?
         try aroundUpdate(db, columns: updatedColumns) {
-            let success = try updateWithoutCallbacks(db, onConflict: conflictResolution, columns: columns, returning: returning)
+            let success = try updateWithoutCallbacks(
+                db, onConflict: conflictResolution, columns: columns, container: container, returning: returning)
             updated = success
             return success
         }
@@ -61,9 +67,8 @@ extension MutablePersistableRecord {
     /// changed.
     func updateWithoutCallbacks(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?,
-        returning: ((Row) throws -> Void)? = nil) throws -> PersistenceSuccess
+        container: PersistenceContainer, returning: ((Row) throws -> Void)? = nil) throws -> PersistenceSuccess
     {
-        let container = try persistenceContainer()
         let table = Self.databaseTableName
         let primaryKey = try db.primaryKey(table)
         let keyValues = try primaryKeyValues(primaryKey, container: container)
@@ -134,9 +139,9 @@ extension MutablePersistableRecord {
     /// ```
     @discardableResult
     public func updateChanges(_ db: Database, from record: Self) throws -> Bool {
-        let changedColumns = try changedColumns(from: record)
-        if changedColumns.isEmpty { return false }
-        try update(db, onConflict: nil, columns: changedColumns)
+        let changes = try changes(from: record)
+        if changes.columns.isEmpty { return false }
+        try performUpdate(db, onConflict: nil, columns: changes.columns, container: changes.container, returning: nil)
         return true
     }
 
@@ -183,10 +188,12 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     /// Updates the columns that differ from `record` and returns the
     /// updated row; returns nil and writes nothing when no column changed.
     public func updateChangesAndFetch(_ db: Database, from record: Self) throws -> Self? {
-        let changedColumns = try changedColumns(from: record)
-        if changedColumns.isEmpty { return nil }
+        let changes = try changes(from: record)
+        if changes.columns.isEmpty { return nil }
         var fetched: Self?
-        try performUpdate(db, onConflict: nil, columns: changedColumns) { fetched = try Self(row: $0) }
+        try performUpdate(db, onConflict: nil, columns: changes.columns, container: changes.container) {
+            fetched = try Self(row: $0)
+        }
         return fetched
     }
 }

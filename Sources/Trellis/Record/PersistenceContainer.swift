@@ -44,8 +44,11 @@ public struct PersistenceContainer: Sendable {
     }
 
     /// The value of a column.
+    // The column is an existential, not `some ColumnExpression`: this
+    // subscript must be more specific than the generic setter below for
+    // the optional values that only it takes.
     @inlinable
-    public subscript(_ column: some ColumnExpression) -> (any DatabaseValueConvertible)? {
+    public subscript(_ column: any ColumnExpression) -> (any DatabaseValueConvertible)? {
         get { self[column.name] }
         set { self[column.name] = newValue }
     }

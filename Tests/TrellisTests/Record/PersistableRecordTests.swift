@@ -178,13 +178,15 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
         container[Columns.code] = "FR"            // a known type, by column
         container["optional"] = optionalScore     // an optional
         container["missing"] = missingScore
+        container[Columns.code] = missingScore   // an optional, by column
+        container[Columns.code] = optionalScore
         container["nil"] = nil
         container["any"] = anyValue               // an existential
         container["dbValue"] = DatabaseValue.null
         container[Column("date")] = Date(timeIntervalSince1970: 0)
         #expect(container.columnNames == ["int", "code", "optional", "missing", "nil", "any", "dbValue", "date"])
         #expect(container["int"]?.databaseValue == 1.databaseValue)
-        #expect(container[Columns.code]?.databaseValue == "FR".databaseValue)
+        #expect(container[Columns.code]?.databaseValue == 3.databaseValue)
         #expect(container["optional"]?.databaseValue == 3.databaseValue)
         #expect(container["missing"]?.databaseValue == .null)
         #expect(container["nil"]?.databaseValue == .null)
