@@ -128,21 +128,14 @@ extension Row {
     }
 
     /// The value at `index`, or nil when it is NULL.
-    @inlinable
-    public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
-        guard index >= 0 && index < count else {
-            recordDecodingError(RowDecodingError.indexOutOfRange(index, type: Value.self, row: self))
-            return nil
-        }
-        if hasNull(atIndex: index) { return nil }
-        do {
-            return try decode(Value.self, atIndex: index)
-        } catch {
-            recordDecodingError(error)
-            return nil
-        }
-    }
-
+    ///
+    /// ```swift
+    /// let score: Int? = row[2]
+    /// ```
+    ///
+    /// Optional values of the other types (`Date?`) are read by the
+    /// subscript above, since `Optional` is ``DatabaseValueConvertible``:
+    /// a second generic subscript would make their reads ambiguous.
     @inlinable
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value? {
         guard index >= 0 && index < count else {
@@ -182,12 +175,13 @@ extension Row {
     }
 
     /// The value of the column `name`, or nil when it is NULL or missing.
-    @inlinable
-    public subscript<Value: DatabaseValueConvertible>(_ name: String) -> Value? {
-        guard let index = index(ofColumn: name) else { return nil }
-        return optionalValue(Value.self, atIndex: index)
-    }
-
+    ///
+    /// ```swift
+    /// let score: Int? = row["score"]
+    /// ```
+    ///
+    /// Optional values of the other types (`Date?`) are read by the
+    /// subscript above, since `Optional` is ``DatabaseValueConvertible``.
     @inlinable
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ name: String) -> Value? {
         guard let index = index(ofColumn: name) else { return nil }

@@ -256,6 +256,36 @@ import Trellis
         }
     }
 
+    @Test func optionalValuesOfEveryTypeReadFromRows() throws {
+        enum Color: String, DatabaseValueConvertible { case red, green }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let row = try #require(try Row.fetchOne(db, sql: """
+                SELECT '2024-05-06' AS date, 'https://example.com' AS url, NULL AS none,
+                       '61626364-6566-6768-696A-6B6C6D6E6F70' AS uuid, 'green' AS color, 3 AS score
+                """))
+            let date: Date? = row[0]
+            #expect(date == Date(timeIntervalSince1970: 1_714_953_600))
+            #expect(row["url"] as URL? == URL(string: "https://example.com"))
+            #expect(row["uuid"] as UUID? == UUID(uuidString: "61626364-6566-6768-696A-6B6C6D6E6F70"))
+            #expect(row["color"] as Color? == .green)
+            #expect(row[5] as Int? == 3)
+            #expect(row["none"] as Date? == nil)
+            #expect(row[2] as Color? == nil)
+            #expect(row["missing"] as UUID? == nil)
+            #expect(row["none"] as Int? == nil)
+        }
+        // A value that does not convert fails the fetch that reads it.
+        struct Event: FetchableRecord {
+            var date: Date?
+            init(row: Row) { date = row["date"] }
+        }
+        #expect(throws: RowDecodingError.self) {
+            try dbQueue.read { db in try Event.fetchAll(db, sql: "SELECT 'not a date' AS date") }
+        }
+        #expect(try dbQueue.read { db in try Event.fetchOne(db, sql: "SELECT NULL AS date") }?.date == nil)
+    }
+
     @Test func datesParseTheFormatsOfSQLite() throws {
         let formats = ["2023-11-14", "2023-11-14 22:13", "2023-11-14 22:13:20", "2023-11-14T22:13:20.123", "2023-11-14 22:13:20Z", "2023-11-14 23:13:20+01:00"]
         let dates = formats.map { Date.fromDatabaseValue($0.databaseValue) }
