@@ -197,8 +197,9 @@ public final class Database {
         let extended = sqliteConnection.map { sqlite3_extended_errcode($0) } ?? code
         let resultCode = ResultCode(rawValue: (extended & 0xFF) == (code & 0xFF) ? extended : code)
         let message = sqliteConnection.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
-        let arguments = configuration.publicStatementArguments ? statement?.arguments : nil
-        return DatabaseError(resultCode: resultCode, message: message, sql: statement?.sql ?? sql, arguments: arguments)
+        return DatabaseError(
+            resultCode: resultCode, message: message, sql: statement?.sql ?? sql, arguments: statement?.arguments,
+            publicStatementArguments: configuration.publicStatementArguments)
     }
 
     // MARK: - Changes

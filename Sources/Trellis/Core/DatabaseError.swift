@@ -3,9 +3,9 @@ import TrellisSQLite
 /// An error thrown by SQLite, or by Trellis when a request can not run.
 ///
 /// Its description gives the result code, the message, and the SQL that
-/// failed. Statement arguments appear only when
+/// failed. Statement arguments appear in the description only when
 /// ``Configuration/publicStatementArguments`` is true, because they may
-/// hold private data:
+/// hold private data; the ``arguments`` property always has them:
 ///
 /// ```swift
 /// do {
@@ -27,8 +27,11 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// The SQL that failed, if any.
     public let sql: String?
 
-    /// The arguments of the failed statement, when they are public.
+    /// The arguments of the failed statement.
     public let arguments: StatementArguments?
+
+    /// Whether the description shows the arguments.
+    let publicStatementArguments: Bool
 
     /// The primary result code.
     public var resultCode: ResultCode { extendedResultCode.primaryResultCode }
@@ -39,10 +42,18 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         sql: String? = nil,
         arguments: StatementArguments? = nil)
     {
+        self.init(resultCode: resultCode, message: message, sql: sql, arguments: arguments, publicStatementArguments: false)
+    }
+
+    init(
+        resultCode: ResultCode, message: String?, sql: String?, arguments: StatementArguments?,
+        publicStatementArguments: Bool)
+    {
         self.extendedResultCode = resultCode
         self.message = message
         self.sql = sql
         self.arguments = arguments
+        self.publicStatementArguments = publicStatementArguments
     }
 
     public var description: String {
@@ -52,7 +63,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         }
         if let sql {
             text += " - while executing `\(sql)`"
-            if let arguments, !arguments.isEmpty {
+            if publicStatementArguments, let arguments, !arguments.isEmpty {
                 text += " with arguments \(arguments)"
             }
         }

@@ -174,8 +174,20 @@ extension DatabaseValue: DatabaseValueConvertible {
 }
 
 extension DatabaseValue: CustomStringConvertible, CustomDebugStringConvertible {
-    /// The value as SQL: `NULL`, `1`, `1.5`, `'text'`, `X'00FF'`.
+    /// The value as GRDB prints it: `NULL`, `1`, `1.5`, `"text"`,
+    /// `Data(2 bytes)`.
     public var description: String {
+        switch storage {
+        case .null: return "NULL"
+        case .int64(let value): return String(value)
+        case .double(let value): return String(value)
+        case .string(let value): return String(reflecting: value)
+        case .blob(let data): return "Data(\(data.count) bytes)"
+        }
+    }
+
+    /// The value as an SQL literal: `NULL`, `1`, `1.5`, `'text'`, `X'00FF'`.
+    var sqlLiteral: String {
         switch storage {
         case .null: return "NULL"
         case .int64(let value): return String(value)

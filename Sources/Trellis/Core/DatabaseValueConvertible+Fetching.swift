@@ -59,9 +59,7 @@ extension DatabaseValueConvertible {
     /// nil when there is no row or the value is NULL.
     @inlinable
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        try statement.database.fetchOne(statement, arguments: arguments) { row -> Self? in
-            row.hasNull(atIndex: 0) ? nil : try row.decode(Self.self, atIndex: 0)
-        } ?? nil
+        try statement.database.fetchOne(statement, arguments: arguments, decode: decodeFirstColumn) ?? nil
     }
 
     /// A cursor over the values of the first column of a request.
@@ -76,9 +74,15 @@ extension DatabaseValueConvertible {
 
     /// The value of the first column of the first row of a request, or nil.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true)) { row -> Self? in
-            row.hasNull(atIndex: 0) ? nil : try row.decode(Self.self, atIndex: 0)
-        } ?? nil
+        try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true), decode: decodeFirstColumn) ?? nil
+    }
+
+    /// The value of the first column of a fetched row: NULL is nil, unless
+    /// the type makes a value of it (`DatabaseValue.null`, or `.some(nil)`
+    /// for an optional: `Optional<Int>.fetchOne` tells a NULL from no row).
+    @inlinable
+    static func decodeFirstColumn(_ row: Row) throws -> Self? {
+        row.hasNull(atIndex: 0) ? fromDatabaseValue(.null) : try row.decode(Self.self, atIndex: 0)
     }
 }
 
@@ -158,9 +162,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// nil when there is no row or the value is NULL.
     @inlinable
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        try statement.database.fetchOne(statement, arguments: arguments) { row -> Self? in
-            row.hasNull(atIndex: 0) ? nil : try row.decode(Self.self, atIndex: 0)
-        } ?? nil
+        try statement.database.fetchOne(statement, arguments: arguments, decode: decodeFirstColumn) ?? nil
     }
 
     /// A cursor over the values of the first column of a request.
@@ -175,9 +177,15 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
 
     /// The value of the first column of the first row of a request, or nil.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true)) { row -> Self? in
-            row.hasNull(atIndex: 0) ? nil : try row.decode(Self.self, atIndex: 0)
-        } ?? nil
+        try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true), decode: decodeFirstColumn) ?? nil
+    }
+
+    /// The value of the first column of a fetched row: NULL is nil, unless
+    /// the type makes a value of it (`DatabaseValue.null`, or `.some(nil)`
+    /// for an optional: `Optional<Int>.fetchOne` tells a NULL from no row).
+    @inlinable
+    static func decodeFirstColumn(_ row: Row) throws -> Self? {
+        row.hasNull(atIndex: 0) ? fromDatabaseValue(.null) : try row.decode(Self.self, atIndex: 0)
     }
 }
 

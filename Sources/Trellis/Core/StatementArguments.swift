@@ -85,8 +85,9 @@ extension StatementArguments: ExpressibleByDictionaryLiteral {
 
 extension StatementArguments: CustomStringConvertible {
     public var description: String {
+        // As GRDB prints them: `["a", 1]`, `["id": 1, "name": "a"]`.
         let positional = values.map(\.description)
-        let named = namedValues.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
+        let named = namedValues.sorted { $0.key < $1.key }.map { "\(String(reflecting: $0.key)): \($0.value)" }
         return "[" + (positional + named).joined(separator: ", ") + "]"
     }
 }

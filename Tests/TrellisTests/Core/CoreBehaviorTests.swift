@@ -130,7 +130,7 @@ import Trellis
         }
     }
 
-    @Test func argumentsAppearOnlyWhenPublic() throws {
+    @Test func argumentsAppearInDescriptionsOnlyWhenPublic() throws {
         var configuration = Configuration()
         configuration.publicStatementArguments = true
         let verbose = try DatabaseQueue(configuration: configuration)
@@ -144,11 +144,13 @@ import Trellis
             try quiet.write { db in try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["secret"]) }
         }
         #expect(quietError?.description.contains("secret") == false)
+        #expect(quietError?.arguments == ["secret"])
         try verbose.write { db in try db.execute(sql: "CREATE TABLE t(a TEXT UNIQUE); INSERT INTO t VALUES ('secret')") }
         let verboseError = #expect(throws: DatabaseError.self) {
             try verbose.write { db in try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["secret"]) }
         }
-        #expect(verboseError?.description.contains("with arguments ['secret']") == true)
+        #expect(verboseError?.description.contains(#"with arguments ["secret"]"#) == true)
+        #expect(verboseError?.arguments == ["secret"])
     }
 
     @Test func aReadOnlyDatabaseRefusesWrites() throws {
@@ -286,6 +288,38 @@ import Trellis
         #expect(try dbQueue.read { db in try Event.fetchOne(db, sql: "SELECT NULL AS date") }?.date == nil)
     }
 
+    @Test func fetchOneTellsANullFromNoRowForTypesThatHoldNull() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT NULL") == .some(nil))
+            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT 1 WHERE 0") == .none)
+            #expect(try Optional<Date>.fetchOne(db, sql: "SELECT NULL") == .some(nil))
+            #expect(try DatabaseValue.fetchOne(db, sql: "SELECT NULL") == .null)
+            #expect(try Int.fetchOne(db, sql: "SELECT NULL") == nil)
+            #expect(try Optional<String>.fetchAll(db, sql: "SELECT NULL UNION ALL SELECT 'a'") == [nil, "a"])
+        }
+    }
+
+    @Test func valuesAndArgumentsPrintAsInGRDB() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT 'ten' AS a, 1 AS b, 1.5 AS c, NULL AS d, x'0102' AS e"))
+            #expect(row.description == #"[a:"ten" b:1 c:1.5 d:NULL e:Data(2 bytes)]"#)
+            let positional: StatementArguments = ["a", 1, nil, 2.5]
+            #expect(positional.description == #"["a", 1, NULL, 2.5]"#)
+            let named: StatementArguments = ["name": "a", "id": 1]
+            #expect(named.description == #"["id": 1, "name": "a"]"#)
+            // Inlined SQL still writes SQL literals.
+            try db.create(table: "t") { t in
+                t.column("id", .integer).primaryKey()
+                t.column("name", .text).defaults(to: "it's")
+                t.column("bytes", .blob).defaults(to: Data([1, 2]))
+            }
+            try db.execute(sql: "INSERT INTO t DEFAULT VALUES")
+            #expect(try Row.fetchOne(db, sql: "SELECT name, bytes FROM t") == ["name": "it's", "bytes": Data([1, 2])])
+        }
+    }
+
     @Test func datesParseTheFormatsOfSQLite() throws {
         let formats = ["2023-11-14", "2023-11-14 22:13", "2023-11-14 22:13:20", "2023-11-14T22:13:20.123", "2023-11-14 22:13:20Z", "2023-11-14 23:13:20+01:00"]
         let dates = formats.map { Date.fromDatabaseValue($0.databaseValue) }
@@ -307,7 +341,7 @@ import Trellis
         #expect(!row.hasColumn("missing"))
         #expect(row.coalesce(["nickname", "name"]) as String? == "Arthur")
         #expect(row.columnNames == ["id", "Name", "nickname"])
-        #expect(row.description == "[id:1 Name:'Arthur' nickname:NULL]")
+        #expect(row.description == #"[id:1 Name:"Arthur" nickname:NULL]"#)
         #expect(row.scopes.names.isEmpty)
     }
 }

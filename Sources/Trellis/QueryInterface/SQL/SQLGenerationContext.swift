@@ -39,7 +39,7 @@ public final class SQLGenerationContext {
     /// Appends a value and returns its placeholder, or returns the value as
     /// an SQL literal when values are inlined.
     func bind(_ value: DatabaseValue) -> String {
-        if inlinesValues { return value.description }
+        if inlinesValues { return value.sqlLiteral }
         arguments.append(value)
         return "?"
     }
