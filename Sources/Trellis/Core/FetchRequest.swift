@@ -23,6 +23,20 @@ public protocol FetchRequest<RowDecoder>: SQLSubqueryable {
     func fetchCount(_ db: Database) throws -> Int
 }
 
+extension FetchRequest {
+    /// Compiles the request into a statement, ready to run: for example,
+    /// to print its SQL.
+    ///
+    /// ```swift
+    /// let statement = try request.makePreparedRequest(db).statement
+    /// print(statement)            // SELECT * FROM player WHERE email = ?
+    /// print(statement.arguments)  // ["arthur@example.com"]
+    /// ```
+    public func makePreparedRequest(_ db: Database) throws -> PreparedRequest {
+        try makePreparedRequest(db, forSingleResult: false)
+    }
+}
+
 /// A compiled request: a statement, how its rows split into scopes, and
 /// the requests that prefetch to-many associations.
 public struct PreparedRequest {

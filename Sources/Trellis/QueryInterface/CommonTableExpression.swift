@@ -157,3 +157,37 @@ extension SQL.StringInterpolation {
         appendInterpolation(SQLExpression(.subquery(definition.subquery)))
     }
 }
+
+extension CommonTableExpression where RowDecoder == Row {
+    /// A common table expression of rows, defined by raw SQL.
+    ///
+    /// ```swift
+    /// let cte = CommonTableExpression(named: "bestScore", sql: "SELECT MAX(score) FROM player")
+    /// ```
+    public init(
+        recursive: Bool = false, named tableName: String, columns: [String]? = nil,
+        sql: String, arguments: StatementArguments = StatementArguments())
+    {
+        self.init(recursive: recursive, named: tableName, columns: columns,
+                  subquery: SQLSubquery(literal: SQL(sql: sql, arguments: arguments)))
+    }
+
+    /// A common table expression of rows, defined by an SQL literal.
+    ///
+    /// ```swift
+    /// let cte = CommonTableExpression(named: "playerName", literal: "SELECT \(name)")
+    /// ```
+    public init(recursive: Bool = false, named tableName: String, columns: [String]? = nil, literal sqlLiteral: SQL) {
+        self.init(recursive: recursive, named: tableName, columns: columns, subquery: SQLSubquery(literal: sqlLiteral))
+    }
+
+    /// A common table expression of rows, defined by a request.
+    ///
+    /// ```swift
+    /// let cte = CommonTableExpression(named: "bestPlayer", request: Player.order(Column("score").desc).limit(1))
+    /// ```
+    public init(recursive: Bool = false, named tableName: String, columns: [String]? = nil, request: some SQLSubqueryable) {
+        self.init(recursive: recursive, named: tableName, columns: columns, subquery: request.sqlSubquery)
+    }
+}
+

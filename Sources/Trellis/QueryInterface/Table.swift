@@ -88,6 +88,9 @@ extension Table {
         all().order(sql: sql, arguments: arguments)
     }
 
+    /// The request of rows sorted with an SQL literal.
+    public func order(literal sqlLiteral: SQL) -> QueryInterfaceRequest<RowDecoder> { all().order(literal: sqlLiteral) }
+
     /// The request of rows sorted by primary key.
     public func orderByPrimaryKey() -> QueryInterfaceRequest<RowDecoder> { all().orderByPrimaryKey() }
 

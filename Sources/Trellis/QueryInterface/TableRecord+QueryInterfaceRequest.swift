@@ -58,6 +58,15 @@ extension TableRecord {
         all().order(sql: sql, arguments: arguments)
     }
 
+    /// A request of rows sorted with an SQL literal.
+    ///
+    /// ```swift
+    /// Player.order(literal: "score DESC")
+    /// ```
+    public static func order(literal sqlLiteral: SQL) -> QueryInterfaceRequest<Self> {
+        all().order(literal: sqlLiteral)
+    }
+
     /// A request of rows sorted by primary key.
     public static func orderByPrimaryKey() -> QueryInterfaceRequest<Self> { all().orderByPrimaryKey() }
 

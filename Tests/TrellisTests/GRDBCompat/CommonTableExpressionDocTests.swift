@@ -85,6 +85,19 @@ private struct ChatInfo: Decodable, FetchableRecord {
         }
     }
 
+    @Test func commonTableExpressionsOfRowsNeedNoType() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            let name = "O'Brien"
+            let bestScore = CommonTableExpression(named: "bestScore", sql: "SELECT MAX(score) FROM player")
+            let playerName = CommonTableExpression(named: "playerName", literal: "SELECT \(name)")
+            let bestPlayer = CommonTableExpression(named: "bestPlayer", request: Player.order(Column("score").desc).limit(1))
+            #expect(try bestScore.all().with(bestScore).fetchAll(db) == [["MAX(score)": 300]])
+            #expect(try Player.with(playerName).filter(Column("name") == playerName.all()).fetchAll(db).map(\.id) == [2])
+            #expect(try bestPlayer.all().with(bestPlayer).fetchOne(db)?["name"] == "Barbara")
+        }
+    }
+
     @Test func recursiveCommonTableExpressions() throws {
         let dbQueue = try makeDatabase()
         let values = try dbQueue.read { db in try counterRequest(range: 3...7).fetchAll(db) }

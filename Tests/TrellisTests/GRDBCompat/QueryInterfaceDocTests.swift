@@ -238,7 +238,8 @@ private func date(_ value: some SQLSpecificExpressible) -> SQLExpression {
             let colors = try Row.fetchAll(db, Player.annotated(withRequired: Player.team.select(\.color)).order(\.id))
             #expect(colors.map { $0["color"] as String } == ["red", "red", "blue"])
 
-            #expect(try Player.select(\.team, as: String?.self).distinct().fetchCount(db) == 3)
+            // COUNT(DISTINCT team): the NULL team is not counted.
+            #expect(try Player.select(\.team, as: String?.self).distinct().fetchCount(db) == 2)
             #expect(try ids(db, Player.filter { [1, 2, 3].contains($0.id) }.order(\.id)) == [1, 2, 3])
             #expect(try ids(db, Player.filter { $0.name != nil && $0.score > 1100 }.order(\.id)) == [2, 4])
             #expect(try Player.filter(id: 1).fetchOne(db)?.name == "Arthur")
@@ -297,6 +298,7 @@ private func date(_ value: some SQLSpecificExpressible) -> SQLExpression {
             #expect(try ids(db, request) == [1, 4])
             // Reversing an unordered request has no effect.
             #expect(Set(try ids(db, Player.all().reversed())) == [1, 2, 3, 4])
+            #expect(try Player.all().reversed().makePreparedRequest(db).statement.sql == #"SELECT * FROM "player""#)
             let rows = try Row.fetchAll(db, Player
                 .select(sql: "team, COUNT(*)")
                 .filter(sql: "name = ? OR name = ?", arguments: ["Arthur", "Barbara"])
@@ -507,12 +509,33 @@ private func date(_ value: some SQLSpecificExpressible) -> SQLExpression {
         }
     }
 
+    @Test func sqlLiteralsInEveryClause() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            let minimumCount = 1
+            let teams = try Row.fetchAll(db, Player
+                .select(sql: "team, COUNT(*) AS count")
+                .filter(literal: "team IS NOT NULL")
+                .group(literal: "team")
+                .having(literal: "COUNT(*) > \(minimumCount)"))
+            #expect(teams == [["team": "Reds", "count": 2]])
+            #expect(try ids(db, Player.order(literal: "score DESC")) == [2, 4, 1, 3])
+            #expect(try Table("player").order(literal: "score").select(Column("id"), as: Int64.self).fetchAll(db) == [3, 1, 4, 2])
+            let statement = try Player.filter(Column("email") == "arthur@example.com").makePreparedRequest(db).statement
+            #expect(statement.sql == #"SELECT * FROM "player" WHERE "email" = ?"#)
+            #expect(statement.arguments == ["arthur@example.com"])
+        }
+    }
+
     @Test func fetchingAggregatedValues() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db throws in
             #expect(try Player.fetchCount(db) == 4)
             #expect(try Player.filter { $0.email != nil }.fetchCount(db) == 3)
-            #expect(try Player.select(\.team).distinct().fetchCount(db) == 3)
+            // SELECT COUNT(DISTINCT team) FROM player: NULL is not counted.
+            #expect(try Player.select(\.team).distinct().fetchCount(db) == 2)
+            #expect(try Row.fetchAll(db, Player.select(\.team).distinct()).count == 3)
+            // SELECT COUNT(*) FROM (SELECT DISTINCT team, isHealthy FROM player)
             #expect(try Player.select { [$0.team, $0.isHealthy] }.distinct().fetchCount(db) == 4)
             #expect(try Player.select(\.isHealthy).distinct().fetchCount(db) == 2)
         }

@@ -97,8 +97,12 @@ extension QueryInterfaceRequest {
         order([sqlLiteral])
     }
 
-    /// Reverses the ordering. A request without ordering is sorted by
-    /// descending primary key.
+    /// Reverses the ordering. A request without ordering is not changed.
+    ///
+    /// ```swift
+    /// // SELECT * FROM player ORDER BY score ASC, name DESC
+    /// Player.order(Column("score").desc, Column("name")).reversed()
+    /// ```
     public func reversed() -> Self {
         var request = self
         request.relation.isReversed.toggle()
@@ -206,6 +210,15 @@ extension QueryInterfaceRequest {
         group([SQL(sql: sql, arguments: arguments)])
     }
 
+    /// Groups rows with an SQL literal.
+    ///
+    /// ```swift
+    /// Player.select(sql: "team, COUNT(*)").group(literal: "team")
+    /// ```
+    public func group(literal sqlLiteral: SQL) -> Self {
+        group([sqlLiteral])
+    }
+
     /// Keeps the groups that match `predicate`. Without grouping, keeps
     /// the rows that match it: association aggregates filter this way.
     ///
@@ -221,6 +234,15 @@ extension QueryInterfaceRequest {
     /// Keeps the groups that match an SQL condition.
     public func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
         having(SQL(sql: sql, arguments: arguments))
+    }
+
+    /// Keeps the groups that match an SQL literal.
+    ///
+    /// ```swift
+    /// Player.group(Column("team")).having(literal: "COUNT(*) > \(minimumCount)")
+    /// ```
+    public func having(literal sqlLiteral: SQL) -> Self {
+        having(sqlLiteral)
     }
 
     // MARK: Limiting

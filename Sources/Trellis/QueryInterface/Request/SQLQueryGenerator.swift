@@ -60,10 +60,17 @@ struct SQLQueryGenerator {
         counted.orderings = []
         counted.children = counted.children.filter { $0.child.kind != .all }
         let sql: String
-        if !counted.isDistinct && counted.groupBy.isEmpty && counted.limit == nil && counted.children.isEmpty
-            && counted.selection.allSatisfy(\.isAllColumns)
-        {
+        let isSimple = counted.groupBy.isEmpty && counted.limit == nil && counted.children.isEmpty
+        if isSimple && !counted.isDistinct && counted.selection.allSatisfy(\.isAllColumns) {
             counted.selection = [SQLExpression.countAll.sqlSelection]
+            sql = try generate(counted, context: context).sql
+        } else if isSimple && counted.isDistinct, counted.selection.count == 1,
+                  let expression = counted.selection[0].countableExpression
+        {
+            // `SELECT COUNT(DISTINCT name)`, as GRDB counts: NULL is not
+            // counted.
+            counted.isDistinct = false
+            counted.selection = [SQLExpression(.function("COUNT", [expression], distinct: true)).sqlSelection]
             sql = try generate(counted, context: context).sql
         } else {
             sql = "SELECT COUNT(*) FROM (" + (try generate(counted, context: context).sql) + ")"
@@ -159,7 +166,7 @@ struct SQLQueryGenerator {
         }
 
         // ORDER BY
-        var orderings = try effectiveOrderings(relation, db: db).map { $0.qualified(with: relation.alias) }
+        var orderings = relation.effectiveOrderings.map { $0.qualified(with: relation.alias) }
         orderings += try joinedOrderings(joins, db: db)
         if !orderings.isEmpty {
             sql += " ORDER BY " + (try orderings.map { try $0.sql(context) }.joined(separator: ", "))
@@ -262,16 +269,6 @@ struct SQLQueryGenerator {
         return result
     }
 
-    /// The orderings, reversed if needed: a reversed request without
-    /// ordering is ordered by descending primary key.
-    private func effectiveOrderings(_ relation: SQLRelation, db: Database) throws -> [SQLOrdering] {
-        if relation.isReversed && relation.orderings.isEmpty {
-            let primaryKey = try db.primaryKey(relation.tableName)
-            return primaryKey.columns.map { SQLExpression.column($0).desc }
-        }
-        return relation.effectiveOrderings
-    }
-
     /// `WITH [RECURSIVE] name(columns) AS (...), ... `, or the empty string.
     static func withClause(_ ctes: [SQLCommonTableExpression], context: SQLGenerationContext) throws -> String {
         if ctes.isEmpty { return "" }
@@ -322,5 +319,11 @@ extension SQLSelection {
     var isAllColumns: Bool {
         if case .allColumns = impl { return true }
         return false
+    }
+
+    /// The selected expression, which `COUNT(DISTINCT ...)` can count.
+    var countableExpression: SQLExpression? {
+        if case .expression(let expression, _) = impl { return expression }
+        return nil
     }
 }
