@@ -120,6 +120,137 @@ extension Cursor {
     }
 }
 
+extension Cursor {
+    /// A cursor that skips the elements while `predicate` is true.
+    public func drop(while predicate: @escaping (Element) throws -> Bool) -> AnyCursor<Element> {
+        var isDropping = true
+        return AnyCursor {
+            while let element = try self.next() {
+                if isDropping, try predicate(element) { continue }
+                isDropping = false
+                return element
+            }
+            return nil
+        }
+    }
+
+    /// A cursor of the elements while `predicate` is true.
+    public func prefix(while predicate: @escaping (Element) throws -> Bool) -> AnyCursor<Element> {
+        var isDone = false
+        return AnyCursor {
+            guard !isDone, let element = try self.next() else { return nil }
+            if try predicate(element) { return element }
+            isDone = true
+            return nil
+        }
+    }
+
+    /// All elements but the last `k`.
+    public func dropLast(_ k: Int = 1) throws -> [Element] {
+        let elements = try Array(self)
+        return Array(elements.dropLast(Swift.max(k, 0)))
+    }
+
+    /// The last `maxLength` elements.
+    public func suffix(_ maxLength: Int) throws -> [Element] {
+        let elements = try Array(self)
+        return Array(elements.suffix(Swift.max(maxLength, 0)))
+    }
+
+    /// A cursor of pairs `(offset, element)`, from offset 0.
+    ///
+    /// ```swift
+    /// for (offset, name) in try String.fetchCursor(db, sql: "...").enumerated() { ... }
+    /// ```
+    public func enumerated() -> AnyCursor<(offset: Int, element: Element)> {
+        var offset = 0
+        return AnyCursor {
+            guard let element = try self.next() else { return nil }
+            defer { offset += 1 }
+            return (offset, element)
+        }
+    }
+
+    /// A cursor of the elements of the sequences that `transform` makes.
+    public func flatMap<SegmentOfResult: Sequence>(
+        _ transform: @escaping (Element) throws -> SegmentOfResult) -> AnyCursor<SegmentOfResult.Element>
+    {
+        map { AnyCursor(try transform($0)) }.joined()
+    }
+
+    /// A cursor of the elements of the cursors that `transform` makes.
+    public func flatMap<SegmentOfResult: Cursor>(
+        _ transform: @escaping (Element) throws -> SegmentOfResult) -> AnyCursor<SegmentOfResult.Element>
+    {
+        map(transform).joined()
+    }
+
+    /// The greatest element by `areInIncreasingOrder`, or nil when empty.
+    public func max(by areInIncreasingOrder: (Element, Element) throws -> Bool) throws -> Element? {
+        guard var result = try next() else { return nil }
+        while let element = try next() {
+            if try areInIncreasingOrder(result, element) { result = element }
+        }
+        return result
+    }
+
+    /// The least element by `areInIncreasingOrder`, or nil when empty.
+    public func min(by areInIncreasingOrder: (Element, Element) throws -> Bool) throws -> Element? {
+        guard var result = try next() else { return nil }
+        while let element = try next() {
+            if try areInIncreasingOrder(element, result) { result = element }
+        }
+        return result
+    }
+}
+
+extension Cursor where Element: Comparable {
+    /// The greatest element, or nil when empty.
+    public func max() throws -> Element? { try max(by: <) }
+
+    /// The least element, or nil when empty.
+    public func min() throws -> Element? { try min(by: <) }
+}
+
+extension Cursor where Element: Sequence {
+    /// A cursor of the elements of each sequence, in order.
+    public func joined() -> AnyCursor<Element.Element> {
+        var current: Element.Iterator?
+        return AnyCursor {
+            while true {
+                if let element = current?.next() { return element }
+                guard let sequence = try self.next() else { return nil }
+                current = sequence.makeIterator()
+            }
+        }
+    }
+}
+
+extension Cursor where Element: Cursor {
+    /// A cursor of the elements of each cursor, in order.
+    public func joined() -> AnyCursor<Element.Element> {
+        var current: Element?
+        return AnyCursor {
+            while true {
+                if let element = try current?.next() { return element }
+                guard let cursor = try self.next() else { return nil }
+                current = cursor
+            }
+        }
+    }
+}
+
+extension Cursor where Element: StringProtocol {
+    /// The elements joined with `separator`.
+    ///
+    /// ```swift
+    /// try String.fetchCursor(db, sql: "SELECT name FROM player").joined(separator: ", ")
+    /// ```
+    public func joined(separator: String = "") throws -> String {
+        try Array(self).joined(separator: separator)
+    }
+}
+
 extension Cursor where Element: Equatable {
     /// Whether the cursor contains `element`.
     public func contains(_ element: Element) throws -> Bool {
@@ -180,7 +311,13 @@ extension Array {
 extension Set {
     /// The elements of a cursor.
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
-        self.init()
+        try self.init(cursor, minimumCapacity: 0)
+    }
+
+    /// The elements of a cursor, in a set that reserves room for
+    /// `minimumCapacity` elements.
+    public init<C: Cursor>(_ cursor: C, minimumCapacity: Int) throws where C.Element == Element {
+        self.init(minimumCapacity: minimumCapacity)
         while let element = try cursor.next() {
             insert(element)
         }
@@ -188,6 +325,37 @@ extension Set {
 }
 
 extension Dictionary {
+    /// The key-value pairs of a cursor. Throws when two pairs have the same
+    /// key (where the standard library stops the process).
+    ///
+    /// ```swift
+    /// let playersById = try Dictionary(uniqueKeysWithValues: Player.fetchCursor(db).map { ($0.id, $0) })
+    /// ```
+    public init<C: Cursor>(uniqueKeysWithValues keysAndValues: C) throws where C.Element == (Key, Value) {
+        self.init()
+        while let (key, value) = try keysAndValues.next() {
+            guard updateValue(value, forKey: key) == nil else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Duplicate key in Dictionary(uniqueKeysWithValues:): \(key)")
+            }
+        }
+    }
+
+    /// The key-value pairs of a cursor; `combine` merges the values of a
+    /// repeated key.
+    public init<C: Cursor>(
+        _ keysAndValues: C, uniquingKeysWith combine: (Value, Value) throws -> Value) throws
+    where C.Element == (Key, Value)
+    {
+        self.init()
+        while let (key, value) = try keysAndValues.next() {
+            if let existing = self[key] {
+                self[key] = try combine(existing, value)
+            } else {
+                self[key] = value
+            }
+        }
+    }
+
     /// Groups the elements of a cursor by key.
     public init<C: Cursor>(grouping cursor: C, by keyForValue: (C.Element) throws -> Key) throws
     where Value == [C.Element]

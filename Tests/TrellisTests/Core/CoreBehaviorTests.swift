@@ -382,6 +382,37 @@ import Trellis
         }
     }
 
+    @Test func cursorsHaveTheMethodsOfSequences() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let sql = "SELECT 3 UNION ALL SELECT 1 UNION ALL SELECT 4 UNION ALL SELECT 1 UNION ALL SELECT 5"
+            func numbers() throws -> DatabaseValueCursor<Int> { try Int.fetchCursor(db, sql: sql) }
+            #expect(try numbers().dropLast() == [3, 1, 4, 1])
+            #expect(try numbers().dropLast(10) == [])
+            #expect(try numbers().suffix(2) == [1, 5])
+            #expect(try Array(numbers().drop(while: { $0 != 4 })) == [4, 1, 5])
+            #expect(try Array(numbers().prefix(while: { $0 != 4 })) == [3, 1])
+            #expect(try Array(numbers().enumerated()).map { $0.offset * 10 + $0.element } == [3, 11, 24, 31, 45])
+            #expect(try Array(numbers().flatMap { [$0, $0] }) == [3, 3, 1, 1, 4, 4, 1, 1, 5, 5])
+            #expect(try Array(numbers().flatMap { try Int.fetchCursor(db, sql: "SELECT ? * 2", arguments: [$0]) }) == [6, 2, 8, 2, 10])
+            #expect(try Array(numbers().map { Array(repeating: $0, count: $0 % 3) }.joined()) == [1, 4, 1, 5, 5])
+            #expect(try numbers().max() == 5)
+            #expect(try numbers().min() == 1)
+            #expect(try numbers().max(by: { $0 % 4 < $1 % 4 }) == 3)
+            #expect(try numbers().min(by: { $0 % 4 < $1 % 4 }) == 4)
+            #expect(try Int.fetchCursor(db, sql: "SELECT 1 WHERE 0").max() == nil)
+            #expect(try String.fetchCursor(db, sql: "SELECT 'a' UNION ALL SELECT 'b'").joined(separator: ", ") == "a, b")
+            #expect(try Set(numbers(), minimumCapacity: 10) == [1, 3, 4, 5])
+            let squares = try Dictionary(uniqueKeysWithValues: Int.fetchCursor(db, sql: "SELECT 2 UNION ALL SELECT 3").map { ($0, $0 * $0) })
+            #expect(squares == [2: 4, 3: 9])
+            // A repeated key is an error, not a crash.
+            #expect(throws: DatabaseError.self) {
+                try Dictionary(uniqueKeysWithValues: numbers().map { ($0, $0) })
+            }
+            #expect(try Dictionary(numbers().map { ($0, 1) }, uniquingKeysWith: +) == [3: 1, 1: 2, 4: 1, 5: 1])
+        }
+    }
+
     @Test func savepointsNest() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { (db: Database) throws in
