@@ -173,6 +173,15 @@ extension DatabaseValue: DatabaseValueConvertible {
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DatabaseValue? { dbValue }
 }
 
+extension DatabaseValue {
+    /// The database value of `value`, if it is a database value: a value
+    /// whose type is known only at run time, such as decoded JSON.
+    init?(anyValue value: Any) {
+        guard let convertible = value as? any DatabaseValueConvertible else { return nil }
+        self = convertible.databaseValue
+    }
+}
+
 extension DatabaseValue: CustomStringConvertible, CustomDebugStringConvertible {
     /// The value as GRDB prints it: `NULL`, `1`, `1.5`, `"text"`,
     /// `Data(2 bytes)`.

@@ -23,6 +23,21 @@ extension Date: DatabaseValueConvertible {
     }
 }
 
+extension Date {
+    /// The date of a julian day number, as SQLite's `julianday()` returns
+    /// it; nil when the number is not finite.
+    ///
+    /// ```swift
+    /// let date = Date(julianDay: 2457277.26)  // 2015-09-11 18:14:24 UTC
+    /// ```
+    public init?(julianDay: Double) {
+        // Julian day 2440587.5 is 1970-01-01 00:00:00 UTC.
+        let interval = (julianDay - 2_440_587.5) * 86_400
+        guard interval.isFinite else { return nil }
+        self.init(timeIntervalSince1970: interval)
+    }
+}
+
 /// The date text format of SQLite's date functions, without DateFormatter.
 enum DatabaseDateFormat {
     static func string(from date: Date) -> String {
@@ -81,6 +96,9 @@ struct DatabaseDateComponentsParser {
         var year: Int64 = 2000, month: Int64 = 1, day: Int64 = 1
         var hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, nanosecond: Int64 = 0
         var hasSeconds = false
+        var hasFraction = false
+        /// Whether the text ends with `Z` or an offset.
+        var hasTimeZone = false
         var offsetSeconds: Int64 = 0
 
         var date: Date {
@@ -116,6 +134,7 @@ struct DatabaseDateComponentsParser {
             result.second = second
             result.hasSeconds = true
             if expect(".") {
+                result.hasFraction = true
                 var digits: Int64 = 0
                 var scale: Int64 = 1_000_000_000
                 while position < bytes.count, let digit = digitValue(bytes[position]) {
@@ -129,6 +148,7 @@ struct DatabaseDateComponentsParser {
             }
         }
         if position == bytes.count { return result }
+        result.hasTimeZone = true
         if expect("Z") { return position == bytes.count ? result : nil }
         let sign: Int64
         if expect("+") { sign = 1 } else if expect("-") { sign = -1 } else { return nil }
@@ -299,6 +319,35 @@ extension NSNumber: DatabaseValueConvertible {
             return nil
         }
         return number as? Self
+    }
+}
+
+// MARK: - NSString, NSNull, CGFloat
+
+/// Strings are stored as text.
+extension NSString: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { (self as String).databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        String.fromDatabaseValue(dbValue).flatMap { NSString(string: $0) as? Self }
+    }
+}
+
+/// `NSNull` is NULL.
+extension NSNull: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .null }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        dbValue.isNull ? NSNull() as? Self : nil
+    }
+}
+
+/// Floats of CoreGraphics are stored as doubles.
+extension CGFloat: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { Double(self).databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> CGFloat? {
+        Double.fromDatabaseValue(dbValue).map { CGFloat($0) }
     }
 }
 

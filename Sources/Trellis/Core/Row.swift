@@ -134,6 +134,24 @@ public final class Row {
                   names: pairs.map(\.key), offset: 0, count: pairs.count, layout: nil, parent: nil)
     }
 
+    /// A row from a dictionary of values of unknown types, such as decoded
+    /// JSON; nil when a key is not a string or a value is not a database
+    /// value.
+    ///
+    /// ```swift
+    /// let payload: [AnyHashable: Any] = ["name": "Arthur", "score": 1000]
+    /// if let row = Row(payload) { let player = try Player(row: row) }
+    /// ```
+    public convenience init?(_ dictionary: [AnyHashable: Any]) {
+        var columns: [(String, DatabaseValue)] = []
+        for (key, element) in dictionary {
+            guard let name = key.base as? String, let value = DatabaseValue(anyValue: element) else { return nil }
+            columns.append((name, value))
+        }
+        columns.sort { $0.0 < $1.0 }
+        self.init(columns: columns)
+    }
+
     /// A row with the given columns, in order.
     public convenience init(columns: [(String, DatabaseValue)]) {
         self.init(statement: nil, values: columns.map(\.1), names: columns.map(\.0), offset: 0,

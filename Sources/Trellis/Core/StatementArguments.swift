@@ -46,6 +46,39 @@ public struct StatementArguments: Hashable, Sendable {
         namedValues = dictionary.mapValues { $0?.databaseValue ?? .null }
     }
 
+    /// Creates positional arguments from values of unknown types, such as
+    /// decoded JSON; nil when one of them is not a database value.
+    ///
+    /// ```swift
+    /// let payload: [Any] = ["Arthur", 1000]
+    /// guard let arguments = StatementArguments(payload) else { throw InvalidInput() }
+    /// ```
+    public init?(_ array: [Any]) {
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(array.count)
+        for element in array {
+            guard let value = DatabaseValue(anyValue: element) else { return nil }
+            values.append(value)
+        }
+        self.init(values: values)
+    }
+
+    /// Creates named arguments from values of unknown types, such as
+    /// decoded JSON; nil when one of them is not a database value.
+    ///
+    /// ```swift
+    /// let payload: [String: Any] = ["name": "Arthur"]
+    /// guard let arguments = StatementArguments(payload) else { throw InvalidInput() }
+    /// ```
+    public init?(_ dictionary: [String: Any]) {
+        var namedValues: [String: DatabaseValue] = [:]
+        for (name, element) in dictionary {
+            guard let value = DatabaseValue(anyValue: element) else { return nil }
+            namedValues[name] = value
+        }
+        self.init(namedValues: namedValues)
+    }
+
     /// Creates arguments from database values.
     public init(values: [DatabaseValue] = [], namedValues: [String: DatabaseValue] = [:]) {
         self.values = values

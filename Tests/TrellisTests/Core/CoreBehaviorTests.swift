@@ -320,6 +320,85 @@ import Trellis
         }
     }
 
+    @Test func foundationValuesOfGRDBsList() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            #expect(try String.fetchOne(db, sql: "SELECT ?", arguments: [NSString(string: "ns")]) == "ns")
+            #expect(try NSString.fetchOne(db, sql: "SELECT 'ns'") == "ns")
+            #expect(try DatabaseValue.fetchOne(db, sql: "SELECT ?", arguments: [NSNull()]) == .null)
+            #expect(try CGFloat.fetchOne(db, sql: "SELECT 2.5") == 2.5)
+            #expect(try Double.fetchOne(db, sql: "SELECT ?", arguments: [CGFloat(1.5)]) == 1.5)
+            let julian = try #require(Date(julianDay: 2457277.2598957))
+            #expect(julian.timeIntervalSince1970.rounded() == 1441995255)
+            let sqliteJulian = try #require(try Double.fetchOne(db, sql: "SELECT julianday('2015-09-11 18:14:15')"))
+            #expect(abs(try #require(Date(julianDay: sqliteJulian)).timeIntervalSince1970 - 1441995255) < 0.001)
+            #expect(Date(julianDay: .infinity) == nil)
+        }
+    }
+
+    @Test func dateComponentsKeepTheirFormat() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            var components = DateComponents()
+            components.year = 1973
+            components.month = 9
+            components.day = 18
+            components.hour = 7
+            components.minute = 5
+            components.second = 3
+            components.nanosecond = 120_000_000
+            try db.execute(sql: "CREATE TABLE t (value)")
+            for format in DatabaseDateComponents.Format.allCases {
+                try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [DatabaseDateComponents(components, format: format)])
+            }
+            #expect(try String.fetchAll(db, sql: "SELECT value FROM t") == [
+                "1973-09-18", "1973-09-18 07:05", "1973-09-18 07:05:03", "1973-09-18 07:05:03.120",
+                "07:05", "07:05:03", "07:05:03.120",
+            ])
+            let read = try DatabaseDateComponents.fetchAll(db, sql: "SELECT value FROM t")
+            #expect(read.map(\.format) == DatabaseDateComponents.Format.allCases)
+            #expect(read[0].dateComponents.year == 1973 && read[0].dateComponents.hour == nil)
+            #expect(read[3].dateComponents.nanosecond == 120_000_000)
+            #expect(read[4].dateComponents.year == nil && read[4].dateComponents.minute == 5)
+            let zoned = try #require(try DatabaseDateComponents.fetchOne(db, sql: "SELECT '2024-01-02T03:04:05+01:00'"))
+            #expect(zoned.format == .YMD_HMS)
+            #expect(zoned.dateComponents.timeZone?.secondsFromGMT() == 3600)
+            #expect(throws: RowDecodingError.self) { try DatabaseDateComponents.fetchOne(db, sql: "SELECT 'soon'") }
+        }
+    }
+
+    @Test func blobsAreReadWithoutCopy() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let rows = try Row.fetchCursor(db, sql: "SELECT x'010203' AS data, NULL AS none, 'ab' AS text")
+            while let row = try rows.next() {
+                try row.withUnsafeData(name: "data") { (data: Data?) in #expect(data == Data([1, 2, 3])) }
+                try row.withUnsafeData(atIndex: 1) { (data: Data?) in #expect(data == nil) }
+                try row.withUnsafeData(name: "text") { (data: Data?) in #expect(data == Data("ab".utf8)) }
+                #expect(throws: RowDecodingError.self) { try row.withUnsafeData(name: "missing") { _ in } }
+                #expect(throws: RowDecodingError.self) { try row.withUnsafeData(atIndex: 3) { _ in } }
+                try row.copy().withUnsafeData(name: "data") { (data: Data?) in #expect(data == Data([1, 2, 3])) }
+            }
+        }
+    }
+
+    @Test func valuesOfUnknownTypesAreCheckedBeforeUse() throws {
+        let positional: [Any] = ["Arthur", 1000, NSNull()]
+        #expect(StatementArguments(positional) == ["Arthur", 1000, nil])
+        let named: [String: Any] = ["name": "Arthur", "score": 1000]
+        #expect(StatementArguments(named) == ["name": "Arthur", "score": 1000])
+        #expect(StatementArguments(["date": NSObject()] as [String: Any]) == nil)
+        #expect(StatementArguments([NSObject()] as [Any]) == nil)
+        let payload: [AnyHashable: Any] = ["name": "Arthur", "score": 1000]
+        let row = try #require(Row(payload))
+        #expect(row["score"] as Int == 1000)
+        #expect(Row(["name": NSObject()] as [AnyHashable: Any]) == nil)
+        #expect(Row([1: "one"] as [AnyHashable: Any]) == nil)
+        // Literals still make arguments directly.
+        let literal: StatementArguments = StatementArguments(["name": "Arthur"])
+        #expect(literal == ["name": "Arthur"])
+    }
+
     @Test func datesParseTheFormatsOfSQLite() throws {
         let formats = ["2023-11-14", "2023-11-14 22:13", "2023-11-14 22:13:20", "2023-11-14T22:13:20.123", "2023-11-14 22:13:20Z", "2023-11-14 23:13:20+01:00"]
         let dates = formats.map { Date.fromDatabaseValue($0.databaseValue) }

@@ -1,0 +1,43 @@
+import Foundation
+import TrellisSQLite
+
+extension Row {
+    /// Calls `body` with the blob at `index`, without copying its bytes
+    /// when the row is read from a statement: the data is valid only
+    /// during the call. NULL gives nil; text gives its UTF-8 bytes.
+    ///
+    /// ```swift
+    /// while let row = try rows.next() {
+    ///     try row.withUnsafeData(atIndex: 0) { (data: Data?) in ... }
+    /// }
+    /// ```
+    public func withUnsafeData<T>(atIndex index: Int, _ body: (Data?) throws -> T) throws -> T {
+        guard index >= 0 && index < count else {
+            throw RowDecodingError.indexOutOfRange(index, type: Data.self, row: self)
+        }
+        if let sqliteStatement, sqlite3_column_type(sqliteStatement, CInt(offset + index)) == SQLITE_BLOB {
+            let column = CInt(offset + index)
+            // The pointer is read before the length, as SQLite asks.
+            guard let bytes = sqlite3_column_blob(sqliteStatement, column) else { return try body(Data()) }
+            let length = Int(sqlite3_column_bytes(sqliteStatement, column))
+            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes), count: length, deallocator: .none)
+            return try body(data)
+        }
+        if hasNull(atIndex: index) { return try body(nil) }
+        return try body(decode(Data.self, atIndex: index))
+    }
+
+    /// Calls `body` with the blob of the column `name`, without copying its
+    /// bytes (see ``withUnsafeData(atIndex:_:)``). A missing column is an
+    /// error.
+    ///
+    /// ```swift
+    /// try row.withUnsafeData(name: "data") { (data: Data?) in ... }
+    /// ```
+    public func withUnsafeData<T>(name: String, _ body: (Data?) throws -> T) throws -> T {
+        guard let index = index(ofColumn: name) else {
+            throw RowDecodingError.columnNotFound(name, type: Data.self, row: self)
+        }
+        return try withUnsafeData(atIndex: index, body)
+    }
+}
