@@ -173,6 +173,7 @@ public final class Database {
         statementCache.removeAll()
         lastCachedStatement = nil
         transactionStatements = transactionStatements.map { _ in nil }
+        sqlite3_trace_v2(connection, 0, nil, nil)
         tracer = nil
         sqlite3_close_v2(connection)
         sqliteConnection = nil
@@ -395,7 +396,6 @@ public final class Database {
             recordedReadTables?.formUnion(statement.region.readTables)
         }
         if transactionHookHandler != nil { executingStatement = statement }
-        tracer?.trace(statement)
     }
 
     /// Forgets the prepared statements: they are prepared again when next
@@ -532,14 +532,44 @@ public final class Database {
 
     // MARK: - Tracing
 
-    /// Calls `trace` with each statement the connection runs, or stops
-    /// tracing when `trace` is nil.
+    /// Calls `trace` with each statement the connection runs (`.statement`,
+    /// the default), or with each statement and its duration once it ends
+    /// (`.profile`), or stops tracing when `trace` is nil. Statements of
+    /// triggers are traced too.
     ///
     /// ```swift
-    /// db.trace { event in print(event) }
+    /// db.trace { event in print(event) }  // SELECT * FROM player WHERE email = ?
+    /// db.trace(options: .profile) { event in
+    ///     if case let .profile(statement, duration) = event, duration > 0.5 {
+    ///         print("Slow query: \(statement.sql)")
+    ///     }
+    /// }
     /// ```
+    ///
+    /// Arguments appear in descriptions when
+    /// ``Configuration/publicStatementArguments`` is true;
+    /// `expandedDescription` always shows them.
     public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)?) {
-        tracer = trace.map { Tracer(options: options, publicArguments: configuration.publicStatementArguments, trace: $0) }
+        guard let connection = sqliteConnection else { return }
+        // SQLite forgets the previous callback before the tracer that it
+        // refers to is released.
+        sqlite3_trace_v2(connection, 0, nil, nil)
+        tracer = nil
+        guard let trace, !options.isEmpty else { return }
+        let tracer = Tracer(publicArguments: configuration.publicStatementArguments, trace: trace)
+        self.tracer = tracer
+        var mask: UInt32 = 0
+        if options.contains(.statement) { mask |= UInt32(SQLITE_TRACE_STMT) }
+        if options.contains(.profile) { mask |= UInt32(SQLITE_TRACE_PROFILE) }
+        sqlite3_trace_v2(
+            connection, mask,
+            { mask, context, statement, detail in
+                guard let context else { return 0 }
+                Unmanaged<Tracer>.fromOpaque(context).takeUnretainedValue()
+                    .handle(mask: mask, statement: OpaquePointer(statement), detail: detail)
+                return 0
+            },
+            Unmanaged.passUnretained(tracer).toOpaque())
     }
 
     /// What to trace.
@@ -548,39 +578,82 @@ public final class Database {
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// Each statement as it starts.
         public static let statement = TracingOptions(rawValue: 1)
+        /// Each statement when it ends, with its duration.
+        public static let profile = TracingOptions(rawValue: 2)
     }
 
     /// A traced event.
-    public struct TraceEvent: CustomStringConvertible {
-        /// The SQL that runs.
-        public let sql: String
-        /// The SQL with its arguments, when they are public.
-        public let expandedSQL: String
+    public enum TraceEvent: CustomStringConvertible {
+        /// A statement starts.
+        case statement(Statement)
+        /// A statement ended, after `duration` seconds.
+        case profile(statement: Statement, duration: TimeInterval)
 
-        public var description: String { sql }
+        /// A traced statement.
+        public struct Statement: CustomStringConvertible {
+            /// The SQL that runs (for a trigger, its name in a comment).
+            public let sql: String
+            /// The SQL with its arguments inlined.
+            public let expandedSQL: String
+            let publicArguments: Bool
 
-        /// The SQL with its arguments inlined, whatever the configuration.
-        public var expandedDescription: String { expandedSQL }
+            /// The SQL, with its arguments when they are public.
+            public var description: String { publicArguments ? expandedSQL : sql }
+        }
+
+        /// The SQL, prefixed with the duration of profile events
+        /// (`0.003s SELECT ...`), with its arguments when they are public.
+        public var description: String {
+            switch self {
+            case .statement(let statement): statement.description
+            case .profile(let statement, let duration): String(format: "%.3fs ", duration) + statement.description
+            }
+        }
+
+        /// The description, with arguments inlined whatever the
+        /// configuration.
+        public var expandedDescription: String {
+            switch self {
+            case .statement(let statement): statement.expandedSQL
+            case .profile(let statement, let duration): String(format: "%.3fs ", duration) + statement.expandedSQL
+            }
+        }
     }
 
+    /// Receives SQLite's trace callbacks for the closure of `trace`.
     final class Tracer {
-        let options: TracingOptions
         let publicArguments: Bool
         let trace: (TraceEvent) -> Void
 
-        init(options: TracingOptions, publicArguments: Bool, trace: @escaping (TraceEvent) -> Void) {
-            self.options = options
+        init(publicArguments: Bool, trace: @escaping (TraceEvent) -> Void) {
             self.publicArguments = publicArguments
             self.trace = trace
         }
 
-        func trace(_ statement: Statement) {
-            var expanded = statement.sql
-            if let cString = sqlite3_expanded_sql(statement.sqliteStatement) {
+        func handle(mask: UInt32, statement: OpaquePointer?, detail: UnsafeMutableRawPointer?) {
+            switch Int32(mask) {
+            case SQLITE_TRACE_STMT:
+                // The detail is the SQL, or the comment of a trigger.
+                let sql = detail.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+                let isTrigger = sql.hasPrefix("--")
+                trace(.statement(tracedStatement(statement, sql: sql, expands: !isTrigger)))
+            case SQLITE_TRACE_PROFILE:
+                let nanoseconds = detail.map { $0.load(as: Int64.self) } ?? 0
+                let sql = sqlite3_sql(statement).map { String(cString: $0) } ?? ""
+                trace(.profile(statement: tracedStatement(statement, sql: sql, expands: true),
+                               duration: TimeInterval(nanoseconds) / 1_000_000_000))
+            default:
+                break
+            }
+        }
+
+        private func tracedStatement(_ statement: OpaquePointer?, sql: String, expands: Bool) -> TraceEvent.Statement {
+            var expanded = sql
+            if expands, let cString = sqlite3_expanded_sql(statement) {
                 expanded = String(cString: cString)
                 sqlite3_free(cString)
             }
-            trace(TraceEvent(sql: statement.sql, expandedSQL: expanded))
+            return TraceEvent.Statement(sql: sql, expandedSQL: expanded, publicArguments: publicArguments)
         }
     }
 }

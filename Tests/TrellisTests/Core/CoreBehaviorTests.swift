@@ -399,6 +399,53 @@ import Trellis
         #expect(literal == ["name": "Arthur"])
     }
 
+    @Test func tracingReportsStatementsTriggersAndDurations() throws {
+        final class Log: @unchecked Sendable { var events: [String] = []; var durations: [TimeInterval] = [] }
+        let log = Log()
+        var config = Configuration()
+        config.prepareDatabase { db in
+            db.trace(options: [.statement, .profile]) { event in
+                switch event {
+                case .statement(let statement):
+                    log.events.append("start " + statement.description)
+                case .profile(let statement, let duration):
+                    log.events.append("end " + statement.sql)
+                    log.durations.append(duration)
+                    #expect(event.description.hasSuffix("s " + statement.sql))
+                }
+            }
+        }
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE t(a);
+                CREATE TABLE log(a);
+                CREATE TRIGGER copy AFTER INSERT ON t BEGIN INSERT INTO log VALUES (new.a); END
+                """)
+            log.events = []
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["secret"])
+            db.trace(nil)
+            try db.execute(sql: "INSERT INTO t VALUES (2)")
+        }
+        // Arguments are private by default; the trigger and its statements
+        // are traced as SQLite comments.
+        #expect(log.events == [
+            "start INSERT INTO t VALUES (?)", "start -- TRIGGER copy", "start -- INSERT INTO log VALUES (new.a)",
+            "end INSERT INTO t VALUES (?)",
+        ])
+        #expect(log.durations.allSatisfy { $0 >= 0 && $0 < 10 })
+
+        var publicConfig = Configuration()
+        publicConfig.publicStatementArguments = true
+        let verbose = try DatabaseQueue(configuration: publicConfig)
+        let lines = Log()
+        try verbose.write { db in
+            db.trace { lines.events.append($0.description) }
+            try db.execute(sql: "SELECT ?", arguments: ["visible"])
+        }
+        #expect(lines.events.contains("SELECT 'visible'"))
+    }
+
     @Test func datesParseTheFormatsOfSQLite() throws {
         let formats = ["2023-11-14", "2023-11-14 22:13", "2023-11-14 22:13:20", "2023-11-14T22:13:20.123", "2023-11-14 22:13:20Z", "2023-11-14 23:13:20+01:00"]
         let dates = formats.map { Date.fromDatabaseValue($0.databaseValue) }
