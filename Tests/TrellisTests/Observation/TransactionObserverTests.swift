@@ -179,4 +179,41 @@ private struct Refusal: Error, Equatable {}
         #expect(recorder.events == ["insert t 5"])
         #expect(recorder.transactions == ["commit"])
     }
+
+    @Test func afterNextTransactionRunsOnceItEnds() throws {
+        final class Log: @unchecked Sendable { var lines: [String] = [] }
+        struct PictureFile: PersistableRecord {
+            var path: String
+            let log: Log
+            func encode(to container: inout PersistenceContainer) { container["path"] = path }
+            func willDelete(_ db: Database) {
+                db.afterNextTransaction { _ in log.lines.append("deleted \(path)") } onRollback: { _ in
+                    log.lines.append("kept \(path)")
+                }
+            }
+        }
+        let log = Log()
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE pictureFile (path TEXT PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO pictureFile VALUES ('a.png'), ('b.png')")
+        }
+        try dbQueue.write { db in
+            try PictureFile(path: "a.png", log: log).delete(db)
+            #expect(log.lines.isEmpty)  // not yet committed
+        }
+        #expect(log.lines == ["deleted a.png"])
+        struct Failure: Error {}
+        #expect(throws: Failure.self) {
+            try dbQueue.write { db in
+                try PictureFile(path: "b.png", log: log).delete(db)
+                throw Failure()
+            }
+        }
+        #expect(log.lines == ["deleted a.png", "kept b.png"])
+        // Each closure runs once: later transactions do not call it again.
+        try dbQueue.write { db in try db.execute(sql: "DELETE FROM pictureFile") }
+        #expect(log.lines == ["deleted a.png", "kept b.png"])
+        #expect(try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT path FROM pictureFile") } == [])
+    }
 }
