@@ -4,8 +4,7 @@
 extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord {
     /// The RETURNING clause of the record's selection.
     private func returningSQL(_ db: Database) throws -> String {
-        let context = SQLGenerationContext(db, inlinesValues: true)
-        return " RETURNING " + (try RowDecoder.defaultSelection.map { try $0.sql(context) }.joined(separator: ", "))
+        try returningSQL(db, RowDecoder.defaultSelection)
     }
 
     /// Deletes the rows of the request and returns the deleted records
@@ -89,3 +88,77 @@ extension TableRecord where Self: FetchableRecord {
         try all().updateAndFetchAll(db, onConflict: conflictResolution, assignments(Columns.self))
     }
 }
+
+extension QueryInterfaceRequest where RowDecoder: TableRecord {
+    /// The statement of `DELETE ... RETURNING selection`, with its
+    /// arguments: fetching from it deletes the rows of the request.
+    ///
+    /// ```swift
+    /// // DELETE FROM player RETURNING name
+    /// let statement = try Player.all().deleteAndFetchStatement(db) { [$0.name] }
+    /// let deletedNames = try String.fetchSet(statement)
+    /// ```
+    public func deleteAndFetchStatement(
+        _ db: Database, select selection: (RowDecoder.DatabaseComponents) -> [any SQLSelectable]) throws -> Statement
+    {
+        try deleteAndFetchStatement(db, selection: selection(RowDecoder.Columns.self))
+    }
+
+    /// The statement of `DELETE ... RETURNING selection`, with its
+    /// arguments.
+    public func deleteAndFetchStatement(_ db: Database, selection: [any SQLSelectable]) throws -> Statement {
+        let context = SQLGenerationContext(db)
+        let sql = try deleteSQL(context) + returningSQL(db, selection)
+        let statement = try db.makeStatement(sql: sql)
+        try statement.setArguments(StatementArguments(values: context.arguments))
+        return statement
+    }
+
+    /// The statement of `UPDATE ... RETURNING selection`, with its
+    /// arguments: fetching from it updates the rows of the request.
+    ///
+    /// ```swift
+    /// // UPDATE player SET score = score + 10 RETURNING score
+    /// let statement = try Player.all().updateAndFetchStatement(db) {
+    ///     [$0.score += 10]
+    /// } select: {
+    ///     [$0.score]
+    /// }
+    /// let updatedScores = try Int.fetchAll(statement)
+    /// ```
+    public func updateAndFetchStatement(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: (RowDecoder.DatabaseComponents) -> [ColumnAssignment],
+        select selection: (RowDecoder.DatabaseComponents) -> [any SQLSelectable]) throws -> Statement
+    {
+        try updateAndFetchStatement(
+            db, onConflict: conflictResolution, assignments(RowDecoder.Columns.self),
+            selection: selection(RowDecoder.Columns.self))
+    }
+
+    /// The statement of `UPDATE ... RETURNING selection`, with its
+    /// arguments. Throws when there is nothing to assign.
+    public func updateAndFetchStatement(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: [ColumnAssignment], selection: [any SQLSelectable]) throws -> Statement
+    {
+        let context = SQLGenerationContext(db)
+        guard let sql = try updateSQL(context, onConflict: conflictResolution, assignments) else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "updateAndFetchStatement needs at least one assignment")
+        }
+        let statement = try db.makeStatement(sql: sql + returningSQL(db, selection))
+        try statement.setArguments(StatementArguments(values: context.arguments))
+        return statement
+    }
+
+    /// ` RETURNING selection`, with values inlined.
+    fileprivate func returningSQL(_ db: Database, _ selection: [any SQLSelectable]) throws -> String {
+        let context = SQLGenerationContext(db, inlinesValues: true)
+        let columns = try selection.map { try $0.sqlSelection.sql(context) }
+        guard !columns.isEmpty else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "RETURNING needs at least one selected column")
+        }
+        return " RETURNING " + columns.joined(separator: ", ")
+    }
+}
+

@@ -71,12 +71,12 @@ extension MutablePersistableRecord {
         return inserted
     }
 
-    /// Runs the INSERT statement; with `returning`, gives it the inserted
-    /// row (`INSERT ... RETURNING *`).
+    /// Runs the INSERT statement; with `returning`, reads what it returns
+    /// (`INSERT ... RETURNING`).
     @usableFromInline
     func insertWithoutCallbacks(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-        returning: ((Row) throws -> Void)?) throws -> InsertionSuccess
+        returning: PersistenceReturning?) throws -> InsertionSuccess
     {
         guard let returning else {
             return try insertWithoutCallbacks(db, onConflict: conflictResolution)
@@ -84,19 +84,21 @@ extension MutablePersistableRecord {
         let container = try persistenceContainer()
         let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
         let statement = try db.recordStatementCache.statement(
-            db, key: .init(type: ObjectIdentifier(Self.self), operation: .custom("INSERT RETURNING \(conflict.rawValue)")),
+            db,
+            key: .init(type: ObjectIdentifier(Self.self),
+                       operation: .custom("INSERT RETURNING \(conflict.rawValue) \(returning.selectionSQL)")),
             columns: container.columns)
         {
-            try Self.insertSQL(db, columns: container.columns, conflict: conflict, returning: "*")
+            try Self.insertSQL(db, columns: container.columns, conflict: conflict, returning: returning.selectionSQL)
         }
-        guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values: container.values)) else {
+        try statement.setArguments(StatementArguments(values: container.values))
+        guard try returning.fetch(statement) else {
             // INSERT OR IGNORE did not insert.
             let keyColumns = try db.primaryKey(Self.databaseTableName).columns
             var key: [String: DatabaseValue] = [:]
             for column in keyColumns { key[column] = container.databaseValue(forColumn: column) ?? .null }
             throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key)
         }
-        try returning(row)
         return InsertionSuccess(
             rowID: db.lastInsertedRowID,
             rowIDColumn: try Self.rowIDColumn(db),
@@ -232,7 +234,7 @@ extension MutablePersistableRecord {
     {
         var fetched: T?
         try withInsertCallbacks(db) { record in
-            try record.insertWithoutCallbacks(db, onConflict: conflictResolution) { fetched = try T(row: $0) }
+            try record.insertWithoutCallbacks(db, onConflict: conflictResolution, returning: .row { fetched = try T(row: $0) })
         }
         guard let fetched else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "INSERT ... RETURNING returned no row")

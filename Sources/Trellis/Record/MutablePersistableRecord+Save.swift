@@ -13,7 +13,7 @@ extension MutablePersistableRecord {
 
     mutating func performSave(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-        returning: ((Row) throws -> Void)? = nil) throws
+        returning: PersistenceReturning? = nil) throws
     {
         try willSave(db)
         var saved: PersistenceSuccess?
@@ -37,7 +37,7 @@ extension MutablePersistableRecord {
 
     private mutating func saveWithCallbacks(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-        returning: ((Row) throws -> Void)?) throws -> PersistenceSuccess
+        returning: PersistenceReturning?) throws -> PersistenceSuccess
     {
         let container = try persistenceContainer()
         let primaryKey = try db.primaryKey(Self.databaseTableName)
@@ -81,7 +81,7 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, as returnedType: T.Type) throws -> T
     {
         var fetched: T?
-        try performSave(db, onConflict: conflictResolution) { fetched = try T(row: $0) }
+        try performSave(db, onConflict: conflictResolution, returning: .row { fetched = try T(row: $0) })
         guard let fetched else {
             throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: [:])
         }

@@ -20,7 +20,7 @@ extension MutablePersistableRecord {
     ///   the caller has it already (callbacks can not modify the record).
     func performUpdate(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?,
-        container: PersistenceContainer? = nil, returning: ((Row) throws -> Void)?) throws
+        container: PersistenceContainer? = nil, returning: PersistenceReturning?) throws
     {
         try willSave(db)
         var saved: PersistenceSuccess?
@@ -46,7 +46,7 @@ extension MutablePersistableRecord {
 
     func updateWithCallbacks(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?,
-        container: PersistenceContainer? = nil, returning: ((Row) throws -> Void)? = nil) throws -> PersistenceSuccess
+        container: PersistenceContainer? = nil, returning: PersistenceReturning? = nil) throws -> PersistenceSuccess
     {
         let container = try container ?? persistenceContainer()
         let updatedColumns = columns ?? Set(container.columns)
@@ -67,7 +67,7 @@ extension MutablePersistableRecord {
     /// changed.
     func updateWithoutCallbacks(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?,
-        container: PersistenceContainer, returning: ((Row) throws -> Void)? = nil) throws -> PersistenceSuccess
+        container: PersistenceContainer, returning: PersistenceReturning? = nil) throws -> PersistenceSuccess
     {
         let table = Self.databaseTableName
         let primaryKey = try db.primaryKey(table)
@@ -85,9 +85,9 @@ extension MutablePersistableRecord {
             setValues = keyValues
         }
         let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
-        let operation: RecordStatementCache.Operation = returning == nil
-            ? .update(conflict)
-            : .custom("UPDATE RETURNING \(conflict.rawValue)")
+        let operation: RecordStatementCache.Operation = returning.map {
+            .custom("UPDATE RETURNING \(conflict.rawValue) \($0.selectionSQL)")
+        } ?? .update(conflict)
         let statement = try db.recordStatementCache.statement(
             db, key: .init(type: ObjectIdentifier(Self.self), operation: operation), columns: setColumns)
         {
@@ -95,7 +95,7 @@ extension MutablePersistableRecord {
             sql += table.quotedDatabaseIdentifier + " SET "
             sql += setColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
             sql += " WHERE " + primaryKey.columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
-            if returning != nil { sql += " RETURNING *" }
+            if let returning { sql += " RETURNING " + returning.selectionSQL }
             return sql
         }
         func notFound() -> RecordError {
@@ -104,10 +104,8 @@ extension MutablePersistableRecord {
                 key: Dictionary(zip(primaryKey.columns, keyValues)) { _, last in last })
         }
         if let returning {
-            guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values: setValues + keyValues)) else {
-                throw notFound()
-            }
-            try returning(row)
+            try statement.setArguments(StatementArguments(values: setValues + keyValues))
+            guard try returning.fetch(statement), db.changesCount > 0 else { throw notFound() }
         } else {
             try statement.bind(setValues + keyValues)
             try statement.executeBoundStatement()
@@ -191,9 +189,9 @@ extension MutablePersistableRecord where Self: FetchableRecord {
         let changes = try changes(from: record)
         if changes.columns.isEmpty { return nil }
         var fetched: Self?
-        try performUpdate(db, onConflict: nil, columns: changes.columns, container: changes.container) {
-            fetched = try Self(row: $0)
-        }
+        try performUpdate(
+            db, onConflict: nil, columns: changes.columns, container: changes.container,
+            returning: .row { fetched = try Self(row: $0) })
         return fetched
     }
 }
@@ -205,7 +203,7 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type) throws -> T
     {
         var fetched: T?
-        try performUpdate(db, onConflict: conflictResolution, columns: nil) { fetched = try T(row: $0) }
+        try performUpdate(db, onConflict: conflictResolution, columns: nil, returning: .row { fetched = try T(row: $0) })
         guard let fetched else {
             // Not reached: a missing row throws recordNotFound.
             throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: [:])

@@ -23,6 +23,8 @@ private struct Player: Codable, FetchableRecord, MutablePersistableRecord, Equat
 private struct PartialPlayer: Encodable, PersistableRecord {
     static let databaseTableName = "player"
     var name: String
+
+    typealias Columns = Player.Columns
 }
 
 /// A hand-written record, with no Codable.
@@ -120,6 +122,46 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
             #expect(player.id == nil)
             #expect(inserted.id == 1)
             #expect(try Player.fetchOne(db, key: 1) == inserted)
+        }
+    }
+
+    @Test func returningFetchesChosenColumns() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            // INSERT INTO player (name) VALUES ('Alice') RETURNING score
+            let partialPlayer = PartialPlayer(name: "Alice")
+            let score = try partialPlayer.insertAndFetch(db) { statement in
+                try Int.fetchOne(statement)
+            } select: {
+                [$0.score]
+            }
+            #expect(score == 1000)
+            var bob = Player(id: nil, name: "Bob", score: 5)
+            let row = try bob.insertAndFetch(db, selection: [Column("id"), Column("score") * 2]) { try Row.fetchOne($0) }
+            #expect(row == ["id": 2, "\"score\" * 2": 10])
+            #expect(bob.id == 2)  // didInsert ran
+
+            bob.score = 7
+            let updatedScore = try bob.updateAndFetch(db) { try Int.fetchOne($0) } select: { [$0.score] }
+            #expect(updatedScore == 7)
+            let missing = Player(id: 42, name: "Nobody", score: 0)
+            #expect(throws: RecordError.self) {
+                try missing.updateAndFetch(db, selection: [Column("id")]) { try Int.fetchOne($0) }
+            }
+
+            // Batch operations.
+            var craig = Player(id: nil, name: "Craig", score: 30)
+            try craig.insert(db)
+            let updateStatement = try Player.filter { $0.score < 20 }.updateAndFetchStatement(db) {
+                [$0.score += 10]
+            } select: {
+                [$0.score]
+            }
+            #expect(try Set(Int.fetchAll(updateStatement)) == [17])
+            let deleteStatement = try Player.filter { $0.score > 20 }.deleteAndFetchStatement(db) { [$0.name] }
+            #expect(try String.fetchSet(deleteStatement) == ["Alice", "Craig"])
+            #expect(try Player.fetchCount(db) == 1)
+            #expect(throws: DatabaseError.self) { try Player.all().deleteAndFetchStatement(db, selection: []) }
         }
     }
 

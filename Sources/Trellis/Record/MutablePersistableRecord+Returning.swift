@@ -1,0 +1,114 @@
+// Persistence methods that fetch chosen columns of the written row
+// (`INSERT ... RETURNING score`), read from the statement by the caller.
+
+extension MutablePersistableRecord {
+    /// Inserts the record, and fetches the selected columns of the inserted
+    /// row from the statement of `INSERT ... RETURNING`.
+    ///
+    /// ```swift
+    /// // INSERT INTO player (name) VALUES ('Alice') RETURNING score
+    /// let score = try partialPlayer.insertAndFetch(db) { statement in
+    ///     try Int.fetchOne(statement)
+    /// } select: {
+    ///     [$0.score]
+    /// }
+    /// ```
+    public mutating func insertAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        fetch: (Statement) throws -> T, select selection: (DatabaseComponents) -> [any SQLSelectable]) throws -> T
+    {
+        try insertAndFetch(db, onConflict: conflictResolution, selection: selection(Columns.self), fetch: fetch)
+    }
+
+    /// Inserts the record, and fetches the `selection` of the inserted row
+    /// from the statement of `INSERT ... RETURNING`.
+    ///
+    /// ```swift
+    /// let score = try partialPlayer.insertAndFetch(db, selection: [Column("score")]) { try Int.fetchOne($0) }
+    /// ```
+    public mutating func insertAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
+        try performInsertAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+    }
+
+    /// The insert of `insertAndFetch(_:onConflict:selection:fetch:)`, which
+    /// the non-mutating methods of `PersistableRecord` call too.
+    mutating func performInsertAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
+        try withoutActuallyEscaping(fetch) { fetch in
+            var fetched: T?
+            let returning = try PersistenceReturning.selection(db, selection) { fetched = try fetch($0) }
+            try withInsertCallbacks(db) { record in
+                try record.insertWithoutCallbacks(db, onConflict: conflictResolution, returning: returning)
+            }
+            return try Self.returned(fetched)
+        }
+    }
+
+    /// Updates the record's row, and fetches the selected columns of the
+    /// updated row from the statement of `UPDATE ... RETURNING`. Throws
+    /// ``RecordError/recordNotFound(databaseTableName:key:)`` when no row
+    /// has the record's primary key.
+    ///
+    /// ```swift
+    /// let score = try player.updateAndFetch(db) { try Int.fetchOne($0) } select: { [$0.score] }
+    /// ```
+    public func updateAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        fetch: (Statement) throws -> T, select selection: (DatabaseComponents) -> [any SQLSelectable]) throws -> T
+    {
+        try updateAndFetch(db, onConflict: conflictResolution, selection: selection(Columns.self), fetch: fetch)
+    }
+
+    /// Updates the record's row, and fetches the `selection` of the updated
+    /// row from the statement of `UPDATE ... RETURNING`.
+    public func updateAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
+        try withoutActuallyEscaping(fetch) { fetch in
+            var fetched: T?
+            let returning = try PersistenceReturning.selection(db, selection) { fetched = try fetch($0) }
+            try performUpdate(db, onConflict: conflictResolution, columns: nil, returning: returning)
+            return try Self.returned(fetched)
+        }
+    }
+
+    /// The value that `fetch` read; it always runs when the statement did.
+    private static func returned<T>(_ fetched: T?) throws -> T {
+        guard let fetched else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "The RETURNING statement of \(Self.self) did not run")
+        }
+        return fetched
+    }
+}
+
+extension PersistableRecord {
+    /// Inserts the record, and fetches the selected columns of the inserted
+    /// row from the statement of `INSERT ... RETURNING`.
+    ///
+    /// ```swift
+    /// let score = try partialPlayer.insertAndFetch(db) { try Int.fetchOne($0) } select: { [$0.score] }
+    /// ```
+    public func insertAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        fetch: (Statement) throws -> T, select selection: (DatabaseComponents) -> [any SQLSelectable]) throws -> T
+    {
+        var record = self
+        return try record.performInsertAndFetch(db, onConflict: conflictResolution, selection: selection(Columns.self), fetch: fetch)
+    }
+
+    /// Inserts the record, and fetches the `selection` of the inserted row
+    /// from the statement of `INSERT ... RETURNING`.
+    public func insertAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
+        var record = self
+        return try record.performInsertAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+    }
+}
