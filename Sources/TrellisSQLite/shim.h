@@ -11,4 +11,8 @@ static inline sqlite3_destructor_type trellis_sqlite_transient(void) {
 static inline int trellis_sqlite_db_config_int(sqlite3 *db, int op, int value) {
     return sqlite3_db_config(db, op, value, (int *)0);
 }
+// sqlite3_config is variadic, which Swift cannot call.
+static inline int trellis_sqlite_config_log(void (*callback)(void *, int, const char *), void *context) {
+    return sqlite3_config(SQLITE_CONFIG_LOG, callback, context);
+}
 #endif

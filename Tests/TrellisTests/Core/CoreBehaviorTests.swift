@@ -446,6 +446,28 @@ import Trellis
         #expect(lines.events.contains("SELECT 'visible'"))
     }
 
+    @Test func theErrorLogFunctionIsKeptUntilRemoved() throws {
+        // SQLite takes the log function only before the first connection of
+        // the process opens, which other tests did: this checks the setting
+        // itself, and that a late setting is harmless.
+        final class Log: @unchecked Sendable {
+            let lock = NSLock()
+            var lines: [String] = []
+        }
+        let log = Log()
+        Database.logError = { resultCode, message in
+            log.lock.withLock { log.lines.append("\(resultCode.primaryResultCode.rawValue) \(message)") }
+        }
+        #expect(Database.logError != nil)
+        let dbQueue = try DatabaseQueue()
+        #expect(throws: DatabaseError.self) { try dbQueue.read { db in try db.execute(sql: "SELECT * FROM missing_logged") } }
+        Database.logError = nil
+        #expect(Database.logError == nil)
+        // When this test opened the first connection, SQLite logged the error.
+        let logged = log.lock.withLock { log.lines.filter { $0.contains("missing_logged") } }
+        #expect(logged.allSatisfy { $0.hasPrefix("1 no such table: missing_logged") })
+    }
+
     @Test func datesParseTheFormatsOfSQLite() throws {
         let formats = ["2023-11-14", "2023-11-14 22:13", "2023-11-14 22:13:20", "2023-11-14T22:13:20.123", "2023-11-14 22:13:20Z", "2023-11-14 23:13:20+01:00"]
         let dates = formats.map { Date.fromDatabaseValue($0.databaseValue) }
