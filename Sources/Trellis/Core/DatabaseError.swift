@@ -95,6 +95,16 @@ extension DatabaseError {
 }
 
 extension DatabaseError {
+    /// `error`, with `arguments` when it is a database error of a statement
+    /// whose values were bound without `setArguments`.
+    @usableFromInline
+    static func reporting(_ error: any Error, arguments: [DatabaseValue]) -> any Error {
+        guard let error = error as? DatabaseError, error.sql != nil else { return error }
+        return DatabaseError(
+            resultCode: error.extendedResultCode, message: error.message, sql: error.sql,
+            arguments: StatementArguments(values: arguments), publicStatementArguments: error.publicStatementArguments)
+    }
+
     /// A misuse of the library that a caller can fix: a wrong argument
     /// count, a reentrant access, a closed connection.
     static func misuse(_ message: String, sql: String? = nil) -> DatabaseError {

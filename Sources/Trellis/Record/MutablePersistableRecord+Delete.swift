@@ -24,7 +24,7 @@ extension MutablePersistableRecord {
         let key = try primaryKeyValues(primaryKey, container: container)
         let statement = try Self.primaryKeyStatement(db, operation: .deleteByPrimaryKey, primaryKey: primaryKey)
         try statement.bind(key)
-        try statement.executeBoundStatement()
+        try statement.executeBoundStatement(arguments: key)
         return db.changesCount > 0
     }
 

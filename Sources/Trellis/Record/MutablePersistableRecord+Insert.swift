@@ -116,7 +116,7 @@ extension MutablePersistableRecord {
             try Self.insertSQL(db, columns: $0, conflict: conflict)
         }
         try statement.bind(container)
-        try statement.executeBoundStatement()
+        try statement.executeBoundStatement(arguments: container.values)
         return InsertionSuccess(
             rowID: db.lastInsertedRowID,
             rowIDColumn: try Self.rowIDColumn(db),
@@ -195,15 +195,17 @@ extension Statement {
         }
     }
 
-    /// Runs a statement whose arguments are already bound.
+    /// Runs a statement whose arguments are already bound: `arguments`
+    /// are the bound values, which an error reports (the statement keeps
+    /// only the arguments of `setArguments`).
     @inlinable
-    func executeBoundStatement() throws {
+    func executeBoundStatement(arguments: @autoclosure () -> [DatabaseValue]) throws {
         try database.willExecute(self)
         do {
             while try step() {}
         } catch {
             reset()
-            throw error
+            throw DatabaseError.reporting(error, arguments: arguments())
         }
     }
 }

@@ -202,7 +202,7 @@ extension MutablePersistableRecord {
                     rowsByID[rowID] = row.copy()
                 }
             } else {
-                try statement.executeBoundStatement()
+                try statement.executeBoundStatement(arguments: containers[start..<end].flatMap(\.values))
             }
             start = end
         }

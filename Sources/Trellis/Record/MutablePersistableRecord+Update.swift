@@ -107,8 +107,9 @@ extension MutablePersistableRecord {
             try statement.setArguments(StatementArguments(values: setValues + keyValues))
             guard try returning.fetch(statement), db.changesCount > 0 else { throw notFound() }
         } else {
-            try statement.bind(setValues + keyValues)
-            try statement.executeBoundStatement()
+            let values = setValues + keyValues
+            try statement.bind(values)
+            try statement.executeBoundStatement(arguments: values)
             if db.changesCount == 0 { throw notFound() }
         }
         return PersistenceSuccess(persistenceContainer: container)

@@ -213,8 +213,9 @@ extension TableRecord {
     @discardableResult
     public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
         let statement = try singleColumnKeyStatement(db, operation: .deleteByPrimaryKey)
-        try statement.bind(CollectionOfOne(primaryKeyDatabaseValue(db, key)))
-        try statement.executeBoundStatement()
+        let keyValue = try primaryKeyDatabaseValue(db, key)
+        try statement.bind(CollectionOfOne(keyValue))
+        try statement.executeBoundStatement(arguments: [keyValue])
         return db.changesCount > 0
     }
 

@@ -125,6 +125,22 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
         }
     }
 
+    @Test func errorsOfPersistenceMethodsHaveTheirArguments() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            try Country(code: "FR", name: "France").insert(db)
+            let insertError = #expect(throws: DatabaseError.self) { try Country(code: "FR", name: "Again").insert(db) }
+            #expect(insertError?.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY)
+            #expect(insertError?.arguments == ["FR", "Again"])
+            // Private by default: the description does not show them.
+            #expect(insertError?.description.contains("Again") == false)
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE UPDATE ON country BEGIN SELECT RAISE(ABORT, 'refused'); END")
+            let updateError = #expect(throws: DatabaseError.self) { try Country(code: "FR", name: "Francia").update(db) }
+            #expect(updateError?.message == "refused")
+            #expect(updateError?.arguments == ["Francia", "FR"])
+        }
+    }
+
     @Test func returningFetchesChosenColumns() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { (db: Database) throws in
