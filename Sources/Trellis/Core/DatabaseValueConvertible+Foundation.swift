@@ -184,7 +184,8 @@ struct DatabaseDateComponentsParser {
 // MARK: - DateComponents
 
 /// Date components are stored as text in the format of their precision:
-/// `yyyy-MM-dd`, `HH:mm`, `yyyy-MM-dd HH:mm:ss.SSS`...
+/// `yyyy-MM-dd`, `HH:mm`, `yyyy-MM-dd HH:mm:ss.SSS`..., and read as
+/// ``DatabaseDateComponents`` reads them.
 extension DateComponents: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue {
         var parts: [String] = []
@@ -205,24 +206,7 @@ extension DateComponents: DatabaseValueConvertible {
     }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DateComponents? {
-        guard case .string(let string) = dbValue.storage else { return nil }
-        var parser = DatabaseDateComponentsParser(string)
-        guard let parsed = parser.parse() else { return nil }
-        var components = DateComponents()
-        if parsed.hasDate {
-            components.year = Int(parsed.year)
-            components.month = Int(parsed.month)
-            components.day = Int(parsed.day)
-        }
-        if parsed.hasTime {
-            components.hour = Int(parsed.hour)
-            components.minute = Int(parsed.minute)
-            if parsed.hasSeconds {
-                components.second = Int(parsed.second)
-                components.nanosecond = Int(parsed.nanosecond)
-            }
-        }
-        return components
+        DatabaseDateComponents.fromDatabaseValue(dbValue)?.dateComponents
     }
 }
 
