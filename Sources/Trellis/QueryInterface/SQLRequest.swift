@@ -15,12 +15,15 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
 
     /// A request from raw SQL and arguments.
     public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
-        self.sqlLiteral = SQL(sql: sql, arguments: arguments)
-        self.cached = cached
+        self.init(sqlLiteral: SQL(sql: sql, arguments: arguments), cached: cached)
     }
 
     /// A request from an SQL literal.
     public init(literal sqlLiteral: SQL, cached: Bool = false) {
+        self.init(sqlLiteral: sqlLiteral, cached: cached)
+    }
+
+    private init(sqlLiteral: SQL, cached: Bool) {
         self.sqlLiteral = sqlLiteral
         self.cached = cached
     }
@@ -67,11 +70,20 @@ extension SQLRequest where RowDecoder == Row {
     /// let bestPlayers = Player.filter { $0.score == maximumScore }
     /// ```
     public init(_ sqlLiteral: SQL, cached: Bool = false) {
-        self.init(literal: sqlLiteral, cached: cached)
+        self.init(sqlLiteral: sqlLiteral, cached: cached)
     }
 
     /// A request of rows from raw SQL and arguments.
     public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
-        self.init(literal: SQL(sql: sql, arguments: arguments), cached: cached)
+        self.init(sqlLiteral: SQL(sql: sql, arguments: arguments), cached: cached)
+    }
+
+    /// A request of rows from an SQL literal.
+    ///
+    /// ```swift
+    /// let request = SQLRequest(literal: "SELECT * FROM player WHERE name = \(name)")
+    /// ```
+    public init(literal sqlLiteral: SQL, cached: Bool = false) {
+        self.init(sqlLiteral: sqlLiteral, cached: cached)
     }
 }

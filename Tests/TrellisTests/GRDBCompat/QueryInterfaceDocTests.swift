@@ -125,7 +125,7 @@ extension Player {
     static func leaders() -> SQLRequest<Player> {
         """
         SELECT * FROM \(self)
-        WHERE \(CodingKeys.score) = \(maximumScore())
+        WHERE \(CodingKeys.score) = (\(maximumScore()))
         """
     }
 }
@@ -521,6 +521,15 @@ private func date(_ value: some SQLSpecificExpressible) -> SQLExpression {
             #expect(teams == [["team": "Reds", "count": 2]])
             #expect(try ids(db, Player.order(literal: "score DESC")) == [2, 4, 1, 3])
             #expect(try Table("player").order(literal: "score").select(Column("id"), as: Int64.self).fetchAll(db) == [3, 1, 4, 2])
+            // Requests and tables interpolate without parentheses, as in GRDB.
+            let reds = Player.select(\.id).filter { $0.team == "Reds" }
+            let blues = Player.select(\.id).filter { $0.team == "Blues" }
+            let union: SQL = "SELECT * FROM \(Table("player")) WHERE id IN (\(reds) UNION \(blues)) ORDER BY id"
+            #expect(try Row.fetchAll(db, SQLRequest(literal: union)).map { $0["id"] as Int64 } == [1, 2, 3])
+            let anyReds = SQLRequest(literal: "SELECT 1 FROM player WHERE team = \("Reds")").sqlSubquery
+            #expect(try Player.filter(anyReds.exists()).fetchCount(db) == 4)
+            #expect(try Int.fetchAll(db, Player.select(1.databaseValue).limit(1)) == [1])
+            #expect(try ids(db, Player.order("name".databaseValue, Column("id"))) == [1, 2, 3, 4])
             let statement = try Player.filter(Column("email") == "arthur@example.com").makePreparedRequest(db).statement
             #expect(statement.sql == #"SELECT * FROM "player" WHERE "email" = ?"#)
             #expect(statement.arguments == ["arthur@example.com"])

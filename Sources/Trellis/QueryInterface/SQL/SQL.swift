@@ -231,13 +231,18 @@ extension SQL: ExpressibleByStringInterpolation {
             elements.append(.sql(")", StatementArguments()))
         }
 
-        /// A subquery, in parentheses, as GRDB writes it:
-        /// `"WHERE score = \(Player.select(max(Column("score"))))"`,
-        /// `"WHERE id IN \(redPlayerIds)"`.
+        /// A subquery, as GRDB writes it, without parentheses: write them
+        /// where SQL needs them, as in
+        /// `"WHERE score = (\(Player.select(max(Column("score")))))"`,
+        /// and leave them out where it does not, as in
+        /// `"\(bestPlayers) UNION \(newPlayers)"`.
         public mutating func appendInterpolation(_ subquery: some SQLSubqueryable) {
-            elements.append(.sql("(", StatementArguments()))
             elements.append(.subquery(subquery.sqlSubquery))
-            elements.append(.sql(")", StatementArguments()))
+        }
+
+        /// The quoted name of a table: `"SELECT * FROM \(Table("player"))"`.
+        public mutating func appendInterpolation<RowDecoder>(_ table: Table<RowDecoder>) {
+            elements.append(.identifier(table.tableName))
         }
 
         /// The quoted table name of a record type: `"SELECT * FROM \(Player.self)"`.

@@ -43,3 +43,10 @@ public protocol SQLSubqueryable: SQLSpecificExpressible {
 extension SQLSubqueryable {
     public var sqlExpression: SQLExpression { SQLExpression(.subquery(sqlSubquery)) }
 }
+
+/// Values are selected and sorted as expressions:
+/// `Player.select(1.databaseValue)`.
+extension DatabaseValue: SQLSelectable, SQLOrderingTerm {
+    public var sqlSelection: SQLSelection { .expression(sqlExpression, alias: nil) }
+    public var sqlOrdering: SQLOrdering { SQLOrdering(expression: sqlExpression, direction: nil) }
+}

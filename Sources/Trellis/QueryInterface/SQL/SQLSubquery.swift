@@ -23,3 +23,9 @@ public struct SQLSubquery: Sendable {
         }
     }
 }
+
+extension SQLSubquery: SQLSubqueryable {
+    /// The subquery itself, so that it has `exists()` and `contains(_:)`:
+    /// `SQLRequest<Row>(literal: "SELECT ...").sqlSubquery.exists()`.
+    public var sqlSubquery: SQLSubquery { self }
+}
