@@ -42,6 +42,8 @@ extension Database {
         switch completion {
         case .commit:
             do {
+                // A cancelled task does not commit what it wrote.
+                try accessCancellation?.check()
                 try commit()
             } catch {
                 try? rollbackIfNeeded()

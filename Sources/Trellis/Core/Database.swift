@@ -36,6 +36,10 @@ public final class Database {
     /// less than hashing (and the same string compares by identity).
     @exclusivity(unchecked) private var lastCachedStatement: Statement?
 
+    /// The cancellation of the asynchronous access that runs, if any:
+    /// transactions check it before they commit.
+    var accessCancellation: AccessCancellation?
+
     /// The statements that begin and end transactions, by
     /// `TransactionStatement`, prepared on first use.
     @exclusivity(unchecked) var transactionStatements: [Statement?] = Array(

@@ -54,12 +54,30 @@ final class SerializedDatabase: @unchecked Sendable {
     }
 
     /// Runs `block` on the queue without blocking the caller's thread.
+    ///
+    /// When the task is cancelled, a transaction that `block` runs rolls
+    /// back instead of committing, and the access throws
+    /// `CancellationError`.
     func async<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try self.access(block) })
+        let cancellation = AccessCancellation()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.async {
+                    continuation.resume(with: Result {
+                        try self.access { db in
+                            db.accessCancellation = cancellation
+                            defer { db.accessCancellation = nil }
+                            try cancellation.check()
+                            let result = try block(db)
+                            try cancellation.check()
+                            return result
+                        }
+                    })
+                }
             }
+        } onCancel: {
+            cancellation.cancel()
         }
     }
 

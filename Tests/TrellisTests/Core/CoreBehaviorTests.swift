@@ -60,6 +60,39 @@ import Trellis
         #expect(value == 1)
     }
 
+    @Test func aCancelledTaskRollsBackItsWrite() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cancel-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        for writer in [try DatabaseQueue() as any DatabaseWriter, try DatabasePool(path: path)] {
+            try await writer.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+            let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
+            let proceed = DispatchSemaphore(value: 0)
+            let task = Task {
+                try await writer.write { db in
+                    try db.execute(sql: "INSERT INTO t VALUES (1)")
+                    startedContinuation.yield()
+                    // Waits on the connection's queue, not on the task pool.
+                    proceed.wait()
+                    try db.execute(sql: "INSERT INTO t VALUES (2)")
+                }
+            }
+            for await _ in started { break }
+            task.cancel()
+            proceed.signal()
+            await #expect(throws: CancellationError.self) { try await task.value }
+            #expect(try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
+            // A cancelled task does not start an access.
+            let cancelledRead = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+            }
+            await #expect(throws: CancellationError.self) { try await cancelledRead.value }
+            // The connection is still usable.
+            try await writer.write { db in try db.execute(sql: "INSERT INTO t VALUES (3)") }
+            #expect(try await writer.read { db in try Int.fetchAll(db, sql: "SELECT a FROM t") } == [3])
+        }
+    }
+
     @Test func concurrentWritesNeverInterleave() async throws {
         let dbQueue = try DatabaseQueue()
         try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE counter(value INTEGER); INSERT INTO counter VALUES (0)") }
