@@ -50,6 +50,9 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
             checksSchemaVersion: true)
         var readerConfiguration = writerConfiguration
         readerConfiguration.journalMode = .default
+        // Readers never write, even in `unsafeRead`: writes go through the
+        // writer, which serializes them.
+        readerConfiguration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
         self.readerConfiguration = readerConfiguration
     }
 
@@ -89,6 +92,16 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
 
     public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await reader().async(value)
+    }
+
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        let current = lock.withLock { readers.first(where: \.isOnQueue) } ?? (writer.isOnQueue ? writer : nil)
+        if let current { return try current.reentrantSync(value) }
+        return try reader().sync(value)
+    }
+
+    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writer.reentrantSync(updates)
     }
 
     // MARK: - Writing

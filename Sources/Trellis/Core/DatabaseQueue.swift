@@ -74,6 +74,14 @@ public final class DatabaseQueue: DatabaseWriter {
         try writer.sync(value)
     }
 
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try writer.reentrantSync(value)
+    }
+
+    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writer.reentrantSync(updates)
+    }
+
     public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await writer.async(value)
     }

@@ -1,4 +1,4 @@
-/// A type that reads a database: ``DatabaseQueue`` today.
+/// A type that reads a database: ``DatabaseQueue`` and ``DatabasePool``.
 ///
 /// Write application code against `any DatabaseReader` or
 /// `any DatabaseWriter`, so that it works with every kind of connection:
@@ -30,6 +30,17 @@ public protocol DatabaseReader: AnyObject, Sendable {
     /// The asynchronous version of ``unsafeRead(_:)-7ur0h``.
     func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T
 
+    /// Runs `value` with the connection of the access that runs on this
+    /// thread, if any, and else as ``unsafeRead(_:)-7ur0h`` does: for code
+    /// that can not pass the `Database` it was given.
+    ///
+    /// ```swift
+    /// try dbQueue.read { db in
+    ///     try dbQueue.unsafeReentrantRead { db in ... } // the same connection
+    /// }
+    /// ```
+    func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T
+
     /// Closes the connections. Later accesses throw.
     func close() throws
 
@@ -45,7 +56,7 @@ public protocol DatabaseReader: AnyObject, Sendable {
     func interrupt()
 }
 
-/// A type that writes a database: ``DatabaseQueue`` today.
+/// A type that writes a database: ``DatabaseQueue`` and ``DatabasePool``.
 ///
 /// ```swift
 /// func addPlayer(_ writer: any DatabaseWriter) throws {
@@ -66,6 +77,17 @@ public protocol DatabaseWriter: DatabaseReader {
 
     /// The asynchronous version of ``barrierWriteWithoutTransaction(_:)-9q9z5``.
     func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T
+
+    /// Runs `updates` with the writer connection, reusing the access that
+    /// runs on this thread, if any, outside of any transaction it did not
+    /// open.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     try dbQueue.unsafeReentrantWrite { db in ... } // inside the same transaction
+    /// }
+    /// ```
+    func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T
 }
 
 extension DatabaseWriter {

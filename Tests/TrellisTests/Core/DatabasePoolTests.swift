@@ -34,6 +34,44 @@ import Trellis
         #expect(throws: DatabaseError.self) { try dbPool.read { db in try db.execute(sql: "DELETE FROM player") } }
     }
 
+    @Test func readersNeverWriteAndReentrantAccessesReuseTheirConnection() throws {
+        let path = makePath()
+        defer { remove(path) }
+        let dbPool = try DatabasePool(path: path)
+        try dbPool.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+        // Only a queue lifts the read-only guarantee of `unsafeRead`.
+        let error = #expect(throws: DatabaseError.self) {
+            try dbPool.unsafeRead { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        }
+        #expect(error?.resultCode == .SQLITE_READONLY)
+        #expect(try dbPool.unsafeRead { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
+
+        try dbPool.write { (db: Database) throws in
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+            // The same connection, inside the same transaction.
+            let count = try dbPool.unsafeReentrantWrite { inner in
+                try inner.execute(sql: "INSERT INTO t VALUES (2)")
+                return try Int.fetchOne(inner, sql: "SELECT COUNT(*) FROM t")
+            }
+            #expect(count == 2)
+            #expect(try dbPool.unsafeReentrantRead { inner in inner === db })
+        }
+        try dbPool.read { (db: Database) throws in
+            #expect(try dbPool.unsafeReentrantRead { inner in inner === db })
+        }
+        #expect(try dbPool.unsafeReentrantRead { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2)
+
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE t(a)")
+            try dbQueue.unsafeReentrantWrite { inner in try inner.execute(sql: "INSERT INTO t VALUES (1)") }
+            #expect(try dbQueue.unsafeReentrantRead { inner in try Int.fetchOne(inner, sql: "SELECT COUNT(*) FROM t") } == 1)
+        }
+        // Queues lift the guarantee.
+        try dbQueue.unsafeRead { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+        #expect(try dbQueue.unsafeReentrantRead { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2)
+    }
+
     @Test func readsRunConcurrently() async throws {
         let path = makePath()
         defer { remove(path) }
