@@ -94,6 +94,79 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         try await reader().async(value)
     }
 
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        do {
+            try reader().asyncAccess({ db in db.readOnly(delivering: value) }, failure: { value(.failure($0)) })
+        } catch {
+            value(.failure(error))
+        }
+    }
+
+    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        do {
+            try reader().asyncAccess({ db in value(.success(db)) }, failure: { value(.failure($0)) })
+        } catch {
+            value(.failure(error))
+        }
+    }
+
+    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
+        writer.asyncAccess({ db in
+            updates(db)
+            try? db.checkNoTransactionLeftOpen()
+        }, failure: { _ in })
+    }
+
+    /// Runs `value` later with a reader, in a read transaction that sees
+    /// the database as it is now, while the writer goes on: call it from a
+    /// write access, outside of a transaction.
+    ///
+    /// ```swift
+    /// try dbPool.writeWithoutTransaction { db in
+    ///     try db.execute(sql: "INSERT ...")
+    ///     dbPool.asyncConcurrentRead { dbResult in
+    ///         // Sees the insert, and nothing written after it.
+    ///     }
+    ///     try db.execute(sql: "DELETE ...")
+    /// }
+    /// ```
+    public func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        guard writer.isOnQueue, !writer.isInsideTransactionOnQueue else {
+            value(.failure(DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "asyncConcurrentRead must be called from a write access, outside of any transaction")))
+            return
+        }
+        let reader: SerializedDatabase
+        do {
+            reader = try self.reader()
+        } catch {
+            value(.failure(error))
+            return
+        }
+        // The writer waits until the reader holds its snapshot.
+        let snapshotTaken = DispatchSemaphore(value: 0)
+        reader.asyncAccess({ db in
+            var isWaiting = true
+            func release() {
+                if isWaiting { isWaiting = false; snapshotTaken.signal() }
+            }
+            db.readOnly { result in
+                if case .success(let db) = result {
+                    // The first read opens the snapshot.
+                    _ = try? Int.fetchOne(db, sql: "SELECT 1 FROM sqlite_master LIMIT 1")
+                }
+                release()
+                value(result)
+            }
+            release()
+        }, failure: { error in
+            snapshotTaken.signal()
+            value(.failure(error))
+        })
+        snapshotTaken.wait()
+    }
+
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
         let current = lock.withLock { readers.first(where: \.isOnQueue) } ?? (writer.isOnQueue ? writer : nil)
         if let current { return try current.reentrantSync(value) }

@@ -74,6 +74,21 @@ public final class DatabaseQueue: DatabaseWriter {
         try writer.sync(value)
     }
 
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        writer.asyncAccess({ db in db.readOnly(delivering: value) }, failure: { value(.failure($0)) })
+    }
+
+    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        writer.asyncAccess({ db in value(.success(db)) }, failure: { value(.failure($0)) })
+    }
+
+    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
+        writer.asyncAccess({ db in
+            updates(db)
+            try? db.checkNoTransactionLeftOpen()
+        }, failure: { _ in })
+    }
+
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
         try writer.reentrantSync(value)
     }

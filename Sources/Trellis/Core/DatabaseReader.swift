@@ -41,6 +41,22 @@ public protocol DatabaseReader: AnyObject, Sendable {
     /// ```
     func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T
 
+    /// Runs `value` later, with a connection that can not write, inside a
+    /// read transaction; `value` receives an error when the database can
+    /// not be read. The completion-handler form of ``read(_:)-8wt0b``.
+    ///
+    /// ```swift
+    /// dbQueue.asyncRead { dbResult in
+    ///     guard let db = try? dbResult.get() else { return }
+    ///     let count = try? Player.fetchCount(db)
+    /// }
+    /// ```
+    func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void)
+
+    /// Runs `value` later with a connection, without the guarantees of
+    /// `asyncRead`.
+    func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void)
+
     /// Closes the connections. Later accesses throw.
     func close() throws
 
@@ -77,6 +93,10 @@ public protocol DatabaseWriter: DatabaseReader {
 
     /// The asynchronous version of ``barrierWriteWithoutTransaction(_:)-9q9z5``.
     func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T
+
+    /// Runs `updates` later, outside of any transaction, in the order of
+    /// the calls. Nothing runs when the connection is closed.
+    func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void)
 
     /// Runs `updates` with the writer connection, reusing the access that
     /// runs on this thread, if any, outside of any transaction it did not
@@ -120,7 +140,44 @@ extension DatabaseWriter {
     }
 }
 
+extension DatabaseWriter {
+    /// Runs `updates` later in a transaction, then `completion` with the
+    /// connection and the result: the completion-handler form of
+    /// ``write(_:)-76inz``. Writes run in the order of the calls.
+    ///
+    /// ```swift
+    /// dbQueue.asyncWrite({ db in
+    ///     try Player(name: "Arthur").insert(db)
+    /// }, completion: { db, result in
+    ///     if case .failure(let error) = result { print(error) }
+    /// })
+    /// ```
+    public func asyncWrite<T>(
+        _ updates: @escaping @Sendable (Database) throws -> T,
+        completion: @escaping @Sendable (Database, Result<T, any Error>) -> Void)
+    {
+        asyncWriteWithoutTransaction { db in
+            let result = Result { try db.inWriteTransaction { try updates(db) } }
+            completion(db, result)
+        }
+    }
+}
+
 extension Database {
+    /// Runs `value` inside a read-only transaction, or gives it the error
+    /// that prevented the transaction: the body of `asyncRead`.
+    func readOnly(delivering value: (Result<Database, any Error>) -> Void) {
+        var delivered = false
+        do {
+            try readOnly {
+                delivered = true
+                value(.success(self))
+            }
+        } catch {
+            if !delivered { value(.failure(error)) }
+        }
+    }
+
     /// Runs `updates` in a transaction of the configured kind, and returns
     /// its result.
     func inWriteTransaction<T>(_ updates: () throws -> T) throws -> T {

@@ -36,6 +36,12 @@ final class SerializedDatabase: @unchecked Sendable {
         DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
     }
 
+    /// Whether the caller runs in an access of this connection that is
+    /// inside a transaction.
+    var isInsideTransactionOnQueue: Bool {
+        isOnQueue && db.isInsideTransaction
+    }
+
     /// Runs `block` on the queue and waits for its result. A call from an
     /// access of the same connection throws instead of deadlocking.
     func sync<T>(_ block: (Database) throws -> T) throws -> T {
@@ -78,6 +84,22 @@ final class SerializedDatabase: @unchecked Sendable {
             }
         } onCancel: {
             cancellation.cancel()
+        }
+    }
+
+    /// Runs `block` on the queue, later: the completion-handler accesses
+    /// (`asyncRead`, `asyncWrite`...). `failure` receives the error of a
+    /// connection that can not be used (closed, for example).
+    func asyncAccess(
+        _ block: @escaping @Sendable (Database) -> Void,
+        failure: @escaping @Sendable (any Error) -> Void)
+    {
+        queue.async {
+            do {
+                try self.access(block)
+            } catch {
+                failure(error)
+            }
         }
     }
 

@@ -72,6 +72,75 @@ import Trellis
         #expect(try dbQueue.unsafeReentrantRead { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2)
     }
 
+    @Test func completionHandlerAccessesRunInOrder() async throws {
+        let path = makePath()
+        defer { remove(path) }
+        for writer in [try DatabaseQueue() as any DatabaseWriter, try DatabasePool(path: path)] {
+            try await writer.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+            let results: [String] = await withCheckedContinuation { continuation in
+                final class Log: @unchecked Sendable { var lines: [String] = [] }
+                let log = Log()
+                writer.asyncWrite({ db in
+                    try db.execute(sql: "INSERT INTO t VALUES (1)")
+                    return db.changesCount
+                }, completion: { db, result in
+                    log.lines.append("wrote \((try? result.get()) ?? -1), in transaction: \(db.isInsideTransaction)")
+                })
+                writer.asyncWrite({ db in
+                    try db.execute(sql: "INSERT INTO missing VALUES (1)")
+                }, completion: { _, result in
+                    if case .failure(let error as DatabaseError) = result { log.lines.append("failed \(error.message ?? "")") }
+                })
+                writer.asyncWriteWithoutTransaction { db in
+                    try? db.execute(sql: "INSERT INTO t VALUES (2)")
+                    writer.asyncRead { dbResult in
+                        let db = try? dbResult.get()
+                        log.lines.append("read \(db.flatMap { try? Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } ?? -1)")
+                        writer.asyncUnsafeRead { dbResult in
+                            log.lines.append("unsafe read \((try? dbResult.get()) != nil)")
+                            continuation.resume(returning: log.lines)
+                        }
+                    }
+                }
+            }
+            #expect(results == ["wrote 1, in transaction: false", "failed no such table: missing", "read 2", "unsafe read true"])
+        }
+    }
+
+    @Test func concurrentReadsSeeTheDatabaseOfTheirStart() async throws {
+        let path = makePath()
+        defer { remove(path) }
+        let dbPool = try DatabasePool(path: path)
+        try await dbPool.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)") }
+        let count: Int = try await withCheckedThrowingContinuation { continuation in
+            do {
+                try dbPool.writeWithoutTransaction { db in
+                    dbPool.asyncConcurrentRead { dbResult in
+                        continuation.resume(with: dbResult.flatMap { db in
+                            Result { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? -1 }
+                        })
+                    }
+                    // Written after the read started: the read does not see it.
+                    try db.execute(sql: "INSERT INTO t VALUES (2)")
+                }
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        #expect(count == 1)
+        // Outside of a write access, it is a misuse.
+        let misuse: Bool = await withCheckedContinuation { continuation in
+            dbPool.asyncConcurrentRead { dbResult in
+                if case .failure(let error as DatabaseError) = dbResult {
+                    continuation.resume(returning: error.resultCode == .SQLITE_MISUSE)
+                } else {
+                    continuation.resume(returning: false)
+                }
+            }
+        }
+        #expect(misuse)
+    }
+
     @Test func readsRunConcurrently() async throws {
         let path = makePath()
         defer { remove(path) }
