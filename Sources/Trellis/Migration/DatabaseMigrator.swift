@@ -31,13 +31,27 @@ public struct DatabaseMigrator: Sendable {
         case immediate
     }
 
+    /// How a registered migration treats foreign keys.
+    enum ForeignKeyMode: Sendable {
+        /// Disabled while it runs, checked before it commits.
+        case deferred
+        /// Enforced while it runs.
+        case immediate
+        /// Disabled while it runs, not checked: see
+        /// `disablingDeferredForeignKeyChecks()`.
+        case unchecked
+    }
+
     struct Migration: Sendable {
         let identifier: String
-        let foreignKeyChecks: ForeignKeyChecks
+        let foreignKeyMode: ForeignKeyMode
         let migrate: @Sendable (Database) throws -> Void
     }
 
     private var registered: [Migration] = []
+
+    /// Whether migrations registered with deferred checks are checked.
+    private var checksDeferredForeignKeys = true
     private var duplicates: [String] = []
 
     /// Whether the database is erased and migrated again when the migrations
@@ -60,7 +74,30 @@ public struct DatabaseMigrator: Sendable {
             duplicates.append(identifier)
             return
         }
-        registered.append(Migration(identifier: identifier, foreignKeyChecks: foreignKeyChecks, migrate: migrate))
+        let mode: ForeignKeyMode
+        switch foreignKeyChecks {
+        case .deferred: mode = checksDeferredForeignKeys ? .deferred : .unchecked
+        case .immediate: mode = .immediate
+        }
+        registered.append(Migration(identifier: identifier, foreignKeyMode: mode, migrate: migrate))
+    }
+
+    /// A migrator whose migrations registered from now on with deferred
+    /// foreign key checks are not checked at all: they run faster, and the
+    /// application becomes responsible for the foreign keys they leave.
+    ///
+    /// ```swift
+    /// migrator = migrator.disablingDeferredForeignKeyChecks()
+    /// migrator.registerMigration("Fast but unchecked") { db in ... }
+    /// migrator.registerMigration("Partially checked") { db in
+    ///     ...
+    ///     try db.checkForeignKeys(in: "book")
+    /// }
+    /// ```
+    public func disablingDeferredForeignKeyChecks() -> DatabaseMigrator {
+        var migrator = self
+        migrator.checksDeferredForeignKeys = false
+        return migrator
     }
 
     /// Applies the migrations that have not been applied yet.
@@ -148,6 +185,11 @@ public struct DatabaseMigrator: Sendable {
         }
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
         let applied = try appliedIdentifiers(db)
+        if let targetIdentifier, let later = registered.suffix(from: lastIndex + 1).first(where: { applied.contains($0.identifier) }) {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "database is already migrated beyond migration \"\(targetIdentifier)\" (\"\(later.identifier)\" is applied)")
+        }
         for migration in registered.prefix(lastIndex + 1) where !applied.contains(migration.identifier) {
             try run(migration, db)
         }
@@ -155,7 +197,7 @@ public struct DatabaseMigrator: Sendable {
 
     private func run(_ migration: Migration, _ db: Database) throws {
         let foreignKeysEnabled = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
-        let disablesForeignKeys = migration.foreignKeyChecks == .deferred && foreignKeysEnabled
+        let disablesForeignKeys = migration.foreignKeyMode != .immediate && foreignKeysEnabled
         if disablesForeignKeys {
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
         }
@@ -166,17 +208,8 @@ public struct DatabaseMigrator: Sendable {
         }
         try db.inTransaction(.immediate) {
             try migration.migrate(db)
-            if disablesForeignKeys {
-                let violations = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
-                if let violation = violations.first {
-                    let table: String = violation["table"] ?? "?"
-                    let parent: String = violation["parent"] ?? "?"
-                    let rowid: Int64? = violation["rowid"]
-                    throw DatabaseError(
-                        resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,
-                        message: "Migration \"\(migration.identifier)\" left \(violations.count) foreign key violation(s): "
-                            + "a row of \(table)\(rowid.map { " (rowid \($0))" } ?? "") references a missing row of \(parent)")
-                }
+            if disablesForeignKeys && migration.foreignKeyMode == .deferred {
+                try db.checkForeignKeys()
             }
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
             return .commit

@@ -1,5 +1,13 @@
 /// A row that references a missing row, as reported by
 /// `PRAGMA foreign_key_check`.
+///
+/// ```swift
+/// let violations = try db.foreignKeyViolations()
+/// while let violation = try violations.next() {
+///     print(try violation.failureDescription(db))
+///     // FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:10 authorId:42 title:"x"]
+/// }
+/// ```
 public struct ForeignKeyViolation: Sendable, CustomStringConvertible {
     /// The table of the referencing row.
     public let originTable: String
@@ -10,43 +18,67 @@ public struct ForeignKeyViolation: Sendable, CustomStringConvertible {
     /// The id of the foreign key in `PRAGMA foreign_key_list`.
     public let foreignKeyId: Int
 
+    /// `FOREIGN KEY constraint violation - from book to author, in rowid 10`
     public var description: String {
-        "FOREIGN KEY constraint violation - from \(originTable)\(originRowID.map { " (rowid \($0))" } ?? "") to \(destinationTable)"
+        var text = "FOREIGN KEY constraint violation - from \(originTable) to \(destinationTable)"
+        if let originRowID { text += ", in rowid \(originRowID)" }
+        return text
+    }
+
+    /// The violation with its columns and the referencing row:
+    /// `FOREIGN KEY constraint violation - from book(authorId) to
+    /// author(id), in [id:10 authorId:42 title:"x"]`.
+    public func failureDescription(_ db: Database) throws -> String {
+        var text = "FOREIGN KEY constraint violation - from \(originTable)"
+        if let foreignKey = try db.foreignKeys(on: originTable).first(where: { $0.id == foreignKeyId }) {
+            text += "(\(foreignKey.originColumns.joined(separator: ", "))) to \(destinationTable)"
+            text += "(\(foreignKey.destinationColumns.joined(separator: ", ")))"
+        } else {
+            text += " to \(destinationTable)"
+        }
+        if let originRowID {
+            let sql = "SELECT * FROM \(originTable.quotedDatabaseIdentifier) WHERE rowid = ?"
+            if let row = try Row.fetchOne(db, sql: sql, arguments: [originRowID]) {
+                text += ", in \(row)"
+            } else {
+                text += ", in rowid \(originRowID)"
+            }
+        }
+        return text
     }
 }
 
 extension Database {
-    /// The foreign key violations of the database, or of one table.
+    /// A cursor over the foreign key violations of the database, or of one
+    /// table.
     ///
     /// ```swift
-    /// for violation in try db.foreignKeyViolations() {
-    ///     print(violation)
-    /// }
+    /// let violations = try db.foreignKeyViolations()
+    /// while let violation = try violations.next() { print(violation) }
     /// ```
-    public func foreignKeyViolations(in table: String? = nil) throws -> [ForeignKeyViolation] {
+    public func foreignKeyViolations(in table: String? = nil) throws -> AnyCursor<ForeignKeyViolation> {
         if let table { try checkTableExists(table) }
         let sql = table.map { "PRAGMA foreign_key_check(\($0.quotedDatabaseIdentifier))" } ?? "PRAGMA foreign_key_check"
-        return try Row.fetchAll(self, sql: sql).map { row in
+        let violations = try Row.fetchAll(self, sql: sql).map { row in
             ForeignKeyViolation(
                 originTable: row["table"] ?? "",
                 originRowID: row["rowid"],
                 destinationTable: row["parent"] ?? "",
                 foreignKeyId: row["fkid"] ?? 0)
         }
+        return AnyCursor(violations)
     }
 
     /// Throws a ``DatabaseError`` that describes the first foreign key
-    /// violation, if any.
+    /// violation, with its columns and row, if any.
     ///
     /// ```swift
     /// try db.checkForeignKeys()
+    /// // SQLite error 19: FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:10 authorId:42 title:"x"]
     /// ```
     public func checkForeignKeys(in table: String? = nil) throws {
-        let violations = try foreignKeyViolations(in: table)
-        if let violation = violations.first {
-            throw DatabaseError(
-                resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,
-                message: "\(violation) (\(violations.count) violation(s) in all)")
+        if let violation = try foreignKeyViolations(in: table).next() {
+            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY, message: try violation.failureDescription(self))
         }
     }
 }

@@ -71,12 +71,42 @@ import Trellis
         }
         let dbQueue = try DatabaseQueue()
         let error = #expect(throws: DatabaseError.self) { try migrator.migrate(dbQueue) }
-        #expect(error?.message?.contains("foreign key violation") == true)
+        #expect(error?.message?.hasPrefix("FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:1 authorId:42") == true)
         #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM book") } == 0)
         // Foreign keys are enforced again afterwards.
         #expect(throws: DatabaseError.self) {
             try dbQueue.write { db in try db.execute(sql: "INSERT INTO book (authorId, title) VALUES (42, 'Orphan')") }
         }
+    }
+
+    @Test func disablingDeferredChecksLeavesViolationsToTheApplication() throws {
+        var migrator = makeMigrator().disablingDeferredForeignKeyChecks()
+        migrator.registerMigration("unchecked orphan") { db in
+            try db.execute(sql: "INSERT INTO book (authorId, title) VALUES (42, 'Orphan')")
+        }
+        migrator.registerMigration("partially checked") { db in
+            try db.execute(sql: "INSERT INTO book (authorId, title) VALUES (43, 'Another')")
+            try db.checkForeignKeys(in: "author")
+        }
+        let dbQueue = try DatabaseQueue()
+        try migrator.migrate(dbQueue)
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM book") } == 2)
+        var checked = migrator
+        checked.registerMigration("checked", foreignKeyChecks: .immediate) { db in
+            try db.execute(sql: "INSERT INTO book (authorId, title) VALUES (44, 'Refused')")
+        }
+        #expect(throws: DatabaseError.self) { try checked.migrate(dbQueue) }
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM book") } == 2)
+    }
+
+    @Test func migratingToAnEarlierTargetIsAnError() throws {
+        let dbQueue = try DatabaseQueue()
+        let migrator = makeMigrator()
+        try migrator.migrate(dbQueue)
+        let error = #expect(throws: DatabaseError.self) { try migrator.migrate(dbQueue, upTo: "createAuthor") }
+        #expect(error?.message?.contains("already migrated beyond migration \"createAuthor\"") == true)
+        // Migrating up to the last applied migration does nothing.
+        try migrator.migrate(dbQueue, upTo: migrator.migrations.last ?? "")
     }
 
     @Test func registeringAnIdentifierTwiceIsReported() throws {

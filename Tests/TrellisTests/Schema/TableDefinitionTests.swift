@@ -131,11 +131,18 @@ import Trellis
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             try db.execute(sql: "INSERT INTO child (parentId) VALUES (7)")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
-            let violations = try db.foreignKeyViolations()
+            let violations = try Array(db.foreignKeyViolations())
             #expect(violations.map(\.originTable) == ["child"])
             #expect(violations.map(\.destinationTable) == ["parent"])
+            #expect(violations.first?.description == "FOREIGN KEY constraint violation - from child to parent, in rowid 1")
+            let cursor = try db.foreignKeyViolations(in: "child")
+            while let violation = try cursor.next() {
+                #expect(try violation.failureDescription(db)
+                    == "FOREIGN KEY constraint violation - from child(parentId) to parent(id), in [id:1 parentId:7]")
+            }
             let error = #expect(throws: DatabaseError.self) { try db.checkForeignKeys() }
             #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
+            #expect(error?.description == "SQLite error 19: FOREIGN KEY constraint violation - from child(parentId) to parent(id), in [id:1 parentId:7]")
         }
     }
 }
