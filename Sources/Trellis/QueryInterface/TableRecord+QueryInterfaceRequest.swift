@@ -149,13 +149,7 @@ extension TableRecord {
 extension QueryInterfaceRequest {
     /// Sorts by primary key.
     public func orderByPrimaryKey() -> Self {
-        let table = relation.tableName
-        return order([SQLExpression(.deferred { context in
-            let columns = try context.db.primaryKey(table).columns
-            if columns.count == 1 { return SQLExpression.column(columns[0]) }
-            // One ordering term per column (see SQLOrdering.sql).
-            return SQLExpression(.associative(",", columns.map { SQLExpression.column($0) }))
-        })])
+        order([SQLExpression.primaryKey(table: relation.tableName)])
     }
 
     /// Groups rows by primary key (the `rowid` of a table without an
@@ -166,13 +160,7 @@ extension QueryInterfaceRequest {
     /// Player.all().annotated(with: count(Column("id"))).groupByPrimaryKey()
     /// ```
     public func groupByPrimaryKey() -> Self {
-        let table = relation.tableName
-        return group([SQLExpression(.deferred { context in
-            let columns = try context.db.primaryKey(table).columns
-            if columns.count == 1 { return SQLExpression.column(columns[0]) }
-            // One grouping term per column.
-            return SQLExpression(.associative(",", columns.map { SQLExpression.column($0) }))
-        })])
+        group([SQLExpression.primaryKey(table: relation.tableName)])
     }
 
     /// Deletes the rows of the request, and returns how many were deleted.

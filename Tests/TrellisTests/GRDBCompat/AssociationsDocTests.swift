@@ -144,6 +144,25 @@ extension DerivableRequest where RowDecoder == Book {
     }
 }
 
+// Generic code over the facets of DerivableRequest.
+extension DerivableRequest where RowDecoder == Author {
+    fileprivate func firstAuthors() -> Self {
+        filter(ids: [1, 2]).orderByPrimaryKey()
+    }
+}
+
+private func authorsWithPaintings<R: AggregatingRequest & JoinableRequest>(_ request: R) -> R where R.RowDecoder == Author {
+    request.joining(required: Author.paintings).group(Column("id")).having(literal: "COUNT(*) >= \(1)")
+}
+
+private func unordered<R: OrderedRequest & FilteredRequest>(_ request: R) -> R {
+    request.order(literal: "1").unordered().filter(literal: "1 = 1")
+}
+
+private func distinctNames<R: DerivableRequest>(_ request: R) -> R {
+    request.select(Column("name")).distinct()
+}
+
 // The primary associated type spelling of GRDB 6+.
 extension DerivableRequest<Painting> {
     fileprivate func orderedByTitle() -> Self {
@@ -692,6 +711,14 @@ extension DerivableRequest<Painting> {
         try dbQueue.read { db throws in
             #expect(try Author.all().orderedByName().fetchAll(db).map(\.id) == [3, 2, 4, 1])
             #expect(try Author.all().filter(country: "US").orderedByName().fetchAll(db).map(\.id) == [3, 2])
+            // The same generic code refines requests and associations.
+            #expect(try Author.all().firstAuthors().fetchAll(db).map(\.id) == [1, 2])
+            #expect(try Book.joining(required: Book.author.firstAuthors()).order(Column("id")).fetchAll(db).map(\.id)
+                == Int64.fetchAll(db, sql: "SELECT id FROM book WHERE authorId IN (1, 2) ORDER BY id"))
+            #expect(try Author.all().filter(id: 4).fetchOne(db)?.id == 4)
+            #expect(try Set(authorsWithPaintings(Author.all()).fetchAll(db).map(\.id)) == [1, 4])
+            #expect(try unordered(Author.all()).fetchCount(db) == 4)
+            #expect(try Row.fetchAll(db, distinctNames(Author.all())).count == 4)
             let bookInfos = try Book.all()
                 .filter(authorCountry: "US")
                 .orderedByAuthorNameAndYear()

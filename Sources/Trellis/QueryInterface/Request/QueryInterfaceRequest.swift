@@ -210,15 +210,6 @@ extension QueryInterfaceRequest {
         group([SQL(sql: sql, arguments: arguments)])
     }
 
-    /// Groups rows with an SQL literal.
-    ///
-    /// ```swift
-    /// Player.select(sql: "team, COUNT(*)").group(literal: "team")
-    /// ```
-    public func group(literal sqlLiteral: SQL) -> Self {
-        group([sqlLiteral])
-    }
-
     /// Keeps the groups that match `predicate`. Without grouping, keeps
     /// the rows that match it: association aggregates filter this way.
     ///
@@ -234,15 +225,6 @@ extension QueryInterfaceRequest {
     /// Keeps the groups that match an SQL condition.
     public func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
         having(SQL(sql: sql, arguments: arguments))
-    }
-
-    /// Keeps the groups that match an SQL literal.
-    ///
-    /// ```swift
-    /// Player.group(Column("team")).having(literal: "COUNT(*) > \(minimumCount)")
-    /// ```
-    public func having(literal sqlLiteral: SQL) -> Self {
-        having(sqlLiteral)
     }
 
     // MARK: Limiting
