@@ -122,6 +122,18 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
 
     @usableFromInline
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        // An array decodes from the prefetched rows of a to-many
+        // association: a property that asks for one here has a key that
+        // matches none of them.
+        if let key = codingPath.last {
+            let available = row.prefetchedRows.keys.sorted().map { "\"\($0)\"" }
+            throw DecodingError.keyNotFound(key, DecodingError.Context(
+                codingPath: Array(codingPath.dropLast()),
+                debugDescription: "No prefetched rows for key \"\(key.stringValue)\" in \(recordType)"
+                    + (available.isEmpty
+                        ? " (include a to-many association with including(all:))"
+                        : " (prefetched: \(available.joined(separator: ", ")); name the association with forKey(\"\(key.stringValue)\"))")))
+        }
         throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
             codingPath: codingPath,
             debugDescription: "a database row can not be decoded as an array (\(recordType))"))
