@@ -1,13 +1,24 @@
+extension _AssociationStorage {
+    /// A direct association from `originTable`: belongsTo, hasOne, hasMany.
+    static func direct(
+        from originTable: String, to destinationTable: String, selection: [SQLSelection], key: String?,
+        foreignKey: ForeignKey?, direction: AssociationHop.Direction, isToMany: Bool) -> _AssociationStorage
+    {
+        let hop = AssociationHop(
+            originTable: originTable,
+            relation: SQLRelation(tableName: destinationTable, selection: selection),
+            foreignKey: foreignKey, direction: direction)
+        return _AssociationStorage(impl: AssociationImpl(hops: [hop], explicitKey: key, isToMany: isToMany))
+    }
+}
+
 extension TableRecord {
     private static func directAssociation(
         to destinationTable: String, selection: [SQLSelection], key: String?, foreignKey: ForeignKey?,
         direction: AssociationHop.Direction, isToMany: Bool) -> _AssociationStorage
     {
-        let hop = AssociationHop(
-            originTable: databaseTableName,
-            relation: SQLRelation(tableName: destinationTable, selection: selection),
-            foreignKey: foreignKey, direction: direction)
-        return _AssociationStorage(impl: AssociationImpl(hops: [hop], explicitKey: key, isToMany: isToMany))
+        .direct(from: databaseTableName, to: destinationTable, selection: selection, key: key,
+                foreignKey: foreignKey, direction: direction, isToMany: isToMany)
     }
 
     /// A BelongsTo association: the record referenced by a foreign key of

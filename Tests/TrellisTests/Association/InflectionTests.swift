@@ -233,4 +233,3 @@ import Testing
         }
     }
 }
-
