@@ -75,32 +75,12 @@ extension Association {
         mapDestination { $0.filters.append(predicate.sqlExpression) }
     }
 
-    /// Keeps the associated records that match an SQL condition.
-    public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        filter(SQL(sql: sql, arguments: arguments))
-    }
-
-    /// Keeps the associated records that match an SQL literal.
-    public func filter(literal sqlLiteral: SQL) -> Self {
-        filter(sqlLiteral)
-    }
-
-    /// Sorts the associated records.
-    public func order(_ orderings: any SQLOrderingTerm...) -> Self {
-        order(orderings)
-    }
-
     /// Sorts the associated records.
     public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
         mapDestination {
             $0.orderings = orderings.map(\.sqlOrdering)
             $0.isReversed = false
         }
-    }
-
-    /// Sorts the associated records with SQL.
-    public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        order([SQL(sql: sql, arguments: arguments)])
     }
 
     /// Reverses the ordering of the associated records.
@@ -172,11 +152,6 @@ extension Association {
         mapDestination { $0.groupBy = expressions.map(\.sqlExpression) }
     }
 
-    /// Groups the associated records of each parent with SQL.
-    public func group(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        group([SQL(sql: sql, arguments: arguments)])
-    }
-
     /// Keeps the groups of associated records that match `predicate`;
     /// without grouping, keeps the associated records that match it, as
     /// association aggregates do.
@@ -190,11 +165,6 @@ extension Association {
     /// ```
     public func having(_ predicate: some SQLExpressible) -> Self {
         mapDestination { $0.having.append(predicate.sqlExpression) }
-    }
-
-    /// Keeps the groups of associated records that match an SQL condition.
-    public func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        having(SQL(sql: sql, arguments: arguments))
     }
 
     /// Gives the associated table a name, so that other parts of the
