@@ -536,6 +536,29 @@ private func date(_ value: some SQLSpecificExpressible) -> SQLExpression {
         }
     }
 
+    @Test func fetchOneLimitsOnlyRequestsThatMayReturnSeveralRows() throws {
+        final class Log: @unchecked Sendable { var statements: [String] = [] }
+        let log = Log()
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { (db: Database) throws in
+            db.trace { log.statements.append($0.description) }
+            _ = try Player.filter { $0.id == 1 }.fetchOne(db)
+            _ = try Player.filter(id: 1).fetchOne(db)
+            _ = try Player.filter { $0.email == "arthur@example.com" }.fetchOne(db)  // a unique column
+            _ = try Player.filter { $0.score == 1000 }.fetchOne(db)
+            _ = try Player.filter(sql: "id = 1").fetchOne(db)
+            db.trace(nil)
+        }
+        // Schema introspection is traced too: only the fetches are compared.
+        #expect(log.statements.filter { $0.hasPrefix("SELECT") } == [
+            #"SELECT * FROM "player" WHERE "id" = ?"#,
+            #"SELECT * FROM "player" WHERE "id" = ?"#,
+            #"SELECT * FROM "player" WHERE "email" = ?"#,
+            #"SELECT * FROM "player" WHERE "score" = ? LIMIT 1"#,
+            #"SELECT * FROM "player" WHERE id = 1 LIMIT 1"#,
+        ])
+    }
+
     @Test func fetchingAggregatedValues() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db throws in

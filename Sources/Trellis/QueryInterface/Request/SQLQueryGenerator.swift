@@ -12,7 +12,7 @@ struct SQLQueryGenerator {
     func makePreparedRequest(_ db: Database, singleResult: Bool, wrap: ((String) -> String)? = nil) throws -> PreparedRequest {
         let context = SQLGenerationContext(db)
         var relation = relation
-        if singleResult && relation.limit == nil && !hasToManyJoin(relation) {
+        if singleResult && relation.limit == nil && !hasToManyJoin(relation) && !selectsAtMostOneRow(relation, context) {
             relation.limit = (1, nil)
         }
         var (sql, layout) = try generate(relation, context: context)
@@ -76,6 +76,37 @@ struct SQLQueryGenerator {
             sql = "SELECT COUNT(*) FROM (" + (try generate(counted, context: context).sql) + ")"
         }
         return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: context.arguments)) ?? 0
+    }
+
+    /// Whether the filters of a request without joins compare a unique
+    /// key of its table with values (`WHERE id = ?`): such a request needs
+    /// no `LIMIT 1` to fetch one row, as GRDB writes it.
+    private func selectsAtMostOneRow(_ relation: SQLRelation, _ context: SQLGenerationContext) -> Bool {
+        guard relation.children.isEmpty, relation.groupBy.isEmpty, !relation.tableName.isEmpty,
+              relation.commonTableExpressions.isEmpty
+        else { return false }
+        var columns: [String] = []
+        func collect(_ expression: SQLExpression) throws {
+            switch expression.impl {
+            case .deferred(let resolve):
+                try collect(resolve(context))
+            case .associative("AND", let operands):
+                for operand in operands { try collect(operand) }
+            case .binary("=", let lhs, let rhs):
+                switch (lhs.impl, rhs.impl) {
+                case (.column(let name, _), .value), (.value, .column(let name, _)):
+                    columns.append(name)
+                default:
+                    break
+                }
+            default:
+                break
+            }
+        }
+        // A filter that can not be resolved here fails the generation
+        // below, with its error: keep LIMIT 1 until then.
+        guard (try? relation.filters.forEach(collect)) != nil, !columns.isEmpty else { return false }
+        return (try? context.db.table(relation.tableName, hasUniqueKey: columns)) ?? false
     }
 
     private func hasSelectedJoin(_ joins: [(key: String, child: SQLJoinedChild)]) -> Bool {
