@@ -51,10 +51,27 @@ public struct PreparedRequest {
     @usableFromInline
     var supplementaryFetch: ((Database, [Row]) throws -> Void)?
 
-    init(statement: Statement, layout: RowLayout? = nil, supplementaryFetch: ((Database, [Row]) throws -> Void)? = nil) {
+    /// The view of a row adapter on the fetched rows, if any.
+    @usableFromInline
+    var adaptation: RowAdaptation?
+
+    init(
+        statement: Statement, layout: RowLayout? = nil, supplementaryFetch: ((Database, [Row]) throws -> Void)? = nil,
+        adaptation: RowAdaptation? = nil)
+    {
         self.statement = statement
         self.layout = layout
         self.supplementaryFetch = supplementaryFetch
+        self.adaptation = adaptation
+    }
+
+    /// The request without its adapter, and the adapter's view, if any.
+    @usableFromInline
+    var withoutAdaptation: (request: PreparedRequest, adaptation: RowAdaptation)? {
+        guard let adaptation else { return nil }
+        var request = self
+        request.adaptation = nil
+        return (request, adaptation)
     }
 }
 
@@ -116,6 +133,9 @@ extension Database {
     /// Decodes the rows of a prepared request, running its prefetches.
     @inlinable
     func fetchAll<T>(_ prepared: PreparedRequest, decode: (Row) throws -> T) throws -> [T] {
+        if let (request, adaptation) = prepared.withoutAdaptation {
+            return try fetchAll(request) { try decode(adaptation.adapt($0)) }
+        }
         guard let supplementaryFetch = prepared.supplementaryFetch else {
             return try fetchAll(prepared.statement, arguments: nil, layout: prepared.layout, decode: decode)
         }
@@ -131,6 +151,9 @@ extension Database {
     /// Decodes the first row of a prepared request, running its prefetches.
     @inlinable
     func fetchOne<T>(_ prepared: PreparedRequest, decode: (Row) throws -> T) throws -> T? {
+        if let (request, adaptation) = prepared.withoutAdaptation {
+            return try fetchOne(request) { try decode(adaptation.adapt($0)) }
+        }
         guard let supplementaryFetch = prepared.supplementaryFetch else {
             return try fetchOne(prepared.statement, arguments: nil, layout: prepared.layout, decode: decode)
         }
@@ -146,6 +169,9 @@ extension Database {
     /// A cursor over the rows of a prepared request. Prefetches need every
     /// row first, so a request with prefetches iterates an array.
     func fetchCursor<T>(_ prepared: PreparedRequest, decode: @escaping (Row) throws -> T) throws -> AnyCursor<T> {
+        if let (request, adaptation) = prepared.withoutAdaptation {
+            return try fetchCursor(request) { try decode(adaptation.adapt($0)) }
+        }
         if prepared.supplementaryFetch == nil {
             return AnyCursor(try makeCursor(prepared.statement, arguments: nil, layout: prepared.layout, decode: decode))
         }

@@ -13,18 +13,26 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     /// Whether the statement is cached.
     let cached: Bool
 
-    /// A request from raw SQL and arguments.
-    public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
-        self.init(sqlLiteral: SQL(sql: sql, arguments: arguments), cached: cached)
+    /// The adapter of the fetched rows, if any.
+    let adapter: (any RowAdapter)?
+
+    /// A request from raw SQL and arguments, whose rows an adapter may
+    /// adapt (see ``RowAdapter``).
+    public init(
+        sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil,
+        cached: Bool = false)
+    {
+        self.init(sqlLiteral: SQL(sql: sql, arguments: arguments), adapter: adapter, cached: cached)
     }
 
     /// A request from an SQL literal.
-    public init(literal sqlLiteral: SQL, cached: Bool = false) {
-        self.init(sqlLiteral: sqlLiteral, cached: cached)
+    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(sqlLiteral: sqlLiteral, adapter: adapter, cached: cached)
     }
 
-    private init(sqlLiteral: SQL, cached: Bool) {
+    private init(sqlLiteral: SQL, adapter: (any RowAdapter)?, cached: Bool) {
         self.sqlLiteral = sqlLiteral
+        self.adapter = adapter
         self.cached = cached
     }
 
@@ -43,7 +51,7 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
         let (sql, arguments) = try sqlLiteral.build(db)
         let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
         try statement.setArguments(arguments)
-        return PreparedRequest(statement: statement)
+        return PreparedRequest(statement: statement, adaptation: try adapter?._adaptation(columnNames: statement.columnNames))
     }
 
     public func fetchCount(_ db: Database) throws -> Int {
@@ -70,12 +78,15 @@ extension SQLRequest where RowDecoder == Row {
     /// let bestPlayers = Player.filter { $0.score == maximumScore }
     /// ```
     public init(_ sqlLiteral: SQL, cached: Bool = false) {
-        self.init(sqlLiteral: sqlLiteral, cached: cached)
+        self.init(sqlLiteral: sqlLiteral, adapter: nil, cached: cached)
     }
 
     /// A request of rows from raw SQL and arguments.
-    public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
-        self.init(sqlLiteral: SQL(sql: sql, arguments: arguments), cached: cached)
+    public init(
+        sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil,
+        cached: Bool = false)
+    {
+        self.init(sqlLiteral: SQL(sql: sql, arguments: arguments), adapter: adapter, cached: cached)
     }
 
     /// A request of rows from an SQL literal.
@@ -83,7 +94,7 @@ extension SQLRequest where RowDecoder == Row {
     /// ```swift
     /// let request = SQLRequest(literal: "SELECT * FROM player WHERE name = \(name)")
     /// ```
-    public init(literal sqlLiteral: SQL, cached: Bool = false) {
-        self.init(sqlLiteral: sqlLiteral, cached: cached)
+    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(sqlLiteral: sqlLiteral, adapter: adapter, cached: cached)
     }
 }

@@ -114,3 +114,35 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & Hashable {
     /// ```
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try RowDecoder.fetchSet(db, self) }
 }
+
+extension FetchableRecord {
+    /// A cursor over the records of `sql`, whose rows `adapter` adapts.
+    public static func fetchCursor(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)?) throws -> AnyCursor<Self>
+    {
+        try db.fetchCursor(db.preparedRequest(sql: sql, arguments: arguments, adapter: adapter)) { try Self(row: $0) }
+    }
+
+    /// The records of `sql`, whose rows `adapter` adapts.
+    ///
+    /// ```swift
+    /// let adapter = ScopeAdapter(["author": SuffixRowAdapter(fromIndex: 3)])
+    /// let infos = try BookInfo.fetchAll(db, sql: "SELECT book.*, author.* FROM ...", adapter: adapter)
+    /// ```
+    public static func fetchAll(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)?) throws -> [Self]
+    {
+        try db.fetchAll(db.preparedRequest(sql: sql, arguments: arguments, adapter: adapter)) { try Self(row: $0) }
+    }
+
+    /// The first record of `sql`, whose row `adapter` adapts.
+    public static func fetchOne(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)?) throws -> Self?
+    {
+        try db.fetchOne(db.preparedRequest(sql: sql, arguments: arguments, adapter: adapter)) { try Self(row: $0) }
+    }
+}
+

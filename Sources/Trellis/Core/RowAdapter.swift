@@ -1,0 +1,277 @@
+/// A view on the columns of fetched rows: a subset of the columns, renamed
+/// columns, or scopes that split a joined row into the rows of each table,
+/// for `init(row:)` and Decodable records to read.
+///
+/// ```swift
+/// // SELECT player.*, team.* FROM player JOIN team ON ...
+/// let adapters = splittingRowAdapters(columnCounts: [playerColumnCount, teamColumnCount])
+/// let adapter = ScopeAdapter(base: adapters[0], scopes: ["team": adapters[1]])
+/// let rows = try Row.fetchAll(db, sql: sql, adapter: adapter)
+/// rows[0]["name"]                 // a column of player
+/// rows[0].scopes["team"]?["name"] // a column of team
+/// ```
+///
+/// Adapted rows are copies of the fetched rows.
+public protocol RowAdapter: Sendable {
+    /// The columns of the adapted row, from the names of the fetched
+    /// columns. You do not call it: adapters are given to fetch methods.
+    func _adaptation(columnNames: [String]) throws -> RowAdaptation
+}
+
+/// The columns an adapter takes from fetched rows, under which names, and
+/// its scopes.
+public struct RowAdaptation: Sendable {
+    /// Indexes into the fetched columns, with the names they take.
+    let columns: [(index: Int, name: String)]
+    /// Named scopes, in order.
+    let scopes: [(key: String, adaptation: RowAdaptation)]
+
+    init(columns: [(index: Int, name: String)], scopes: [(key: String, adaptation: RowAdaptation)] = []) {
+        self.columns = columns
+        self.scopes = scopes
+    }
+
+    /// The adapted copy of `row`.
+    @usableFromInline
+    func adapt(_ row: Row) -> Row {
+        var values: [DatabaseValue] = []
+        var names: [String] = []
+        let layout = append(row, to: &values, &names)
+        return Row(statement: nil, values: values, names: names, offset: 0, count: columns.count, layout: layout, parent: nil)
+    }
+
+    /// Appends the columns of the row, then of its scopes, and returns the
+    /// layout of the scopes, relative to the first column appended.
+    private func append(_ row: Row, to values: inout [DatabaseValue], _ names: inout [String]) -> RowLayout? {
+        let start = values.count
+        for column in columns {
+            values.append(row.databaseValue(atIndex: column.index))
+            names.append(column.name)
+        }
+        if scopes.isEmpty { return nil }
+        var layoutScopes: [RowLayout.Scope] = []
+        for (key, adaptation) in scopes {
+            let scopeStart = values.count
+            let nested = adaptation.append(row, to: &values, &names)
+            let lowerBound = scopeStart - start
+            layoutScopes.append((key, lowerBound..<(lowerBound + adaptation.columns.count), nested))
+        }
+        return RowLayout(scopes: layoutScopes)
+    }
+}
+
+/// An adapter of no column.
+public struct EmptyRowAdapter: RowAdapter {
+    public init() {}
+
+    public func _adaptation(columnNames: [String]) throws -> RowAdaptation {
+        RowAdaptation(columns: [])
+    }
+}
+
+/// An adapter that renames columns: its keys are the names of the adapted
+/// row, its values the names of fetched columns.
+///
+/// ```swift
+/// let adapter = ColumnMapping(["consumed": "produced"])
+/// let row = try Row.fetchOne(db, sql: "SELECT 'Hello' AS produced", adapter: adapter)!
+/// row["consumed"] // "Hello"
+/// ```
+public struct ColumnMapping: RowAdapter {
+    public let mapping: [String: String]
+
+    public init(_ mapping: [String: String]) {
+        self.mapping = mapping
+    }
+
+    public func _adaptation(columnNames: [String]) throws -> RowAdaptation {
+        let lowercased = columnNames.map { $0.lowercased() }
+        let columns = try mapping.map { name, column -> (index: Int, name: String) in
+            guard let index = columnNames.firstIndex(of: column) ?? lowercased.firstIndex(of: column.lowercased()) else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "ColumnMapping: no column \(column) in [\(columnNames.joined(separator: ", "))]")
+            }
+            return (index, name)
+        }
+        return RowAdaptation(columns: columns.sorted { ($0.index, $0.name) < ($1.index, $1.name) })
+    }
+}
+
+/// An adapter that renames every column with a function.
+///
+/// ```swift
+/// let adapter = RenameColumnAdapter { $0.replacingOccurrences(of: "player_", with: "") }
+/// ```
+public struct RenameColumnAdapter: RowAdapter {
+    let transform: @Sendable (String) -> String
+
+    public init(_ transform: @escaping @Sendable (String) -> String) {
+        self.transform = transform
+    }
+
+    public func _adaptation(columnNames: [String]) throws -> RowAdaptation {
+        RowAdaptation(columns: columnNames.enumerated().map { ($0.offset, transform($0.element)) })
+    }
+}
+
+/// An adapter of the columns from an index to the last.
+public struct SuffixRowAdapter: RowAdapter {
+    public let index: Int
+
+    public init(fromIndex index: Int) {
+        self.index = index
+    }
+
+    public func _adaptation(columnNames: [String]) throws -> RowAdaptation {
+        try RangeRowAdapter(index..<max(index, columnNames.count))._adaptation(columnNames: columnNames)
+    }
+}
+
+/// An adapter of a range of columns.
+public struct RangeRowAdapter: RowAdapter {
+    public let range: Range<Int>
+
+    public init(_ range: Range<Int>) {
+        self.range = range
+    }
+
+    public init(_ range: ClosedRange<Int>) {
+        self.range = range.lowerBound..<(range.upperBound + 1)
+    }
+
+    public func _adaptation(columnNames: [String]) throws -> RowAdaptation {
+        guard range.lowerBound >= 0, range.upperBound <= columnNames.count else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "RangeRowAdapter: columns \(range) out of a row of \(columnNames.count) columns")
+        }
+        return RowAdaptation(columns: range.map { ($0, columnNames[$0]) })
+    }
+}
+
+/// An adapter that defines scopes: named rows, read with `row.scopes`
+/// and by Decodable records from properties of the same name.
+///
+/// ```swift
+/// let adapter = ScopeAdapter(["player": RangeRowAdapter(0..<3), "team": SuffixRowAdapter(fromIndex: 3)])
+/// ```
+public struct ScopeAdapter: RowAdapter {
+    let base: any RowAdapter
+    let scopes: [String: any RowAdapter]
+
+    /// The scopes, on top of all the fetched columns.
+    public init(_ scopes: [String: any RowAdapter]) {
+        self.init(base: RenameColumnAdapter { $0 }, scopes: scopes)
+    }
+
+    /// The scopes, on top of the columns of `base`.
+    public init(base: any RowAdapter, scopes: [String: any RowAdapter]) {
+        self.base = base
+        self.scopes = scopes
+    }
+
+    public func _adaptation(columnNames: [String]) throws -> RowAdaptation {
+        let base = try self.base._adaptation(columnNames: columnNames)
+        let scopes = try self.scopes.sorted { $0.key < $1.key }.map { key, adapter in
+            (key: key, adaptation: try adapter._adaptation(columnNames: columnNames))
+        }
+        return RowAdaptation(columns: base.columns, scopes: base.scopes + scopes)
+    }
+}
+
+/// Adapters that split joined rows into consecutive runs of columns: one
+/// adapter per count, and one for the columns after them.
+///
+/// ```swift
+/// // SELECT player.*, team.* FROM ...
+/// let adapters = splittingRowAdapters(columnCounts: [playerColumnCount])
+/// let adapter = ScopeAdapter(base: adapters[0], scopes: ["team": adapters[1]])
+/// ```
+public func splittingRowAdapters(columnCounts: [Int]) -> [any RowAdapter] {
+    var adapters: [any RowAdapter] = []
+    var start = 0
+    for count in columnCounts {
+        adapters.append(RangeRowAdapter(start..<(start + max(0, count))))
+        start += max(0, count)
+    }
+    adapters.append(SuffixRowAdapter(fromIndex: start))
+    return adapters
+}
+
+/// A request whose fetched rows go through a row adapter: see
+/// ``FetchRequest/adapted(_:)``.
+public struct AdaptedFetchRequest<Base: FetchRequest>: FetchRequest {
+    public typealias RowDecoder = Base.RowDecoder
+
+    let base: Base
+    let adapter: @Sendable (Database) throws -> any RowAdapter
+
+    public var sqlSubquery: SQLSubquery { base.sqlSubquery }
+
+    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest {
+        var prepared = try base.makePreparedRequest(db, forSingleResult: singleResult)
+        prepared.adaptation = try adapter(db)._adaptation(columnNames: prepared.statement.columnNames)
+        return prepared
+    }
+
+    public func fetchCount(_ db: Database) throws -> Int {
+        try base.fetchCount(db)
+    }
+}
+
+extension FetchRequest {
+    /// The request, with its rows adapted by the adapter that `adapter`
+    /// makes from the database.
+    ///
+    /// ```swift
+    /// let request = SQLRequest<BookInfo>(sql: "SELECT book.*, author.* FROM book JOIN author ON ...")
+    ///     .adapted { db in
+    ///         let adapters = try splittingRowAdapters(columnCounts: [db.columns(in: "book").count])
+    ///         return ScopeAdapter(base: adapters[0], scopes: ["author": adapters[1]])
+    ///     }
+    /// ```
+    public func adapted(_ adapter: @escaping @Sendable (Database) throws -> any RowAdapter) -> AdaptedFetchRequest<Self> {
+        AdaptedFetchRequest(base: self, adapter: adapter)
+    }
+}
+
+extension Database {
+    /// The cached statement of `sql` with its arguments, and the view of
+    /// `adapter` on its rows: the fetch methods that take an adapter.
+    func preparedRequest(sql: String, arguments: StatementArguments, adapter: (any RowAdapter)?) throws -> PreparedRequest {
+        let statement = try cachedStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return PreparedRequest(statement: statement, adaptation: try adapter?._adaptation(columnNames: statement.columnNames))
+    }
+}
+
+extension Row {
+    /// A cursor over the rows of `sql`, adapted by `adapter`.
+    public static func fetchCursor(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)?) throws -> AnyCursor<Row>
+    {
+        try db.fetchCursor(db.preparedRequest(sql: sql, arguments: arguments, adapter: adapter)) { $0.copy() }
+    }
+
+    /// The rows of `sql`, adapted by `adapter`.
+    ///
+    /// ```swift
+    /// let rows = try Row.fetchAll(db, sql: "SELECT 'Hello' AS produced", adapter: ColumnMapping(["consumed": "produced"]))
+    /// ```
+    public static func fetchAll(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)?) throws -> [Row]
+    {
+        try db.fetchAll(db.preparedRequest(sql: sql, arguments: arguments, adapter: adapter)) { $0.copy() }
+    }
+
+    /// The first row of `sql`, adapted by `adapter`.
+    public static func fetchOne(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)?) throws -> Row?
+    {
+        try db.fetchOne(db.preparedRequest(sql: sql, arguments: arguments, adapter: adapter)) { $0.copy() }
+    }
+}
