@@ -15,6 +15,24 @@ extension Database {
         return exists
     }
 
+    /// Whether a trigger exists.
+    public func triggerExists(_ name: String) throws -> Bool {
+        try Bool.fetchOne(self, sql: """
+            SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ? COLLATE NOCASE)
+            """, arguments: [name]) ?? false
+    }
+
+    /// Whether the table is one of SQLite's own (`sqlite_sequence`...).
+    public static func isSQLiteInternalTable(_ tableName: String) -> Bool {
+        tableName.lowercased().hasPrefix("sqlite_")
+    }
+
+    /// Whether the table is one of GRDB's own (`grdb_migrations`), which
+    /// Trellis shares.
+    public static func isGRDBInternalTable(_ tableName: String) -> Bool {
+        tableName.lowercased().hasPrefix("grdb_")
+    }
+
     /// Whether a view exists.
     public func viewExists(_ name: String) throws -> Bool {
         try Bool.fetchOne(self, sql: """

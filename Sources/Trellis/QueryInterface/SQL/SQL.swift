@@ -316,6 +316,26 @@ extension Database {
         let (sql, arguments) = try sqlLiteral.build(self)
         try execute(sql: sql, arguments: arguments)
     }
+
+    /// A new statement from an SQL literal, with its arguments set.
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement(literal: "SELECT * FROM player WHERE name = \(name)")
+    /// ```
+    public func makeStatement(literal sqlLiteral: SQL) throws -> Statement {
+        let (sql, arguments) = try sqlLiteral.build(self)
+        let statement = try makeStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return statement
+    }
+
+    /// The cached statement of an SQL literal, with its arguments set.
+    public func cachedStatement(literal sqlLiteral: SQL) throws -> Statement {
+        let (sql, arguments) = try sqlLiteral.build(self)
+        let statement = try cachedStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return statement
+    }
 }
 
 extension Sequence where Element == SQL {
