@@ -130,7 +130,10 @@ public final class Box<T: Entity>: @unchecked Sendable {
         if cycle {
             context.putAgain.append { try self.put(object, db: db, context: context) }
         }
-        for toMany in encoded.toManys where toMany.relation.isModified {
+        // Every list is attached to its stored owner, so that later changes
+        // can be applied and reads reach the database; modified ones are
+        // written.
+        for toMany in encoded.toManys {
             try toMany.relation.save(db, store: store, ownerId: object.id, propertyName: toMany.property, context: context)
         }
         for toOne in encoded.toOnes {
@@ -277,6 +280,18 @@ public final class Box<T: Entity>: @unchecked Sendable {
             count += db.changesCount
         }
         return count
+    }
+
+    /// Stores objects in one transaction: `try personBox.put(amanda, bob)`.
+    @discardableResult
+    public func put(_ first: T, _ second: T, _ others: T...) throws -> [Id] {
+        try put([first, second] + others)
+    }
+
+    /// Removes objects in one transaction: `try personBox.remove(amanda, bob)`.
+    @discardableResult
+    public func remove(_ first: T, _ second: T, _ others: T...) throws -> Int {
+        try remove([first, second] + others)
     }
 
     /// Removes the objects with the given ids: `try personBox.remove(amanda.id, bob.id)`.

@@ -365,6 +365,18 @@ extension Property where V: QueryStringValue {
         QueryCondition(name, .endsWith, [suffix.databaseValue], caseSensitive: caseSensitive)
     }
 
+    /// The property starts with `prefix`: the Swift spelling of
+    /// ``startsWith(_:caseSensitive:)``.
+    public func hasPrefix(_ prefix: String, caseSensitive: Bool = true) -> QueryCondition<E> {
+        startsWith(prefix, caseSensitive: caseSensitive)
+    }
+
+    /// The property ends with `suffix`: the Swift spelling of
+    /// ``endsWith(_:caseSensitive:)``.
+    public func hasSuffix(_ suffix: String, caseSensitive: Bool = true) -> QueryCondition<E> {
+        endsWith(suffix, caseSensitive: caseSensitive)
+    }
+
     /// The property contains `string`.
     public func contains(_ string: String, caseSensitive: Bool = true) -> QueryCondition<E> {
         QueryCondition(name, .contains, [string.databaseValue], caseSensitive: caseSensitive)

@@ -139,10 +139,22 @@ public final class Store: @unchecked Sendable {
         try write { _ in try body() }
     }
 
+    /// Runs `body` in a transaction: the form for closures that return
+    /// nothing, such as `{ try box.put(user) }`.
+    public func runInTransaction(_ body: () throws -> Void) throws {
+        try write { _ in try body() }
+    }
+
     /// Runs `body` in a transaction that can not write. Nested calls join
     /// the outer transaction.
     @discardableResult
     public func runInReadOnlyTransaction<R>(_ body: () throws -> R) throws -> R {
+        try read { _ in try body() }
+    }
+
+    /// Runs `body` in a transaction that can not write: the form for
+    /// closures that return nothing.
+    public func runInReadOnlyTransaction(_ body: () throws -> Void) throws {
         try read { _ in try body() }
     }
 

@@ -203,8 +203,7 @@ protocol AnyToMany: AnyObject {
     init(link: StoreLink, ownerId: Id, propertyName: String)
     /// The relation that `value` holds, if it is one of this type.
     static func relation(in value: Any) -> (any AnyToMany)?
-    var isModified: Bool { get }
-    /// Writes the changes of the relation, after its owner was put.
+    /// Attaches the relation to its stored owner, and writes its changes.
     func save(_ db: Database, store: Store, ownerId: Id, propertyName: String, context: PutContext) throws
 }
 

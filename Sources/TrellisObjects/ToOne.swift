@@ -45,6 +45,11 @@ public final class ToOne<T: Entity>: ExpressibleByNilLiteral, Codable {
         isLoaded = true
     }
 
+    /// A relation to `target`: `ToOne(customer)`.
+    public convenience init(_ target: T?) {
+        self.init(target: target)
+    }
+
     /// A relation to the object with the given id.
     public init(targetId: Id?) {
         storedTargetId = targetId == 0 ? nil : targetId

@@ -294,6 +294,48 @@ extension DocOrder {
 }
 
 @Suite struct ObjectBoxRelationDocsTests {
+    @Test func theListsOfAJustPutObjectReachTheStore() throws {
+        let store = try Store()
+        let customers = store.box(for: DocCustomer.self)
+        let orders = store.box(for: DocOrder.self)
+        let customer = DocCustomer()
+        customer.name = "Ann"
+        try customers.put(customer)
+        // Changed on the same instance, and applied without putting it again.
+        let first = DocOrder()
+        first.item = "tea"
+        customer.orders.append(first)
+        try customer.orders.applyToDb()
+        #expect(try orders.get(first.id)?.customer.targetId == customer.id)
+        // An order put on its own shows in the backlink once it is reset.
+        let second = DocOrder()
+        second.customer = ToOne(customer)
+        try orders.put(second)
+        customer.orders.reset()
+        #expect(customer.orders.map(\.id).sorted() == [first.id, second.id])
+    }
+
+    @Test func objectBoxSpellingsOfCommonCalls() throws {
+        let store = try Store()
+        let people = store.box(for: DocPerson.self)
+        let amanda = DocPerson(firstName: "Amanda", lastName: "Lovelace", age: 36)
+        let bob = DocPerson(firstName: "Bob", lastName: "Babbage", age: 40)
+        let carol = DocPerson(firstName: "Carol", lastName: "Lamarr", age: 30)
+        // A closure that returns nothing, as ObjectBox's samples write it.
+        try store.runInTransaction {
+            try people.put(amanda, bob, carol)
+        }
+        #expect(try people.count() == 3)
+        let (prefixed, suffixed) = try store.runInReadOnlyTransaction {
+            (try people.query { DocPerson.firstName.hasPrefix("Am") }.build().count(),
+             try people.query { DocPerson.lastName.hasSuffix("age") }.build().find().map(\.firstName))
+        }
+        #expect(prefixed == 1)
+        #expect(suffixed == ["Bob"])
+        #expect(try people.remove(amanda, bob) == 2)
+        #expect(try people.all().map(\.firstName) == ["Carol"])
+    }
+
     @Test func aToOnePutsANewTargetButOnlyLinksAStoredOne() throws {
         let store = try Store()
         let customer = DocCustomer()
