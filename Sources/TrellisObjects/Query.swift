@@ -260,7 +260,7 @@ public final class Query<T: Entity> {
             return try box.decodeAll(db.cachedStatement(sql: sql), arguments: arguments)
         }
         if objects.count > 1 {
-            throw ObjectStoreError("findUnique: several \(T.entityName) objects match the query")
+            throw ObjectBoxError.nonUniqueResult(message: "findUnique: several \(T.entityName) objects match the query")
         }
         return objects.first
     }
@@ -346,7 +346,7 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     public func findUnique() throws -> V? {
         let values = try query.values(selection, nonNilColumn: column, as: V.self, limit: 2)
         if values.count > 1 {
-            throw ObjectStoreError("findUnique: several values of \(E.entityName).\(column) match the query")
+            throw ObjectBoxError.uniqueViolation(message: "findUnique: several values of \(E.entityName).\(column) match the query")
         }
         return values.first
     }

@@ -218,7 +218,7 @@ public final class Store: @unchecked Sendable {
             } catch {
                 resetIds(from: insertedCount)
                 invalidateTables()
-                throw error
+                throw ObjectBoxError.translating(error)
             }
             guard let result else { throw ObjectStoreError("a write of the object store returned no result") }
             return result
@@ -239,7 +239,7 @@ public final class Store: @unchecked Sendable {
             // The transaction rolled back, and tables it created with it.
             for object in inserted { object.id = 0 }
             invalidateTables()
-            throw error
+            throw ObjectBoxError.translating(error)
         }
     }
 

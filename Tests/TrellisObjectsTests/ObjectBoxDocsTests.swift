@@ -175,7 +175,7 @@ private func people() throws -> (Store, Box<DocPerson>) {
         let (store, personBox) = try people()
         #expect(try personBox.query { DocPerson.firstName == "Santa" }.build().findUnique()?.lastName == "Claus")
         #expect(try personBox.query { DocPerson.firstName == "Nobody" }.build().findUnique() == nil)
-        #expect(throws: ObjectStoreError.self) { try personBox.query { DocPerson.age > 50 }.build().findUnique() }
+        #expect(throws: ObjectBoxError.self) { try personBox.query { DocPerson.age > 50 }.build().findUnique() }
 
         let byAge = personBox.query().ordered(by: DocPerson.age)
         #expect(try byAge.findFirst()?.firstName == "Bob")
@@ -252,7 +252,7 @@ private func people() throws -> (Store, Box<DocPerson>) {
         #expect(try nicknames.find() == ["Prof", "Tenor"])                   // nil values are left out
         #expect(try nicknames.count() == 2)
         #expect(try personBox.query { DocPerson.firstName == "Bob" }.property(DocPerson.age).findUnique() == 15)
-        #expect(throws: ObjectStoreError.self) { try ages.findUnique() }
+        #expect(throws: ObjectBoxError.self) { try ages.findUnique() }
         let none = personBox.query { DocPerson.age > 5000 }.property(DocPerson.age)
         #expect(try none.max() == nil)
         #expect(try none.sum() == 0)
@@ -334,6 +334,13 @@ extension DocOrder {
         #expect(suffixed == ["Bob"])
         #expect(try people.remove(amanda, bob) == 2)
         #expect(try people.all().map(\.firstName) == ["Carol"])
+        #expect {
+            try store.runInReadOnlyTransaction { try people.put(DocPerson()) }
+        } throws: { error in
+            if case ObjectBoxError.cannotWriteWhileReading = error { return true }
+            return false
+        }
+        #expect(try people.count() == 1)
     }
 
     @Test func aToOnePutsANewTargetButOnlyLinksAStoredOne() throws {
@@ -650,7 +657,12 @@ private final class Misindexed: Entity {
         copy.email = "ann@example.com"
         let fresh = EnumEntity()
         fresh.email = "fresh@example.com"
-        #expect(throws: DatabaseError.self) { try box.put([fresh, copy]) }
+        #expect {
+            try box.put([fresh, copy])
+        } throws: { error in
+            guard case ObjectBoxError.uniqueViolation(let message) = error else { return false }
+            return message.contains("UNIQUE constraint failed")
+        }
         #expect(try box.count() == 3)
         #expect(fresh.id == 0)                                             // its insert rolled back
         copy.email = nil
@@ -727,7 +739,7 @@ private final class Account: Entity {
         let last = account("c@x")
         try store.runInTransaction {
             try box.put(first)
-            #expect(throws: DatabaseError.self) { try box.put([partial, duplicate]) }
+            #expect(throws: ObjectBoxError.self) { try box.put([partial, duplicate]) }
             try box.put(last)
         }
         let stored = try store.queue.read { db in try String.fetchAll(db, sql: "SELECT email FROM Account ORDER BY id") }

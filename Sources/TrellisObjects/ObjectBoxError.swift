@@ -1,0 +1,44 @@
+import Trellis
+
+/// The errors that ObjectBox names, for code that catches them:
+///
+/// ```swift
+/// do {
+///     try userBox.put(user)
+/// } catch ObjectBoxError.uniqueViolation(let message) {
+///     print("taken: \(message)")
+/// }
+/// ```
+///
+/// Other failures are ``ObjectStoreError`` (a misuse of the store) or the
+/// `DatabaseError` of SQLite (a full disk, for example).
+public enum ObjectBoxError: Error, CustomStringConvertible, Sendable {
+    /// A put would store a value that a unique property already has.
+    case uniqueViolation(message: String)
+    /// `findUnique()` found several objects.
+    case nonUniqueResult(message: String)
+    /// A put or a remove ran in a read-only transaction.
+    case cannotWriteWhileReading(message: String)
+
+    public var description: String {
+        switch self {
+        case .uniqueViolation(let message): "Unique violation: \(message)"
+        case .nonUniqueResult(let message): "Non-unique result: \(message)"
+        case .cannotWriteWhileReading(let message): "Cannot write while reading: \(message)"
+        }
+    }
+
+    /// The ObjectBox error of a database error, or the error itself.
+    static func translating(_ error: any Error) -> any Error {
+        guard let error = error as? DatabaseError else { return error }
+        switch error.extendedResultCode {
+        case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY:
+            return ObjectBoxError.uniqueViolation(message: error.message ?? "\(error)")
+        default:
+            if error.resultCode == .SQLITE_READONLY {
+                return ObjectBoxError.cannotWriteWhileReading(message: error.message ?? "\(error)")
+            }
+            return error
+        }
+    }
+}
