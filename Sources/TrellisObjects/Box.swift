@@ -300,13 +300,14 @@ public final class Box<T: Entity>: @unchecked Sendable {
         try remove(ids)
     }
 
-    /// Removes all objects; returns how many there were.
+    /// Removes all objects; returns how many there were (a `UInt64`, as
+    /// ObjectBox counts).
     @discardableResult
-    public func removeAll() throws -> Int {
+    public func removeAll() throws -> UInt64 {
         try store.write { db in
             guard try db.tableExists(tableName) else { return 0 }
             try db.execute(sql: "DELETE FROM \(tableName.quotedDatabaseIdentifier)")
-            return db.changesCount
+            return UInt64(db.changesCount)
         }
     }
 

@@ -282,11 +282,12 @@ public final class Query<T: Entity> {
         }
     }
 
-    /// Removes the matching objects; returns how many were removed.
+    /// Removes the matching objects; returns how many were removed (a
+    /// `UInt64`, as ObjectBox counts).
     @discardableResult
-    public func remove() throws -> Int {
+    public func remove() throws -> UInt64 {
         try box.store.write { db in
-            try box.delete(try findIds(), db)
+            UInt64(try box.delete(try findIds(), db))
         }
     }
 

@@ -188,6 +188,13 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
         isModified = false
     }
 
+    /// Reads the related objects from the database again, forgetting the
+    /// loaded ones and unapplied changes.
+    public func resolveFromDb() throws {
+        reset()
+        try resolve()
+    }
+
     // MARK: Codable
 
     /// A relation is not a column: it decodes empty. (A store does not

@@ -102,6 +102,15 @@ public final class ToOne<T: Entity>: ExpressibleByNilLiteral, Codable {
         return loadedTarget
     }
 
+    /// Forgets the loaded target of a stored relation: the next access
+    /// loads it again, with the changes other code stored since.
+    public func reset() {
+        guard link != nil, let loadedTarget, loadedTarget.id != 0 else { return }
+        storedTargetId = loadedTarget.id
+        self.loadedTarget = nil
+        isLoaded = false
+    }
+
     /// The target object, if it is set and not stored yet.
     var unsavedTarget: T? {
         guard let loadedTarget, loadedTarget.id == 0 else { return nil }

@@ -313,6 +313,18 @@ extension DocOrder {
         try orders.put(second)
         customer.orders.reset()
         #expect(customer.orders.map(\.id).sorted() == [first.id, second.id])
+        // Reloads: the order read through its ToOne sees a rename stored elsewhere.
+        let loaded = try #require(try orders.get(second.id))
+        #expect(loaded.customer.target?.name == "Ann")
+        let renamed = try #require(try customers.get(customer.id))
+        renamed.name = "Anne"
+        try customers.put(renamed)
+        #expect(loaded.customer.target?.name == "Ann")   // cached
+        loaded.customer.reset()
+        #expect(loaded.customer.target?.name == "Anne")
+        try customer.orders.resolveFromDb()
+        #expect(customer.orders.count == 2)
+        #expect(try customers.removeAll() == UInt64(1))
     }
 
     @Test func objectBoxSpellingsOfCommonCalls() throws {
