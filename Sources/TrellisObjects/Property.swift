@@ -326,6 +326,29 @@ extension Property where V: DatabaseValueConvertible & Comparable {
     }
 }
 
+/// Ranges on optional properties: nil is in no range.
+extension Property {
+    /// The optional property is in `range` (`CocoaPod.stars ∈ 10..<18`).
+    public func isIn<W: DatabaseValueConvertible & Comparable>(_ range: Range<W>) -> QueryCondition<E> where V == W? {
+        isGreaterThanOrEqual(to: range.lowerBound) && isLessThan(range.upperBound)
+    }
+
+    /// The optional property is in `range`.
+    public func isIn<W: DatabaseValueConvertible & Comparable>(_ range: ClosedRange<W>) -> QueryCondition<E> where V == W? {
+        isBetween(range.lowerBound, and: range.upperBound)
+    }
+
+    /// The optional property is out of `range` (nil is out of it).
+    public func isNotIn<W: DatabaseValueConvertible & Comparable>(_ range: Range<W>) -> QueryCondition<E> where V == W? {
+        isLessThan(range.lowerBound) || isGreaterThanOrEqual(to: range.upperBound) || isNil()
+    }
+
+    /// The optional property is out of `range` (nil is out of it).
+    public func isNotIn<W: DatabaseValueConvertible & Comparable>(_ range: ClosedRange<W>) -> QueryCondition<E> where V == W? {
+        isLessThan(range.lowerBound) || isGreaterThan(range.upperBound) || isNil()
+    }
+}
+
 /// Conditions on text: case sensitive unless told otherwise (`caseSensitive:
 /// false` ignores the case of ASCII letters only).
 public protocol QueryStringValue: DatabaseValueConvertible {}
@@ -414,6 +437,10 @@ public func ∈ <E, V: DatabaseValueConvertible & Comparable>(lhs: Property<E, V
 public func ∉ <E, V: DatabaseValueConvertible & Comparable>(lhs: Property<E, V>, rhs: Range<V>) -> QueryCondition<E> { lhs.isNotIn(rhs) }
 public func ∈ <E, V: DatabaseValueConvertible & Comparable>(lhs: Property<E, V>, rhs: ClosedRange<V>) -> QueryCondition<E> { lhs.isIn(rhs) }
 public func ∉ <E, V: DatabaseValueConvertible & Comparable>(lhs: Property<E, V>, rhs: ClosedRange<V>) -> QueryCondition<E> { lhs.isNotIn(rhs) }
+public func ∈ <E, V: DatabaseValueConvertible & Comparable>(lhs: Property<E, V?>, rhs: Range<V>) -> QueryCondition<E> { lhs.isIn(rhs) }
+public func ∉ <E, V: DatabaseValueConvertible & Comparable>(lhs: Property<E, V?>, rhs: Range<V>) -> QueryCondition<E> { lhs.isNotIn(rhs) }
+public func ∈ <E, V: DatabaseValueConvertible & Comparable>(lhs: Property<E, V?>, rhs: ClosedRange<V>) -> QueryCondition<E> { lhs.isIn(rhs) }
+public func ∉ <E, V: DatabaseValueConvertible & Comparable>(lhs: Property<E, V?>, rhs: ClosedRange<V>) -> QueryCondition<E> { lhs.isNotIn(rhs) }
 
 // MARK: - Aliases
 

@@ -697,6 +697,21 @@ private final class Optionals: Entity {
 }
 
 @Suite struct ObjectBoxOptionalPropertyTests {
+    @Test func rangesOfOptionalPropertiesLeaveNilOut() throws {
+        let store = try Store()
+        let box = store.box(for: Optionals.self)
+        for value in [nil, 5, 10, 15, 20] as [Int?] {
+            let object = Optionals()
+            object.number = value
+            try box.put(object)
+        }
+        let number = Property<Optionals, Int?>("number")
+        #expect(try box.query { number ∈ 10..<18 }.build().find().compactMap(\.number).sorted() == [10, 15])
+        #expect(try box.query { number ∈ 5...10 }.build().count() == 2)
+        #expect(try box.query { number ∉ 10..<18 }.build().find().map(\.number).sorted { ($0 ?? -1) < ($1 ?? -1) } == [nil, 5, 20])
+        #expect(try box.query { number ∉ 5...15 }.build().count() == 2)
+    }
+
     @Test func settingAnOptionalPropertyToNilClearsItsColumn() throws {
         let store = try Store()
         let box = store.box(for: Optionals.self)
