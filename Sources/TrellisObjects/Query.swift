@@ -377,3 +377,27 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
         Double.fromDatabaseValue(try query.aggregate("AVG", column: column, distinct: isDistinct)) ?? 0
     }
 }
+
+// MARK: Links
+
+extension Query {
+    /// Keeps the objects whose relation `property` points to an object
+    /// that matches `conditions`: a query that traverses a relation.
+    ///
+    /// ```swift
+    /// let ordersOfSally = try orderBox
+    ///     .query { Order.date.isAfter(lastMonth) }
+    ///     .link(Order.customer) { Customer.name == "Sally Sparrow" }
+    ///     .build()
+    ///     .find()
+    /// ```
+    public func link<Target: Entity>(
+        _ property: Property<T, ToOne<Target>>, conditions: () -> QueryCondition<Target>) -> Query<T>
+    {
+        let targets = conditions().node.sql
+        let subquery: SQL = """
+            \(identifier: property.column) IN (SELECT "id" FROM \(identifier: Target.entityTableName) WHERE \(literal: targets))
+            """
+        return with(conditions: self.conditions + [subquery.sqlExpression])
+    }
+}

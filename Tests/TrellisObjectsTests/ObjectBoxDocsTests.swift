@@ -327,6 +327,29 @@ extension DocOrder {
         #expect(try customers.removeAll() == UInt64(1))
     }
 
+    @Test func queriesTraverseToOneRelations() throws {
+        let store = try Store()
+        let orders = store.box(for: DocOrder.self)
+        for (item, name) in [("tea", "Sally Sparrow"), ("cake", "Ann"), ("jam", "Sally Sparrow"), ("salt", nil)] as [(String, String?)] {
+            let order = DocOrder()
+            order.item = item
+            if let name {
+                let customer = DocCustomer()
+                customer.name = name
+                order.customer.target = customer
+            }
+            try orders.put(order)
+        }
+        let customerName = Property<DocCustomer, String>("name")
+        let sallys = try orders.query { DocOrder.customerId > 0 }
+            .link(DocOrder.customer) { customerName == "Sally Sparrow" }
+            .build()
+        #expect(try sallys.find().map(\.item) == ["tea", "jam"])
+        #expect(try sallys.count() == 2)
+        let notAnn = try orders.query().link(DocOrder.customer, conditions: { customerName != "Ann" }).build()
+        #expect(try notAnn.find().map(\.item) == ["tea", "jam"])
+    }
+
     @Test func objectBoxSpellingsOfCommonCalls() throws {
         let store = try Store()
         let people = store.box(for: DocPerson.self)
