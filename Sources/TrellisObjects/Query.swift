@@ -327,14 +327,16 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     let query: Query<E>
     let column: String
     let isDistinct: Bool
+    /// Whether distinct strings compare without regard to ASCII case.
+    var ignoresCase = false
 
     /// The query, returning each value once.
     public func distinct(_ distinct: Bool = true) -> PropertyQuery {
-        PropertyQuery(query: query, column: column, isDistinct: distinct)
+        PropertyQuery(query: query, column: column, isDistinct: distinct, ignoresCase: ignoresCase)
     }
 
     private var selection: String {
-        (isDistinct ? "DISTINCT " : "") + column.quotedDatabaseIdentifier
+        (isDistinct ? "DISTINCT " : "") + column.quotedDatabaseIdentifier + (isDistinct && ignoresCase ? " COLLATE NOCASE" : "")
     }
 
     /// The values, in the order of the query.
@@ -375,6 +377,57 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     /// The average of the values (0 when there is none).
     public func average() throws -> Double {
         Double.fromDatabaseValue(try query.aggregate("AVG", column: column, distinct: isDistinct)) ?? 0
+    }
+
+    // ObjectBox's typed accessors: the values read as the named type,
+    // whatever the declared type of the property.
+
+    /// The values as strings.
+    public func findStrings() throws -> [String] { try find(as: String.self) }
+    /// The first value as a string, or nil.
+    public func findString() throws -> String? { try find(as: String.self, limit: 1).first }
+    /// The only value as a string, or nil; throws when there are several.
+    public func findUniqueString() throws -> String? { try findUnique(as: String.self) }
+    /// The values as integers.
+    public func findIntegers() throws -> [Int] { try find(as: Int.self) }
+    /// The values as 64-bit integers.
+    public func findInt64s() throws -> [Int64] { try find(as: Int64.self) }
+    /// The only value as a 64-bit integer, or nil; throws when there are several.
+    public func findUniqueInt64() throws -> Int64? { try findUnique(as: Int64.self) }
+    /// The values as doubles.
+    public func findDoubles() throws -> [Double] { try find(as: Double.self) }
+    /// The only value as a double, or nil; throws when there are several.
+    public func findUniqueDouble() throws -> Double? { try findUnique(as: Double.self) }
+    /// The values as floats.
+    public func findFloats() throws -> [Float] { try find(as: Float.self) }
+
+    /// The sum of the values as an integer (0 when there is none).
+    public func sumInt() throws -> Int {
+        Int.fromDatabaseValue(try query.aggregate("SUM", column: column, distinct: isDistinct)) ?? 0
+    }
+
+    /// The average of the values, rounded down to an integer (0 when there
+    /// is none).
+    public func averageInt() throws -> Int {
+        Int(try average().rounded(.down))
+    }
+
+    /// The query of distinct values, comparing strings with or without
+    /// regard to ASCII case.
+    public func distinct(caseSensitiveCompare: Bool) -> PropertyQuery {
+        PropertyQuery(query: query, column: column, isDistinct: true, ignoresCase: !caseSensitiveCompare)
+    }
+
+    private func find<T: DatabaseValueConvertible>(as type: T.Type, limit: Int = 0) throws -> [T] {
+        try query.values(selection, nonNilColumn: column, as: T.self, limit: limit)
+    }
+
+    private func findUnique<T: DatabaseValueConvertible>(as type: T.Type) throws -> T? {
+        let values = try find(as: T.self, limit: 2)
+        if values.count > 1 {
+            throw ObjectBoxError.uniqueViolation(message: "findUnique: several values of \(E.entityName).\(column) match the query")
+        }
+        return values.first
     }
 }
 

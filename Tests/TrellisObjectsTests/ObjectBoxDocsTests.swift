@@ -256,6 +256,20 @@ private func people() throws -> (Store, Box<DocPerson>) {
         let none = personBox.query { DocPerson.age > 5000 }.property(DocPerson.age)
         #expect(try none.max() == nil)
         #expect(try none.sum() == 0)
+        // ObjectBox's typed accessors.
+        #expect(try nicknames.findStrings() == ["Prof", "Tenor"])
+        #expect(try nicknames.findString() == "Prof")
+        #expect(try personBox.query { DocPerson.firstName == "Bob" }.property(DocPerson.lastName).findUniqueString() != nil)
+        #expect(try ages.findInt64s() == [56, 76, 44, 65, 15])
+        #expect(try ages.findDoubles() == [56, 76, 44, 65, 15])
+        #expect(try ages.sumInt() == 256)
+        #expect(try ages.averageInt() == 51)
+        #expect(try none.findUniqueDouble() == nil)
+        let casedStore = try Store()
+        let cased = casedStore.box(for: DocPerson.self)
+        try cased.put([DocPerson(firstName: "a", lastName: "Smith", age: 1), DocPerson(firstName: "b", lastName: "smith", age: 2)])
+        #expect(try cased.query().property(DocPerson.lastName).distinct(caseSensitiveCompare: false).findStrings().count == 1)
+        #expect(try cased.query().property(DocPerson.lastName).distinct(caseSensitiveCompare: true).findStrings().count == 2)
     }
 
     @Test func queriesOfATypeNeverPutFindNothing() throws {
