@@ -26,37 +26,35 @@ public struct RowAdaptation: Sendable {
     /// Named scopes, in order.
     let scopes: [(key: String, adaptation: RowAdaptation)]
 
+    // The adapted row, computed once per statement: the fetched columns it
+    // copies, in order (the row's, then its scopes'), their names, and the
+    // layout of its scopes.
+    private let copiedIndexes: [Int]
+    private let copiedNames: [String]
+    private let layout: RowLayout?
+
     init(columns: [(index: Int, name: String)], scopes: [(key: String, adaptation: RowAdaptation)] = []) {
         self.columns = columns
         self.scopes = scopes
+        var indexes = columns.map(\.index)
+        var names = columns.map(\.name)
+        var layoutScopes: [RowLayout.Scope] = []
+        for (key, adaptation) in scopes {
+            let lowerBound = indexes.count
+            indexes += adaptation.copiedIndexes
+            names += adaptation.copiedNames
+            layoutScopes.append((key, lowerBound..<(lowerBound + adaptation.columns.count), adaptation.layout))
+        }
+        copiedIndexes = indexes
+        copiedNames = names
+        layout = layoutScopes.isEmpty ? nil : RowLayout(scopes: layoutScopes)
     }
 
     /// The adapted copy of `row`.
     @usableFromInline
     func adapt(_ row: Row) -> Row {
-        var values: [DatabaseValue] = []
-        var names: [String] = []
-        let layout = append(row, to: &values, &names)
-        return Row(statement: nil, values: values, names: names, offset: 0, count: columns.count, layout: layout, parent: nil)
-    }
-
-    /// Appends the columns of the row, then of its scopes, and returns the
-    /// layout of the scopes, relative to the first column appended.
-    private func append(_ row: Row, to values: inout [DatabaseValue], _ names: inout [String]) -> RowLayout? {
-        let start = values.count
-        for column in columns {
-            values.append(row.databaseValue(atIndex: column.index))
-            names.append(column.name)
-        }
-        if scopes.isEmpty { return nil }
-        var layoutScopes: [RowLayout.Scope] = []
-        for (key, adaptation) in scopes {
-            let scopeStart = values.count
-            let nested = adaptation.append(row, to: &values, &names)
-            let lowerBound = scopeStart - start
-            layoutScopes.append((key, lowerBound..<(lowerBound + adaptation.columns.count), nested))
-        }
-        return RowLayout(scopes: layoutScopes)
+        let values = copiedIndexes.map { row.databaseValue(atIndex: $0) }
+        return Row(statement: nil, values: values, names: copiedNames, offset: 0, count: columns.count, layout: layout, parent: nil)
     }
 }
 

@@ -153,12 +153,20 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
 
     /// ` RETURNING selection`, with values inlined.
     fileprivate func returningSQL(_ db: Database, _ selection: [any SQLSelectable]) throws -> String {
+        " RETURNING " + (try SQLSelection.returnedColumnsSQL(db, selection))
+    }
+}
+
+extension SQLSelection {
+    /// The columns of a RETURNING clause, with values inlined. Throws when
+    /// there is none.
+    static func returnedColumnsSQL(_ db: Database, _ selection: [any SQLSelectable]) throws -> String {
         let context = SQLGenerationContext(db, inlinesValues: true)
         let columns = try selection.map { try $0.sqlSelection.sql(context) }
         guard !columns.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "RETURNING needs at least one selected column")
         }
-        return " RETURNING " + columns.joined(separator: ", ")
+        return columns.joined(separator: ", ")
     }
 }
 

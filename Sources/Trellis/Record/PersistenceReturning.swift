@@ -25,12 +25,7 @@ struct PersistenceReturning {
         _ db: Database, _ selection: [any SQLSelectable],
         fetch: @escaping (Statement) throws -> Void) throws -> PersistenceReturning
     {
-        let context = SQLGenerationContext(db, inlinesValues: true)
-        let sql = try selection.map { try $0.sqlSelection.sql(context) }.joined(separator: ", ")
-        guard !sql.isEmpty else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "RETURNING needs at least one selected column")
-        }
-        return PersistenceReturning(selectionSQL: sql) { statement in
+        PersistenceReturning(selectionSQL: try SQLSelection.returnedColumnsSQL(db, selection)) { statement in
             try fetch(statement)
             return true
         }
