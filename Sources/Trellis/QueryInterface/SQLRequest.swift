@@ -74,9 +74,13 @@ extension SQLRequest where RowDecoder == Row {
     /// A request of rows from an SQL literal.
     ///
     /// ```swift
-    /// let maximumScore = SQLRequest("SELECT max(score) FROM player")
+    /// let sql: SQL = "SELECT max(score) FROM player"
+    /// let maximumScore = SQLRequest(sql)
     /// let bestPlayers = Player.filter { $0.score == maximumScore }
     /// ```
+    ///
+    /// A string literal written in place of `sql` makes a request of an
+    /// unknown type, as in GRDB: write `SQLRequest<Row>("...")`.
     public init(_ sqlLiteral: SQL, cached: Bool = false) {
         self.init(sqlLiteral: sqlLiteral, adapter: nil, cached: cached)
     }
