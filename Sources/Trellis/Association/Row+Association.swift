@@ -30,13 +30,25 @@ extension Row {
     /// ```swift
     /// books = try row.decode(forKey: "books")
     /// ```
+    @inlinable
     public func decode<Record: FetchableRecord>(_ type: [Record].Type = [Record].self, forKey key: String) throws -> [Record] {
-        guard let rows = prefetchedRows[key] else {
-            throw RowDecodingError(
-                reason: .columnNotFound,
-                message: "could not decode [\(Record.self)] - no prefetched association key \"\(key)\"; keys: \(prefetchedRows.keys)")
+        guard let rows = prefetchedRows[key] else { throw missingPrefetchedRows([Record].self, forKey: key) }
+        // Inlined, so that the loop is specialized for the record type: an
+        // unspecialized `map` reads each row through the protocol witnesses
+        // of `Collection`.
+        var records: [Record] = []
+        records.reserveCapacity(rows.count)
+        for row in rows {
+            records.append(try Record(row: row))
         }
-        return try rows.map { try Record(row: $0) }
+        return records
+    }
+
+    @usableFromInline
+    func missingPrefetchedRows(_ type: Any.Type, forKey key: String) -> RowDecodingError {
+        RowDecodingError(
+            reason: .columnNotFound,
+            message: "could not decode \(type) - no prefetched association key \"\(key)\"; keys: \(prefetchedRows.keys)")
     }
 
     /// Decodes the records of a prefetched to-many association as a set.

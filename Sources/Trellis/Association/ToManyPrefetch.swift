@@ -70,12 +70,20 @@ struct ToManyPrefetch: Sendable {
         var start = 0
         while start < distinctKeys.count {
             let end = min(start + keysPerQuery, distinctKeys.count)
+            // Rows usually come grouped by link (the link's index orders
+            // them): the group of the previous row is checked first, without
+            // hashing.
+            var previous: (link: LinkKey, index: Int)?
             try fetch(db, keys: distinctKeys[start..<end].map(bindings), linkColumns: linkColumns) { row, positions in
+                let link = childKey(row, positions)
+                if let previous, previous.link == link {
+                    groups[previous.index].append(row.copy())
+                } else if let index = groupIndexes[link] {
+                    groups[index].append(row.copy())
+                    previous = (link, index)
+                }
                 // Rows whose link is not one of the parents' (a type
                 // conversion of SQLite's comparison) are dropped.
-                if let index = groupIndexes[childKey(row, positions)] {
-                    groups[index].append(row.copy())
-                }
             }
             start = end
         }

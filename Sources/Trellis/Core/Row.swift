@@ -184,7 +184,14 @@ public final class Row {
 
     /// The values of the columns, from left to right.
     public var databaseValues: [DatabaseValue] {
-        (0..<count).map { databaseValue(atIndex: $0) }
+        // A loop into reserved storage: `map` over the range grows the
+        // array as it goes, which a copy of each row would pay for.
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(count)
+        for index in 0..<count {
+            values.append(databaseValue(atIndex: index))
+        }
+        return values
     }
 
     /// Whether the row has a column named `name` (case-insensitive).
@@ -233,12 +240,18 @@ public final class Row {
 
     @usableFromInline
     static func searchIndex(ofColumn name: String, in names: [String], offset: Int, count: Int) -> Int? {
-        let window = names[offset..<(offset + count)]
-        // Names of another length are skipped without comparing them; a
-        // name equal to `name` in another Unicode form is found below.
-        let length = name.utf8.count
-        if let index = window.firstIndex(where: { $0.utf8.count == length && $0 == name }) { return index - offset }
-        return window.firstIndex { $0.isEqualIgnoringASCIICase(name) }.map { $0 - offset }
+        names.withUnsafeBufferPointer { names in
+            // Names of another length are skipped without comparing them; a
+            // name equal to `name` in another Unicode form is found below.
+            let length = name.utf8.count
+            for index in offset..<(offset + count) where names[index].utf8.count == length && names[index] == name {
+                return index - offset
+            }
+            for index in offset..<(offset + count) where names[index].isEqualIgnoringASCIICase(name) {
+                return index - offset
+            }
+            return nil
+        }
     }
 
     /// The value at `index`, as stored.
@@ -276,7 +289,11 @@ public final class Row {
     /// The row of the scope at `treeIndex` in `layout.scopesTree`.
     func scopedRow(at treeIndex: Int, of layout: RowLayout) -> Row {
         let scope = layout.scopesTree[treeIndex]
-        guard let reuse else { return scopedRow(range: scope.range, layout: scope.layout) }
+        // A reuse shared by copied rows keeps no scope rows: they are not
+        // windows over one statement.
+        guard let reuse, treeIndex < reuse.scopeRows.count else {
+            return scopedRow(range: scope.range, layout: scope.layout)
+        }
         if let row = reuse.scopeRows[treeIndex] { return row }
         let row = scopedRow(range: scope.range, layout: scope.layout)
         row.reuse = RowReuse(scopeCount: scope.layout?.scopesTree.count ?? 0)
@@ -300,6 +317,18 @@ public final class Row {
     func endReuse() {
         reuse?.end()
         reuse = nil
+    }
+
+    /// Runs `body` with `reuse` as the reuse of this copied row, so that
+    /// the copied rows of a to-many association share their decoders as
+    /// the rows of a fetch do. A statement row keeps its own.
+    func withReuse<T>(_ reuse: RowReuse, _ body: () throws -> T) rethrows -> T {
+        guard self.reuse == nil else { return try body() }
+        self.reuse = reuse
+        // The reuse does not outlive the call: kept objects may refer to
+        // this row, and would form a cycle with it.
+        defer { self.reuse = nil }
+        return try body()
     }
 
     /// A row that reads the columns `range` of this row.

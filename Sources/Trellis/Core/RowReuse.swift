@@ -25,6 +25,12 @@ final class RowReuse {
         scopeRows = Array(repeating: nil, count: scopeCount)
     }
 
+    /// A reuse for copied rows, which keeps objects such as decoders but
+    /// no scope rows (see ``Row/withReuse(_:_:)``).
+    static func forCopiedRows() -> RowReuse {
+        RowReuse(scopeCount: 0)
+    }
+
     /// The object kept for `key`, if any.
     @usableFromInline
     func object(forKey key: ObjectIdentifier) -> (any RowReusable)? {

@@ -165,6 +165,8 @@ struct PrefetchedRowsDecoder: Decoder {
         let recordType: any FetchableRecord.Type
         let codingPath: [any CodingKey]
         var currentIndex = 0
+        /// The rows share their decoders, as the rows of a fetch do.
+        private let reuse = RowReuse.forCopiedRows()
 
         init(rows: [Row], recordType: any FetchableRecord.Type, codingPath: [any CodingKey]) {
             self.rows = rows
@@ -185,7 +187,9 @@ struct PrefetchedRowsDecoder: Decoder {
             let row = rows[currentIndex]
             let key = IndexCodingKey(index: currentIndex)
             currentIndex += 1
-            return try decodeNestedRecord(T.self, in: recordType, from: row, parentPath: codingPath, key: key)
+            return try row.withReuse(reuse) {
+                try decodeNestedRecord(T.self, in: recordType, from: row, parentPath: codingPath, key: key)
+            }
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {

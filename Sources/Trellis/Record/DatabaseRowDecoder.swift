@@ -17,7 +17,9 @@ import TrellisSQLite
 /// record to the next: no allocation and no metadata lookup per record.
 @usableFromInline
 final class DatabaseRowDecoder: Decoder, RowReusable {
-    let row: Row
+    /// The decoded row: a reused decoder moves to the next row when the
+    /// rows are copies (the prefetched rows of a to-many association).
+    @usableFromInline @exclusivity(unchecked) private(set) var row: Row
     let recordType: any FetchableRecord.Type
     let parentPath: [any CodingKey]
     let key: (any CodingKey)?
@@ -91,6 +93,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
             if decoder.isDecoding { return nil }
             // A new record: the nested containers of the previous one are gone.
             if !decoder.nestedDecoders.isEmpty { decoder.nestedDecoders.removeAll() }
+            if decoder.row !== row { decoder.row = row }
             return decoder
         }
         let decoder = DatabaseRowDecoder(row: row, recordType: Record.self)

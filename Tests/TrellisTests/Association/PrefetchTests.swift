@@ -30,6 +30,31 @@ private typealias Address = LibraryFixture.Address
         #expect(infos.map { $0.writtenBooks.map(\.id) } == [[4, 1], [], [2, 3], [5]])
     }
 
+    @Test func eachPrefetchedRecordDecodesItsOwnJoinedRecord() throws {
+        // The prefetched rows share one decoder: each book still reads its
+        // own translator scope, not the first book's.
+        struct BookWithTranslator: Decodable, FetchableRecord {
+            var book: Book
+            var translator: Person?
+        }
+        struct Info: Decodable, FetchableRecord {
+            var person: Person
+            var writtenBooks: [BookWithTranslator]
+        }
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let infos = try dbQueue.read { db in
+            try Person
+                .including(all: Person.writtenBooks.including(optional: Book.translator).order(Column("id")))
+                .order(Column("id"))
+                .asRequest(of: Info.self)
+                .fetchAll(db)
+        }
+        #expect(infos.map { $0.writtenBooks.map(\.book.title) } ==
+            [["Les Misérables", "Notre-Dame de Paris"], [], ["War and Peace", "Anna Karenina"], ["Beowulf"]])
+        #expect(infos.map { $0.writtenBooks.map { $0.translator?.name } } ==
+            [["Isabel Hapgood", nil], [], [nil, "Isabel Hapgood"], [nil]])
+    }
+
     @Test func prefetchedRowsForHandWrittenRecords() throws {
         struct Info: FetchableRecord {
             var name: String
