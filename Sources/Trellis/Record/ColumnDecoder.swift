@@ -167,6 +167,7 @@ struct PrefetchedRowsDecoder: Decoder {
         var currentIndex = 0
         /// The rows share their decoders, as the rows of a fetch do.
         private let reuse = RowReuse.forCopiedRows()
+        private var fetchableTypes = FetchableTypeCache()
 
         init(rows: [Row], recordType: any FetchableRecord.Type, codingPath: [any CodingKey]) {
             self.rows = rows
@@ -187,8 +188,10 @@ struct PrefetchedRowsDecoder: Decoder {
             let row = rows[currentIndex]
             let key = IndexCodingKey(index: currentIndex)
             currentIndex += 1
+            let fetchableType = fetchableTypes.fetchableType(of: T.self)
             return try row.withReuse(reuse) {
-                try decodeNestedRecord(T.self, in: recordType, from: row, parentPath: codingPath, key: key)
+                try decodeNestedRecord(T.self, fetchableType: fetchableType, in: recordType, from: row,
+                                       parentPath: codingPath, key: key)
             }
         }
 

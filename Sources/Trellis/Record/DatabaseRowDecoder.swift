@@ -25,22 +25,29 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     let key: (any CodingKey)?
     let usesDefaultKeys: Bool
 
+    // The state below is only touched by the fetch that uses the decoder,
+    // on the connection's thread: exclusivity is not checked at run time
+    // (each check cost more than the access it guards).
+
     /// Whether a record is being decoded: a record that decodes a record
     /// of its own type from the same row gets a decoder of its own.
-    @usableFromInline var isDecoding = false
+    @usableFromInline @exclusivity(unchecked) var isDecoding = false
 
     /// Whether the decoder keeps its keyed container for the next record:
     /// only a decoder shared by the rows of a fetch does, until the fetch
     /// ends.
-    private var keepsContainer = false
+    @exclusivity(unchecked) private var keepsContainer = false
 
     /// The decoders of the nested containers of the current record, which
     /// do not retain them.
-    private var nestedDecoders: [DatabaseRowDecoder] = []
+    @exclusivity(unchecked) private var nestedDecoders: [DatabaseRowDecoder] = []
+
+    /// Which decoded types are FetchableRecords.
+    @exclusivity(unchecked) private var fetchableTypes = FetchableTypeCache()
 
     /// The kept keyed container: the box of a `KeyedDecodingContainer`,
     /// and its key type.
-    private var keptContainer: (keyType: ObjectIdentifier, box: AnyObject)?
+    @exclusivity(unchecked) private var keptContainer: (keyType: ObjectIdentifier, box: AnyObject)?
 
     /// A `KeyedDecodingContainer` is one reference to its box, whatever its
     /// key: it can be kept as that reference.
@@ -315,9 +322,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         }
         // A nested record that reads the same row, such as the `book`
         // of `struct BookInfo { var book: Book; var author: Author }`.
-        // Each conformance check costs a runtime lookup, on each row: a
-        // record is recognised with one.
-        if let fetchableType = T.self as? any FetchableRecord.Type {
+        if let fetchableType = fetchableTypes.fetchableType(of: T.self) {
             return try decodeFetchable(fetchableType, as: T.self, in: recordType, from: row, parentPath: codingPath, key: key)
         }
         guard !(T.self is any DatabaseValueConvertible.Type) else { throw columnNotFound(name, T.self) }
@@ -329,7 +334,8 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     }
 
     private func decodeRecord<T: Decodable, Key: CodingKey>(_ type: T.Type, from row: Row, key: Key) throws -> T {
-        try decodeNestedRecord(T.self, in: recordType, from: row, parentPath: codingPath, key: key)
+        try decodeNestedRecord(T.self, fetchableType: fetchableTypes.fetchableType(of: T.self), in: recordType, from: row,
+                               parentPath: codingPath, key: key)
     }
 
     func nestedContainer<NestedKey: CodingKey, Key: CodingKey>(
@@ -477,23 +483,25 @@ extension String {
 /// apply), or else with a decoder that follows the strategies of
 /// `recordType`.
 ///
-/// The key stays generic until an error path or a decoder needs it as an
-/// existential.
+/// `fetchableType` is `T` as a FetchableRecord type, when it is one. The
+/// key stays generic, and the path is built, only when a decoder needs
+/// them.
 func decodeNestedRecord<T: Decodable, Key: CodingKey>(
-    _ type: T.Type, in recordType: any FetchableRecord.Type, from row: Row, parentPath: [any CodingKey], key: Key) throws -> T
+    _ type: T.Type, fetchableType: (any FetchableRecord.Type)?, in recordType: any FetchableRecord.Type, from row: Row,
+    parentPath: @autoclosure () -> [any CodingKey], key: Key) throws -> T
 {
-    if let fetchableType = T.self as? any FetchableRecord.Type {
-        return try decodeFetchable(fetchableType, as: T.self, in: recordType, from: row, parentPath: parentPath, key: key)
+    if let fetchableType {
+        return try decodeFetchable(fetchableType, as: T.self, in: recordType, from: row, parentPath: parentPath(), key: key)
     }
-    return try decodeWithRowDecoder(T.self, in: recordType, from: row, parentPath: parentPath, key: key)
+    return try decodeWithRowDecoder(T.self, in: recordType, from: row, parentPath: parentPath(), key: key)
 }
 
 private func decodeFetchable<R: FetchableRecord, T: Decodable, Key: CodingKey>(
     _ fetchableType: R.Type, as type: T.Type, in recordType: any FetchableRecord.Type, from row: Row,
-    parentPath: [any CodingKey], key: Key) throws -> T
+    parentPath: @autoclosure () -> [any CodingKey], key: Key) throws -> T
 {
     guard R.self == T.self else {
-        return try decodeWithRowDecoder(T.self, in: recordType, from: row, parentPath: parentPath, key: key)
+        return try decodeWithRowDecoder(T.self, in: recordType, from: row, parentPath: parentPath(), key: key)
     }
     // R and T are the same type: a bit cast is exact, where a dynamic cast
     // would look the types up for every row.
@@ -505,6 +513,26 @@ private func decodeWithRowDecoder<T: Decodable, Key: CodingKey>(
     _ type: T.Type, in recordType: any FetchableRecord.Type, from row: Row, parentPath: [any CodingKey], key: Key) throws -> T
 {
     try T(from: DatabaseRowDecoder(row: row, recordType: recordType, parentPath: parentPath, key: key))
+}
+
+/// Remembers which types are FetchableRecords: the runtime answers such
+/// a question with a search of its conformance tables, which a decoder
+/// would otherwise pay for each nested record of each row.
+struct FetchableTypeCache {
+    private var first: (type: ObjectIdentifier, fetchable: (any FetchableRecord.Type)?)?
+    private var second: (type: ObjectIdentifier, fetchable: (any FetchableRecord.Type)?)?
+
+    /// `type` as a FetchableRecord type, or nil when it is not one.
+    mutating func fetchableType<T>(of type: T.Type) -> (any FetchableRecord.Type)? {
+        let identifier = ObjectIdentifier(T.self)
+        if let first, first.type == identifier { return first.fetchable }
+        if let second, second.type == identifier { return second.fetchable }
+        let fetchable = T.self as? any FetchableRecord.Type
+        // The two most recent types: a record nests a few record types.
+        second = first
+        first = (identifier, fetchable)
+        return fetchable
+    }
 }
 
 /// The key of an element of an array, in coding paths.
