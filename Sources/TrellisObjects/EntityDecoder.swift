@@ -255,7 +255,7 @@ final class EntityDecoder: Decoder {
                 if let zero = zeroInteger(T.self) { return zero }
                 throw ObjectStoreError("no column \(property.column) for \(T.self) in table of \(decoder.row)")
             }
-            guard let value = convertible.fromDatabaseValue(dbValue) as? T else {
+            guard let value = convertible.fromStoredDatabaseValue(dbValue) as? T else {
                 if dbValue.isNull, let zero = zeroInteger(T.self) { return zero }
                 throw ObjectStoreError("could not decode \(T.self) from \(dbValue), column \(property.column)")
             }

@@ -89,7 +89,7 @@ final class EntityEncoder: Encoder {
         mutating func encode(_ value: Float, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value.databaseValue) } }
         mutating func encode(_ value: Int, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value.databaseValue) } }
         mutating func encode(_ value: Int64, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value.databaseValue) } }
-        mutating func encode(_ value: UInt64, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value.databaseValue) } }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value.storedDatabaseValue) } }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             try self.encoder.read { encoder in
@@ -139,7 +139,7 @@ final class EntityEncoder: Encoder {
         mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value?.databaseValue ?? .null) } }
         mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value?.databaseValue ?? .null) } }
         mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value?.databaseValue ?? .null) } }
-        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value?.databaseValue ?? .null) } }
+        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { encoder.read { $0.append(key.stringValue, value?.storedDatabaseValue ?? .null) } }
         // The other integers go through the generic path, as their
         // non-optional values do.
         mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeIfPresent(value as Int8?, generic: key) }

@@ -265,7 +265,7 @@ extension QueryCondition.Comparison {
 
 extension Property where V: DatabaseValueConvertible {
     private func condition(_ op: QueryCondition<E>.Operator, _ values: [V], caseSensitive: Bool = true) -> QueryCondition<E> {
-        QueryCondition(name, op, values.map(\.databaseValue), caseSensitive: caseSensitive)
+        QueryCondition(name, op, values.map(\.storedDatabaseValue), caseSensitive: caseSensitive)
     }
 
     /// The property equals `value` (`Person.age == 42`). A nil value
@@ -480,4 +480,7 @@ public struct OrderFlags: OptionSet, Sendable {
     public static let nullsLast = OrderFlags(rawValue: 4)
     /// Nil values sort as zero.
     public static let nullsZero = OrderFlags(rawValue: 8)
+    /// Integers sort as unsigned: for `UInt64` properties whose values go
+    /// above `Int64.max`.
+    public static let unsigned = OrderFlags(rawValue: 16)
 }

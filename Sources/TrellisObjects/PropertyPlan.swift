@@ -112,6 +112,6 @@ struct RawConverter<R: RawRepresentable>: RawValueConverter {
 extension DatabaseValueConvertible {
     /// The database value of `value`, if it is of this type.
     static func databaseValue(of value: Any) -> DatabaseValue? {
-        (value as? Self)?.databaseValue
+        (value as? Self)?.storedDatabaseValue
     }
 }

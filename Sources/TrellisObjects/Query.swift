@@ -81,7 +81,21 @@ public final class Query<T: Entity> {
         case (true, false): ordering = expression.descNullsFirst
         case (true, true): ordering = expression.desc           // SQLite: NULLs last
         }
-        return with(orderings: orderings + [ordering])
+        guard flags.contains(.unsigned) else { return with(orderings: orderings + [ordering]) }
+        // SQLite stores 64-bit integers signed: the unsigned values above
+        // Int64.max read negative, and sort after the others.
+        let sign = SQLExpression.sql("(\(property.column.quotedDatabaseIdentifier) < 0)")
+        return with(orderings: orderings + [flags.contains(.descending) ? sign.desc : sign.asc, ordering])
+    }
+
+    /// The query, sorted by a property with the flags of an array, as
+    /// ObjectBox's API reference writes them.
+    ///
+    /// ```swift
+    /// let query = try personBox.query().ordered(by: Person.age, flags: [OrderFlags.descending]).build()
+    /// ```
+    public func ordered<V>(by property: Property<T, V>, flags: [OrderFlags]) -> Query<T> {
+        ordered(by: property, flags: flags.reduce(into: OrderFlags()) { $0.formUnion($1) })
     }
 
     /// The query, with another condition.
@@ -114,7 +128,7 @@ public final class Query<T: Entity> {
     /// let olderThan21 = try query.find()
     /// ```
     public func setParameter<V: DatabaseValueConvertible>(_ property: Property<T, V>, to value: V) {
-        setValues([value.databaseValue], where: { $0.column == property.name }, name: "\(property)")
+        setValues([value.storedDatabaseValue], where: { $0.column == property.name }, name: "\(property)")
     }
 
     /// Changes the two values of the conditions on `property` that take
@@ -125,13 +139,24 @@ public final class Query<T: Entity> {
     /// query.setParameters(Person.age, to: 30, 40)
     /// ```
     public func setParameters<V: DatabaseValueConvertible>(_ property: Property<T, V>, to value1: V, _ value2: V) {
-        setValues([value1.databaseValue, value2.databaseValue], where: { $0.column == property.name }, name: "\(property)")
+        setValues([value1.storedDatabaseValue, value2.storedDatabaseValue], where: { $0.column == property.name }, name: "\(property)")
+    }
+
+    /// Changes the two values of the conditions on `property` that take
+    /// two (`isBetween`), as ObjectBox's query guide writes it.
+    ///
+    /// ```swift
+    /// let query = try personBox.query { Person.age.isBetween(0, and: 99) }.build()
+    /// query.setParameters(Person.age, to: 10, and: 18)
+    /// ```
+    public func setParameters<V: DatabaseValueConvertible>(_ property: Property<T, V>, to value1: V, and value2: V) {
+        setParameters(property, to: value1, value2)
     }
 
     /// Changes the values of the conditions on `property` that take a list
     /// (`isIn`, `∈`), for the next runs of the query.
     public func setParameters<V: DatabaseValueConvertible>(_ property: Property<T, V>, to values: [V]) {
-        setValues(values.map(\.databaseValue), where: { $0.column == property.name }, name: "\(property)")
+        setValues(values.map(\.storedDatabaseValue), where: { $0.column == property.name }, name: "\(property)")
     }
 
     /// Changes the target id that the conditions on the relation `property`
@@ -152,12 +177,12 @@ public final class Query<T: Entity> {
     /// query.setParameter("minAge", to: 21)
     /// ```
     public func setParameter(_ alias: String, to value: some DatabaseValueConvertible) {
-        setValues([value.databaseValue], where: { $0.alias == alias }, name: "alias \(alias)")
+        setValues([value.storedDatabaseValue], where: { $0.alias == alias }, name: "alias \(alias)")
     }
 
     /// Changes the two values of the condition named `alias` with `.=`.
     public func setParameters(_ alias: String, to value1: some DatabaseValueConvertible, _ value2: some DatabaseValueConvertible) {
-        setValues([value1.databaseValue, value2.databaseValue], where: { $0.alias == alias }, name: "alias \(alias)")
+        setValues([value1.storedDatabaseValue, value2.storedDatabaseValue], where: { $0.alias == alias }, name: "alias \(alias)")
     }
 
     private func setValues(_ values: [DatabaseValue], where matches: (QueryCondition<T>.Comparison) -> Bool, name: String) {
@@ -302,13 +327,30 @@ public final class Query<T: Entity> {
     /// let names = try personBox.query().property(Person.name).distinct().find()
     /// ```
     public func property<V: DatabaseValueConvertible>(_ property: Property<T, V>) -> PropertyQuery<T, V> {
-        PropertyQuery(query: self, column: property.name, isDistinct: false)
+        PropertyQuery(query: self, column: property.name)
     }
 
-    func values<V: DatabaseValueConvertible>(_ selection: String, nonNilColumn column: String, as type: V.Type, limit: Int = 0) throws -> [V] {
+    /// The values of an optional property, without its nil values (see
+    /// ``PropertyQuery/with(nullValue:)`` to read them as a value).
+    ///
+    /// ```swift
+    /// let nicknames: [String] = try personBox.query().build().property(Person.nickname).find()
+    /// ```
+    public func property<V: DatabaseValueConvertible>(_ property: Property<T, V?>) -> PropertyQuery<T, V> {
+        PropertyQuery(query: self, column: property.name)
+    }
+
+    /// The values of `selection`, without those of the rows where `column`
+    /// is NULL unless `nullValue` replaces them.
+    func values<V: DatabaseValueConvertible>(
+        _ selection: String, column: String, nullValue: V?, as type: V.Type, limit: Int = 0) throws -> [V]
+    {
         try box.readTable(orIfMissing: []) { db in
-            let (sql, arguments) = try statement(db, selection: selection, extraCondition: "\(column.quotedDatabaseIdentifier) IS NOT NULL", limit: limit)
-            return try DatabaseValue.fetchAll(db, sql: sql, arguments: arguments).compactMap { V.fromDatabaseValue($0) }
+            let condition = nullValue == nil ? "\(column.quotedDatabaseIdentifier) IS NOT NULL" : nil
+            let (sql, arguments) = try statement(db, selection: selection, extraCondition: condition, limit: limit)
+            return try DatabaseValue.fetchAll(db, sql: sql, arguments: arguments).compactMap { value in
+                value.isNull ? nullValue : V.fromStoredDatabaseValue(value)
+            }
         }
     }
 
@@ -318,116 +360,6 @@ public final class Query<T: Entity> {
             let (sql, arguments) = try statement(db, selection: selection)
             return try DatabaseValue.fetchOne(db, sql: sql, arguments: arguments) ?? .null
         }
-    }
-}
-
-/// The values of one property of the objects that match a query: see
-/// ``Query/property(_:)``. Nil values are left out.
-public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
-    let query: Query<E>
-    let column: String
-    let isDistinct: Bool
-    /// Whether distinct strings compare without regard to ASCII case.
-    var ignoresCase = false
-
-    /// The query, returning each value once.
-    public func distinct(_ distinct: Bool = true) -> PropertyQuery {
-        PropertyQuery(query: query, column: column, isDistinct: distinct, ignoresCase: ignoresCase)
-    }
-
-    private var selection: String {
-        (isDistinct ? "DISTINCT " : "") + column.quotedDatabaseIdentifier + (isDistinct && ignoresCase ? " COLLATE NOCASE" : "")
-    }
-
-    /// The values, in the order of the query.
-    public func find() throws -> [V] {
-        try query.values(selection, nonNilColumn: column, as: V.self)
-    }
-
-    /// The only value, or nil when there is none; throws when there are
-    /// several.
-    public func findUnique() throws -> V? {
-        let values = try query.values(selection, nonNilColumn: column, as: V.self, limit: 2)
-        if values.count > 1 {
-            throw ObjectBoxError.uniqueViolation(message: "findUnique: several values of \(E.entityName).\(column) match the query")
-        }
-        return values.first
-    }
-
-    /// The number of values.
-    public func count() throws -> Int {
-        Int.fromDatabaseValue(try query.aggregate("COUNT", column: column, distinct: isDistinct)) ?? 0
-    }
-
-    /// The greatest value, or nil when there is none.
-    public func max() throws -> V? {
-        V.fromDatabaseValue(try query.aggregate("MAX", column: column, distinct: false))
-    }
-
-    /// The least value, or nil when there is none.
-    public func min() throws -> V? {
-        V.fromDatabaseValue(try query.aggregate("MIN", column: column, distinct: false))
-    }
-
-    /// The sum of the values (0 when there is none).
-    public func sum() throws -> V where V: Numeric {
-        V.fromDatabaseValue(try query.aggregate("SUM", column: column, distinct: isDistinct)) ?? 0
-    }
-
-    /// The average of the values (0 when there is none).
-    public func average() throws -> Double {
-        Double.fromDatabaseValue(try query.aggregate("AVG", column: column, distinct: isDistinct)) ?? 0
-    }
-
-    // ObjectBox's typed accessors: the values read as the named type,
-    // whatever the declared type of the property.
-
-    /// The values as strings.
-    public func findStrings() throws -> [String] { try find(as: String.self) }
-    /// The first value as a string, or nil.
-    public func findString() throws -> String? { try find(as: String.self, limit: 1).first }
-    /// The only value as a string, or nil; throws when there are several.
-    public func findUniqueString() throws -> String? { try findUnique(as: String.self) }
-    /// The values as integers.
-    public func findIntegers() throws -> [Int] { try find(as: Int.self) }
-    /// The values as 64-bit integers.
-    public func findInt64s() throws -> [Int64] { try find(as: Int64.self) }
-    /// The only value as a 64-bit integer, or nil; throws when there are several.
-    public func findUniqueInt64() throws -> Int64? { try findUnique(as: Int64.self) }
-    /// The values as doubles.
-    public func findDoubles() throws -> [Double] { try find(as: Double.self) }
-    /// The only value as a double, or nil; throws when there are several.
-    public func findUniqueDouble() throws -> Double? { try findUnique(as: Double.self) }
-    /// The values as floats.
-    public func findFloats() throws -> [Float] { try find(as: Float.self) }
-
-    /// The sum of the values as an integer (0 when there is none).
-    public func sumInt() throws -> Int {
-        Int.fromDatabaseValue(try query.aggregate("SUM", column: column, distinct: isDistinct)) ?? 0
-    }
-
-    /// The average of the values, rounded down to an integer (0 when there
-    /// is none).
-    public func averageInt() throws -> Int {
-        Int(try average().rounded(.down))
-    }
-
-    /// The query of distinct values, comparing strings with or without
-    /// regard to ASCII case.
-    public func distinct(caseSensitiveCompare: Bool) -> PropertyQuery {
-        PropertyQuery(query: query, column: column, isDistinct: true, ignoresCase: !caseSensitiveCompare)
-    }
-
-    private func find<T: DatabaseValueConvertible>(as type: T.Type, limit: Int = 0) throws -> [T] {
-        try query.values(selection, nonNilColumn: column, as: T.self, limit: limit)
-    }
-
-    private func findUnique<T: DatabaseValueConvertible>(as type: T.Type) throws -> T? {
-        let values = try find(as: T.self, limit: 2)
-        if values.count > 1 {
-            throw ObjectBoxError.uniqueViolation(message: "findUnique: several values of \(E.entityName).\(column) match the query")
-        }
-        return values.first
     }
 }
 

@@ -66,12 +66,7 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
     @discardableResult
     public func resolve() throws -> [S] {
         if let loaded { return loaded }
-        guard let link, let propertyName, ownerId != 0 else {
-            loaded = []
-            return []
-        }
-        let store = try link.storeToLoad("this ToMany<\(S.entityName), \(T.entityName)>")
-        let objects = try store.relatedObjects(S.self, owner: T.self, ownerId: ownerId, property: propertyName)
+        let objects = try getUncachedFromDb()
         loaded = objects
         return objects
     }
@@ -193,6 +188,30 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
     public func resolveFromDb() throws {
         reset()
         try resolve()
+    }
+
+    /// The related objects as stored, read again from the database,
+    /// without changing the loaded ones or unapplied changes.
+    ///
+    /// ```swift
+    /// let storedOrders = try customer.orders.getUncachedFromDb()
+    /// ```
+    public func getUncachedFromDb() throws -> [S] {
+        guard let link, let propertyName, ownerId != 0 else { return [] }
+        let store = try link.storeToLoad("this ToMany<\(S.entityName), \(T.entityName)>")
+        return try store.relatedObjects(S.self, owner: T.self, ownerId: ownerId, property: propertyName)
+    }
+
+    /// The ids of the related objects as stored, read again from the
+    /// database.
+    public func getUncachedIdsFromDb() throws -> [Id] {
+        try getUncachedFromDb().map(\.id)
+    }
+
+    /// Whether the relation can read and write the database: its owner was
+    /// read from or put into a store that is still open.
+    public var canInteractWithDb: Bool {
+        link?.store != nil && ownerId != 0
     }
 
     // MARK: Codable
