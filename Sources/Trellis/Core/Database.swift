@@ -394,7 +394,7 @@ public final class Database {
             clearSchemaDerivedCaches()
             accessChanges.schemaChanged = true
         }
-        if statement.region.beginsTransaction { currentTransactionDate = nil }
+        if statement.region.mayBeginTransaction, !isInsideTransaction { currentTransactionDate = nil }
         if recordsWrittenTables && statement.recordedAccessGeneration != accessGeneration
             && !statement.region.writtenTables.isEmpty
         {
@@ -520,8 +520,9 @@ public final class Database {
                 if let context, let operation, String(cString: operation) == "ROLLBACK" {
                     Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedStatementChangesSchema = true
                 }
-                if let context, action == SQLITE_TRANSACTION, let operation, String(cString: operation) == "BEGIN" {
-                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedRegion.beginsTransaction = true
+                // BEGIN, and SAVEPOINT out of a transaction, begin one.
+                if let context, let operation, String(cString: operation) == "BEGIN" {
+                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedRegion.mayBeginTransaction = true
                 }
             default:
                 break

@@ -346,9 +346,18 @@ extension Timestamped.Player {
             #expect(try db.transactionDate == date(7000))
             try db.execute(sql: "COMMIT; BEGIN")
             #expect(try db.transactionDate == date(8000))
-            try db.execute(sql: "ROLLBACK")
+            // A savepoint in a transaction keeps its date.
+            try db.execute(sql: "SAVEPOINT nested")
+            #expect(try db.transactionDate == date(8000))
+            try db.execute(sql: "RELEASE nested; ROLLBACK")
+            // A savepoint out of a transaction begins one.
+            try db.execute(sql: "SAVEPOINT outer")
+            #expect(try db.transactionDate == date(9000))
+            try db.execute(sql: "RELEASE outer; SAVEPOINT other")
+            #expect(try db.transactionDate == date(10000))
+            try db.execute(sql: "RELEASE other")
         }
-        #expect(clock.calls == 8)
+        #expect(clock.calls == 10)
     }
 
     @Test func theErrorsOfTheClockAreThrown() throws {

@@ -30,7 +30,7 @@ extension Database {
     ///
     /// ```swift
     /// // JSON_ARRAY(name, JSON(address)) FROM player
-    /// Player.select(Database.jsonArray([Column("name"), JSONColumn("address")]))
+    /// Player.select(Database.jsonArray([Column("name"), JSONColumn("address")] as [any SQLExpressible]))
     /// ```
     public static func jsonArray(_ values: some Collection<any SQLExpressible>) -> SQLExpression {
         .jsonFunction("JSON_ARRAY", values.map { jsonEmbeddedValue($0) })
@@ -44,7 +44,7 @@ extension Database {
     /// Player.select(Database.jsonObject([
     ///     "name": Column("name"),
     ///     "address": JSONColumn("address"),
-    /// ] as KeyValuePairs))
+    /// ] as KeyValuePairs<String, any SQLExpressible>))
     /// ```
     public static func jsonObject(_ elements: some Collection<(key: String, value: any SQLExpressible)>) -> SQLExpression {
         .jsonFunction("JSON_OBJECT", elements.flatMap { element in
