@@ -49,6 +49,14 @@ public struct Configuration: Sendable {
     /// The maximum number of statements kept by `cachedStatement`.
     public var maximumStatementCacheSize = 256
 
+    /// The clock of ``Database/transactionDate``. Default `.default`, the
+    /// current date of the system.
+    public var transactionClock: any TransactionClock = .default
+
+    /// What the connection can not introspect: the primary keys of views.
+    /// Default nil.
+    public var schemaSource: (any DatabaseSchemaSource)?
+
     var preparations: [@Sendable (Database) throws -> Void] = []
 
     public init() {}

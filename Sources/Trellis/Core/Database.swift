@@ -56,6 +56,10 @@ public final class Database {
     /// Set by the authorizer while a statement is prepared.
     private var preparedStatementChangesSchema = false
 
+    /// The date of the current transaction, once `transactionDate` asked
+    /// the clock; forgotten when a transaction begins.
+    @exclusivity(unchecked) var currentTransactionDate: Date?
+
     /// The tables that the statement being prepared reads and writes, as
     /// the authorizer reports them.
     private var preparedRegion = StatementRegion()
@@ -390,6 +394,7 @@ public final class Database {
             clearSchemaDerivedCaches()
             accessChanges.schemaChanged = true
         }
+        if statement.region.mayBeginTransaction, !isInsideTransaction { currentTransactionDate = nil }
         if recordsWrittenTables && statement.recordedAccessGeneration != accessGeneration
             && !statement.region.writtenTables.isEmpty
         {
@@ -514,6 +519,10 @@ public final class Database {
                 // A rollback may undo schema changes.
                 if let context, let operation, String(cString: operation) == "ROLLBACK" {
                     Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedStatementChangesSchema = true
+                }
+                // BEGIN, and SAVEPOINT out of a transaction, begin one.
+                if let context, let operation, String(cString: operation) == "BEGIN" {
+                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedRegion.mayBeginTransaction = true
                 }
             default:
                 break

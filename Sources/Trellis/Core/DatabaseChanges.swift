@@ -5,6 +5,11 @@ struct StatementRegion: Sendable {
     var readTables: Set<String> = []
     var writtenTables: Set<String> = []
 
+    /// Whether the statement is a `BEGIN` or a `SAVEPOINT`, which begin a
+    /// transaction when none is open: the transaction date of the previous
+    /// transaction is then forgotten.
+    var mayBeginTransaction = false
+
     /// The name SQLite gave last: it reports a read for each column, with
     /// the same pointer for the columns of one table, and comparing
     /// pointers spares a string per column.

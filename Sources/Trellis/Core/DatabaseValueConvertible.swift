@@ -1,3 +1,4 @@
+import Foundation
 import TrellisSQLite
 
 /// A type that can convert itself into and out of a database value.
@@ -33,6 +34,12 @@ public protocol DatabaseValueConvertible: SQLExpressible, StatementBinding {
     /// Returns the value that a row gives for a missing column, or nil when
     /// a missing column is an error. Optional types return `.some(nil)`.
     static func fromMissingColumn() -> Self?
+
+    /// The decoder of the JSON text of Codable values.
+    static func databaseJSONDecoder() -> JSONDecoder
+
+    /// The encoder of the JSON text of Codable values.
+    static func databaseJSONEncoder() -> JSONEncoder
 }
 
 extension DatabaseValueConvertible {

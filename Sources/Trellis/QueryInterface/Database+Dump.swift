@@ -204,6 +204,9 @@ extension Database {
         if stableOrder {
             let count = try columns(in: table).count
             ordering = (1...max(1, count)).map(String.init).joined(separator: ", ")
+        } else if try viewExists(table) {
+            // Views have no primary key: their rows come in their own order.
+            return try Row.fetchAll(self, sql: "SELECT * FROM \(quoted)")
         } else {
             ordering = try primaryKey(table).columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         }

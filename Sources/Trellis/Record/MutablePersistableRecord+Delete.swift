@@ -24,8 +24,11 @@ extension MutablePersistableRecord {
         let key = try primaryKeyValues(primaryKey, container: container)
         let statement = try Self.primaryKeyStatement(db, operation: .deleteByPrimaryKey, primaryKey: primaryKey)
         try statement.bind(key)
+        // The changes of an INSTEAD OF trigger (a view) are not in
+        // `changesCount`, but they are in `totalChangesCount`.
+        let totalChanges = db.totalChangesCount
         try statement.executeBoundStatement(arguments: key)
-        return db.changesCount > 0
+        return db.totalChangesCount > totalChanges
     }
 
     /// Whether the record's row exists.

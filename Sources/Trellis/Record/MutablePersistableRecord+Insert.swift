@@ -147,9 +147,7 @@ extension MutablePersistableRecord {
         returning: String? = nil) throws -> String
     {
         let table = databaseTableName
-        guard try db.tableExists(table) else {
-            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
-        }
+        try checkTableExists(db)
         var sql = conflict == .abort ? "INSERT" : "INSERT OR \(conflict.rawValue)"
         sql += " INTO \(table.quotedDatabaseIdentifier) "
         if columns.isEmpty {

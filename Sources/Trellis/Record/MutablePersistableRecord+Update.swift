@@ -109,8 +109,11 @@ extension MutablePersistableRecord {
         } else {
             let values = setValues + keyValues
             try statement.bind(values)
+            // The changes of an INSTEAD OF trigger (a view) are not in
+            // `changesCount`, but they are in `totalChangesCount`.
+            let totalChanges = db.totalChangesCount
             try statement.executeBoundStatement(arguments: values)
-            if db.changesCount == 0 { throw notFound() }
+            if db.totalChangesCount == totalChanges { throw notFound() }
         }
         return PersistenceSuccess(persistenceContainer: container)
     }

@@ -215,8 +215,11 @@ extension TableRecord {
         let statement = try singleColumnKeyStatement(db, operation: .deleteByPrimaryKey)
         let keyValue = try primaryKeyDatabaseValue(db, key)
         try statement.bind(CollectionOfOne(keyValue))
+        // The changes of an INSTEAD OF trigger (a view) are not in
+        // `changesCount`, but they are in `totalChangesCount`.
+        let totalChanges = db.totalChangesCount
         try statement.executeBoundStatement(arguments: [keyValue])
-        return db.changesCount > 0
+        return db.totalChangesCount > totalChanges
     }
 
     /// Deletes the row with the given key; returns whether a row was

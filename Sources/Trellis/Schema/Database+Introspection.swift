@@ -80,7 +80,10 @@ extension Database {
         let columns = try self.columns(in: table)
         let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
         let primaryKey: PrimaryKeyInfo
-        if keyColumns.isEmpty {
+        if keyColumns.isEmpty, try viewExists(table) {
+            primaryKey = PrimaryKeyInfo(
+                columns: try columnsForPrimaryKey(inView: table, columns: columns), rowIDColumn: nil, isRowID: false)
+        } else if keyColumns.isEmpty {
             primaryKey = .hiddenRowID
         } else if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER", try !isWithoutRowID(table) {
             primaryKey = PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: false)

@@ -24,8 +24,16 @@ extension Database {
         public static let date = ColumnType(rawValue: "DATE")
         public static let datetime = ColumnType(rawValue: "DATETIME")
         public static let any = ColumnType(rawValue: "ANY")
-        /// A text column that holds JSON.
-        public static let jsonText = ColumnType(rawValue: "JSONTEXT")
+        /// A column that holds JSON text. It is a TEXT column, as in GRDB:
+        /// SQLite JSON functions throw errors on blobs, and `.jsonText`
+        /// says what the column holds.
+        ///
+        /// ```swift
+        /// try db.create(table: "player") { t in
+        ///     t.column("address", .jsonText).notNull()
+        /// }
+        /// ```
+        public static let jsonText = ColumnType(rawValue: "TEXT")
     }
 
     /// The name of a collation.

@@ -58,7 +58,7 @@ public final class TableAlteration {
             case .add(let column):
                 statements.append(table + " ADD COLUMN " + (try column.sql(db)))
                 if column.isIndexed {
-                    statements.append("CREATE INDEX " + "index_\(name)_on_\(column.name)".quotedDatabaseIdentifier
+                    statements.append("CREATE INDEX " + "\(name)_on_\(column.name)".quotedDatabaseIdentifier
                         + " ON " + name.quotedDatabaseIdentifier + "(" + column.name.quotedDatabaseIdentifier + ")")
                 }
             case .addSQL(let sql):

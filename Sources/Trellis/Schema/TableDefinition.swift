@@ -285,7 +285,12 @@ public final class TableDefinition {
 
         var statements = [sql]
         for (columns, unique) in indexes {
-            let indexName = "index_\(name)_on_" + columns.joined(separator: "_")
+            // GRDB's names: `player_on_teamId`, and `index_player_on_a_b` for
+            // several columns. A `create(indexOn:)` index, named
+            // `index_player_on_teamId`, does not collide with the first one.
+            let indexName = columns.count == 1
+                ? "\(name)_on_\(columns[0])"
+                : "index_\(name)_on_" + columns.joined(separator: "_")
             statements.append("CREATE " + (unique ? "UNIQUE " : "") + "INDEX "
                 + (options.contains(.ifNotExists) ? "IF NOT EXISTS " : "")
                 + indexName.quotedDatabaseIdentifier + " ON " + name.quotedDatabaseIdentifier

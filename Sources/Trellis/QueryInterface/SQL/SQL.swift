@@ -268,7 +268,7 @@ extension SQL: ExpressibleByStringInterpolation {
                     let alias = AliasIdentity(tableName: T.databaseTableName, userName: tableAlias ?? T.databaseTableName, isExplicit: true)
                     elements.append(.selection(selection.qualified(with: alias)))
                 case .expression(let expression, let alias):
-                    if case .column(let name, nil) = expression.impl {
+                    if case .column(let name, nil) = expression.withoutJSONKind.impl {
                         var sql = qualifier + "." + name.quotedDatabaseIdentifier
                         if let alias { sql += " AS " + alias.quotedDatabaseIdentifier }
                         elements.append(.sql(sql, StatementArguments()))

@@ -26,6 +26,13 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         case associative(String, [SQLExpression])
         /// `f(x, y)`, `COUNT(DISTINCT x)`, `COUNT(*)`.
         case function(String, [SQLExpression], distinct: Bool)
+        /// `f(x, y) FILTER (WHERE condition)`: an aggregate of the rows
+        /// that match the condition.
+        case filteredAggregate(String, [SQLExpression], filter: SQLExpression)
+        /// An expression that holds JSON. It is written as the wrapped
+        /// expression; JSON functions read its kind to know whether they
+        /// must wrap it in `JSON()`.
+        case json(SQLExpression, SQLJSONValueKind)
         case countAll
         /// `x IS [NOT] NULL`.
         case isNull(SQLExpression, negated: Bool)
@@ -113,6 +120,10 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
             return SQLExpression(.associative(op, xs.map { $0.qualified(with: alias) }))
         case .function(let name, let xs, let distinct):
             return SQLExpression(.function(name, xs.map { $0.qualified(with: alias) }, distinct: distinct))
+        case .filteredAggregate(let name, let xs, let filter):
+            return SQLExpression(.filteredAggregate(name, xs.map { $0.qualified(with: alias) }, filter: filter.qualified(with: alias)))
+        case .json(let x, let kind):
+            return SQLExpression(.json(x.qualified(with: alias), kind))
         case .isNull(let x, let negated):
             return SQLExpression(.isNull(x.qualified(with: alias), negated: negated))
         case .inList(let x, let xs, let negated):
@@ -135,9 +146,11 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
     var columnNames: [String] {
         switch impl {
         case .column(let name, nil): return [name]
-        case .unary(_, let x), .isNull(let x, _), .collated(let x, _), .customCollated(let x, _), .cast(let x, _): return x.columnNames
+        case .unary(_, let x), .isNull(let x, _), .collated(let x, _), .customCollated(let x, _), .cast(let x, _), .json(let x, _):
+            return x.columnNames
         case .binary(_, let x, let y): return x.columnNames + y.columnNames
         case .associative(_, let xs), .function(_, let xs, _): return xs.flatMap(\.columnNames)
+        case .filteredAggregate(_, let xs, let filter): return xs.flatMap(\.columnNames) + filter.columnNames
         case .inList(let x, let xs, _): return x.columnNames + xs.flatMap(\.columnNames)
         case .between(let x, let y, let z, _): return x.columnNames + y.columnNames + z.columnNames
         default: return []
@@ -162,6 +175,7 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         switch impl {
         case .value, .column, .rowID, .function, .countAll, .subquery, .cast, .exists, .correlated: return false
         case .literal(let sql): return !sql.isSingleToken
+        case .json(let x, _): return x.needsParenthesis
         default: return true
         }
     }
@@ -211,6 +225,11 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         case .function(let name, let xs, let distinct):
             let arguments = try xs.map { try $0.sql(context) }.joined(separator: ", ")
             return name + "(" + (distinct ? "DISTINCT " : "") + arguments + ")"
+        case .filteredAggregate(let name, let xs, let filter):
+            let arguments = try xs.map { try $0.sql(context) }.joined(separator: ", ")
+            return name + "(" + arguments + ") FILTER (WHERE " + (try filter.sql(context)) + ")"
+        case .json(let x, _):
+            return try x.sql(context)
         case .countAll:
             return "COUNT(*)"
         case .isNull(let x, let negated):
