@@ -106,7 +106,7 @@ import Trellis
     @Test func ifNotExistsAndTemporaryOptions() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { (db: Database) throws in
-            let statements = try recordedStatements(db) {
+            let statements = try recordedStatements(db) { () throws in
                 try db.create(virtualTable: "d", using: FTS5()) { t in t.column("c") }
                 try db.create(virtualTable: "d", ifNotExists: true, using: FTS5()) { t in t.column("c") }
                 try db.create(virtualTable: "e", options: [.ifNotExists], using: FTS5()) { t in t.column("c") }
@@ -202,7 +202,7 @@ import Trellis
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { (db: Database) throws in
             try db.create(virtualTable: "document", using: FTS4()) { t in t.column("content") }
-            let statements = try recordedStatements(db) {
+            let statements = try recordedStatements(db) { () throws in
                 try db.create(virtualTable: "vocabulary", using: "fts4aux(document)")
                 try db.create(virtualTable: "vocabulary", options: .ifNotExists, using: "fts4aux(document)")
                 try db.create(virtualTable: "vocabulary2", ifNotExists: true, using: "fts4aux(document)")
@@ -239,7 +239,7 @@ import Trellis
         try dbQueue.write { (db: Database) throws in
             try db.create(virtualTable: "document", using: FTS4()) { t in t.column("content") }
             try db.create(virtualTable: "other", using: FTS4()) { t in t.column("content") }
-            let statements = try recordedStatements(db) {
+            let statements = try recordedStatements(db) { () throws in
                 try db.create(virtualTable: "vocabulary", options: .temporary, using: Vocabulary()) { t in t.source = "other" }
             }
             #expect(statements == [#"CREATE VIRTUAL TABLE temp."vocabulary" USING fts4aux(other)"#])
