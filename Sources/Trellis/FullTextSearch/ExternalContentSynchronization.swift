@@ -13,6 +13,19 @@ struct ExternalContentSynchronization {
         "__\(fullTextTable)_\(suffix)"
     }
 
+    /// Throws `no such table` when the content table does not exist, and
+    /// an error when it lacks one of the columns of the full-text table.
+    ///
+    /// Checked before the full-text table is created: a failed `rebuild`
+    /// of an FTS5 table, even rolled back, makes SQLite fail the commit of
+    /// the transaction.
+    func checkContentTable(hasColumns columns: [String], _ db: Database) throws {
+        let contentColumns = Set(try db.columns(in: contentTable).map { $0.name.lowercased() })
+        if let missing = columns.first(where: { !contentColumns.contains($0.lowercased()) }) {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "table \(contentTable) has no column named \(missing)")
+        }
+    }
+
     /// The column that holds the rowid of the content table: its `INTEGER
     /// PRIMARY KEY`, or nil for the hidden `rowid`. Throws `no such table`
     /// when the content table does not exist.

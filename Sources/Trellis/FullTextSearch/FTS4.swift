@@ -50,9 +50,11 @@ public struct FTS4: VirtualTableModule, Sendable {
             arguments.append("tokenize=" + tokenizer.moduleArguments)
         }
         if let content = definition.content {
-            if definition.synchronization != nil {
-                // Throws `no such table` before the table is created.
-                _ = try db.primaryKey(content)
+            if let synchronization = definition.synchronization {
+                guard !definition.configuration.temporary else {
+                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Temporary external content FTS4 tables are not supported.")
+                }
+                try synchronization.checkContentTable(hasColumns: definition.columns.map(\.name), db)
             }
             arguments.append("content=" + content.quotedDatabaseIdentifier)
         }
@@ -75,9 +77,9 @@ public struct FTS4: VirtualTableModule, Sendable {
     /// table.
     public func database(_ db: Database, didCreate tableName: String, using definition: FTS4TableDefinition) throws {
         guard let synchronization = definition.synchronization else { return }
-        let columns = definition.columns.filter { !$0.isLanguageID }.map(\.name)
+        // The language id is a column of the content table too.
         let statements = try synchronization.fts4Statements(
-            tableName, columns: columns, ifNotExists: definition.configuration.ifNotExists, db: db)
+            tableName, columns: definition.columns.map(\.name), ifNotExists: definition.configuration.ifNotExists, db: db)
         for sql in statements {
             try db.execute(sql: sql)
         }

@@ -67,6 +67,7 @@ public struct FTS5: VirtualTableModule, Sendable {
             guard !definition.configuration.temporary else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Temporary external content FTS5 tables are not supported.")
             }
+            try synchronization.checkContentTable(hasColumns: definition.columns.map(\.name), db)
             contentRowID = try synchronization.contentRowIDColumn(db)
         }
         if let content = definition.content {

@@ -21,6 +21,7 @@ public final class FTS5TableDefinition {
     private(set) var columns: [FTS5ColumnDefinition] = []
     private(set) var synchronization: ExternalContentSynchronization?
     private var explicitContent: String?
+    private var explicitContentRowID: String?
 
     init(configuration: VirtualTableConfiguration) {
         self.configuration = configuration
@@ -50,12 +51,19 @@ public final class FTS5TableDefinition {
     }
 
     /// The `content_rowid` option: the integer primary key of the content
-    /// table. `synchronize(withTable:)` finds it in the schema.
+    /// table. `synchronize(withTable:)` finds it in the schema; setting it
+    /// stops the synchronization.
     ///
     /// ```swift
     /// t.contentRowID = "id"
     /// ```
-    public var contentRowID: String?
+    public var contentRowID: String? {
+        get { explicitContentRowID }
+        set {
+            synchronization = nil
+            explicitContentRowID = newValue
+        }
+    }
 
     /// The `prefix` option: the lengths of the prefix indexes, which make
     /// prefix queries (`data*`) faster.
@@ -113,6 +121,7 @@ public final class FTS5TableDefinition {
     /// `dropFTS5SynchronizationTriggers(forTable:)`.
     public func synchronize(withTable tableName: String) {
         explicitContent = nil
+        explicitContentRowID = nil
         synchronization = ExternalContentSynchronization(contentTable: tableName)
     }
 }
