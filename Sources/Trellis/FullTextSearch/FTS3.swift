@@ -49,7 +49,7 @@ public struct FTS3: VirtualTableModule, Sendable {
     public func moduleArguments(for definition: FTS3TableDefinition, in db: Database) throws -> [String] {
         var arguments = definition.columns.map(\.moduleArgumentIdentifier)
         if let tokenizer = definition.tokenizer {
-            arguments.append("tokenize=" + tokenizer.moduleArguments)
+            arguments.append("tokenize=" + tokenizer.quotedComponents.joined(separator: " "))
         }
         return arguments
     }
@@ -71,7 +71,7 @@ public struct FTS3: VirtualTableModule, Sendable {
         // SQLite's fts3tokenize table, on a private connection: tokenizing
         // needs no database of the caller.
         let db = try Database(path: ":memory:", configuration: Configuration(), label: "FTS3 tokenization")
-        try db.execute(sql: "CREATE VIRTUAL TABLE tokenizer USING fts3tokenize(\(tokenizer.moduleArguments))")
+        try db.execute(sql: "CREATE VIRTUAL TABLE tokenizer USING fts3tokenize(\(tokenizer.quotedComponents.joined(separator: ", ")))")
         return try String.fetchAll(db, sql: "SELECT token FROM tokenizer WHERE input = ? ORDER BY position", arguments: [string])
     }
 }

@@ -62,9 +62,11 @@ public struct FTS3TokenizerDescriptor: Hashable, Sendable {
         return FTS3TokenizerDescriptor(name: "unicode61", arguments: arguments)
     }
 
-    /// `unicode61 "remove_diacritics=0"`: the name, then the arguments as
-    /// quoted identifiers, as FTS3 and `fts3tokenize` read them.
-    var moduleArguments: String {
-        ([name.moduleArgumentIdentifier] + arguments.map(\.quotedDatabaseIdentifier)).joined(separator: " ")
+    /// `["unicode61", "\"remove_diacritics=0\""]`: the name, then the
+    /// arguments as quoted identifiers, as SQLite reads them. The `tokenize`
+    /// option of FTS3 and FTS4 separates them with spaces, `fts3tokenize`
+    /// with commas.
+    var quotedComponents: [String] {
+        [name.moduleArgumentIdentifier] + arguments.map(\.quotedDatabaseIdentifier)
     }
 }

@@ -47,7 +47,7 @@ public struct FTS4: VirtualTableModule, Sendable {
             }
         }
         if let tokenizer = definition.tokenizer {
-            arguments.append("tokenize=" + tokenizer.moduleArguments)
+            arguments.append("tokenize=" + tokenizer.quotedComponents.joined(separator: " "))
         }
         if let content = definition.content {
             if let synchronization = definition.synchronization {
