@@ -35,17 +35,35 @@ public struct FTS3: VirtualTableModule, Sendable {
     /// ```
     public init() {}
 
-    /// `fts3`.
+    /// `fts3`, the name of the module in SQL.
+    ///
+    /// ```swift
+    /// FTS3().moduleName // "fts3"
+    /// ```
     public var moduleName: String { "fts3" }
 
     /// A new definition for the body of `create(virtualTable:using:_:)`.
+    /// You don't call it: `create(virtualTable:using:_:)` does.
+    ///
+    /// ```swift
+    /// try db.create(virtualTable: "document", using: FTS3()) { t in // t: FTS3TableDefinition
+    ///     t.column("content")
+    /// }
+    /// ```
     public func makeTableDefinition(configuration: VirtualTableConfiguration) -> FTS3TableDefinition {
         FTS3TableDefinition()
     }
 
-    /// The columns and the tokenizer of the table: `content,
-    /// tokenize=porter`. A table without columns gets FTS3's single
-    /// `content` column.
+    /// The columns and the tokenizer of the table. A table without columns
+    /// gets FTS3's single `content` column.
+    ///
+    /// ```swift
+    /// // fts3(content, tokenize=porter)
+    /// try db.create(virtualTable: "document", using: FTS3()) { t in
+    ///     t.column("content")
+    ///     t.tokenizer = .porter
+    /// }
+    /// ```
     public func moduleArguments(for definition: FTS3TableDefinition, in db: Database) throws -> [String] {
         var arguments = definition.columns.map(\.moduleArgumentIdentifier)
         if let tokenizer = definition.tokenizer {
@@ -55,6 +73,10 @@ public struct FTS3: VirtualTableModule, Sendable {
     }
 
     /// Does nothing: FTS3 tables need nothing after their creation.
+    ///
+    /// ```swift
+    /// try db.create(virtualTable: "document", using: FTS3()) { t in t.column("content") }
+    /// ```
     public func database(_ db: Database, didCreate tableName: String, using definition: FTS3TableDefinition) throws {}
 
     /// The tokens of `string`, as `tokenizer` cuts and normalizes them.

@@ -9,8 +9,16 @@
 /// ```
 public struct FTS3TokenizerDescriptor: Hashable, Sendable {
     /// The name of the tokenizer: `simple`, `porter`, `unicode61`.
+    ///
+    /// ```swift
+    /// FTS3TokenizerDescriptor.porter.name // "porter"
+    /// ```
     public let name: String
-    /// The arguments of the tokenizer: `["remove_diacritics=0"]`.
+    /// The arguments of the tokenizer.
+    ///
+    /// ```swift
+    /// FTS3TokenizerDescriptor.unicode61(diacritics: .keep).arguments // ["remove_diacritics=0"]
+    /// ```
     public let arguments: [String]
 
     init(name: String, arguments: [String] = []) {

@@ -23,17 +23,40 @@ public struct FTS4: VirtualTableModule, Sendable {
     /// ```
     public init() {}
 
-    /// `fts4`.
+    /// `fts4`, the name of the module in SQL.
+    ///
+    /// ```swift
+    /// FTS4().moduleName // "fts4"
+    /// ```
     public var moduleName: String { "fts4" }
 
     /// A new definition for the body of `create(virtualTable:using:_:)`.
+    /// You don't call it: `create(virtualTable:using:_:)` does.
+    ///
+    /// ```swift
+    /// try db.create(virtualTable: "document", using: FTS4()) { t in // t: FTS4TableDefinition
+    ///     t.column("content")
+    /// }
+    /// ```
     public func makeTableDefinition(configuration: VirtualTableConfiguration) -> FTS4TableDefinition {
         FTS4TableDefinition(configuration: configuration)
     }
 
-    /// The columns and options of the table: `content, uuid,
-    /// notindexed=uuid, languageid="lid", tokenize=porter, content="book"`.
-    /// A table without columns gets FTS4's single `content` column.
+    /// The columns and options of the table. A table without columns gets
+    /// FTS4's single `content` column.
+    ///
+    /// ```swift
+    /// // fts4(content, uuid, notindexed=uuid, languageid="lid", tokenize=porter)
+    /// try db.create(virtualTable: "document", using: FTS4()) { t in
+    ///     t.column("content")
+    ///     t.column("uuid").notIndexed()
+    ///     t.column("lid").asLanguageId()
+    ///     t.tokenizer = .porter
+    /// }
+    /// ```
+    ///
+    /// Throws when a temporary table is synchronized with a content table,
+    /// and when the content table lacks a column of the full-text table.
     public func moduleArguments(for definition: FTS4TableDefinition, in db: Database) throws -> [String] {
         var arguments: [String] = []
         for column in definition.columns {
@@ -75,6 +98,13 @@ public struct FTS4: VirtualTableModule, Sendable {
     /// Creates the synchronization triggers of a table defined with
     /// `synchronize(withTable:)`, and indexes the rows of its content
     /// table.
+    ///
+    /// ```swift
+    /// try db.create(virtualTable: "book_ft", using: FTS4()) { t in
+    ///     t.synchronize(withTable: "book") // the triggers __book_ft_bu, _bd, _au, _ai
+    ///     t.column("title")
+    /// }
+    /// ```
     public func database(_ db: Database, didCreate tableName: String, using definition: FTS4TableDefinition) throws {
         guard let synchronization = definition.synchronization else { return }
         // The language id is a column of the content table too.

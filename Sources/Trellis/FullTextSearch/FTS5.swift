@@ -39,19 +39,40 @@ public struct FTS5: VirtualTableModule, Sendable {
     /// ```
     public init() {}
 
-    /// `fts5`.
+    /// `fts5`, the name of the module in SQL.
+    ///
+    /// ```swift
+    /// FTS5().moduleName // "fts5"
+    /// ```
     public var moduleName: String { "fts5" }
 
     /// A new definition for the body of `create(virtualTable:using:_:)`.
+    /// You don't call it: `create(virtualTable:using:_:)` does.
+    ///
+    /// ```swift
+    /// try db.create(virtualTable: "document", using: FTS5()) { t in // t: FTS5TableDefinition
+    ///     t.column("content")
+    /// }
+    /// ```
     public func makeTableDefinition(configuration: VirtualTableConfiguration) -> FTS5TableDefinition {
         FTS5TableDefinition(configuration: configuration)
     }
 
-    /// The columns and options of the table: `title, author UNINDEXED,
-    /// tokenize='''porter''', content='book', content_rowid='id'`.
+    /// The columns and options of the table.
     ///
-    /// Throws when the table has no column, and when a temporary table is
-    /// synchronized with a content table.
+    /// ```swift
+    /// // fts5(title, author UNINDEXED, tokenize='''porter''', content='book', content_rowid='id')
+    /// try db.create(virtualTable: "book_ft", using: FTS5()) { t in
+    ///     t.synchronize(withTable: "book")
+    ///     t.column("title")
+    ///     t.column("author").notIndexed()
+    ///     t.tokenizer = .porter()
+    /// }
+    /// ```
+    ///
+    /// Throws when the table has no column, when a temporary table is
+    /// synchronized with a content table, and when the content table lacks
+    /// a column of the full-text table.
     public func moduleArguments(for definition: FTS5TableDefinition, in db: Database) throws -> [String] {
         guard !definition.columns.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "FTS5 virtual table requires at least one column.")
@@ -91,6 +112,13 @@ public struct FTS5: VirtualTableModule, Sendable {
     /// Creates the synchronization triggers of a table defined with
     /// `synchronize(withTable:)`, and indexes the rows of its content
     /// table.
+    ///
+    /// ```swift
+    /// try db.create(virtualTable: "book_ft", using: FTS5()) { t in
+    ///     t.synchronize(withTable: "book") // the triggers __book_ft_ai, _ad, _au
+    ///     t.column("title")
+    /// }
+    /// ```
     public func database(_ db: Database, didCreate tableName: String, using definition: FTS5TableDefinition) throws {
         guard let synchronization = definition.synchronization else { return }
         let statements = try synchronization.fts5Statements(

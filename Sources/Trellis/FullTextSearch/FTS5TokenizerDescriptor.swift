@@ -8,8 +8,11 @@
 /// }
 /// ```
 public struct FTS5TokenizerDescriptor: Hashable, Sendable {
-    /// The name of the tokenizer followed by its arguments:
-    /// `["porter", "ascii"]`.
+    /// The name of the tokenizer followed by its arguments.
+    ///
+    /// ```swift
+    /// FTS5TokenizerDescriptor.porter(wrapping: .ascii()).components // ["porter", "ascii"]
+    /// ```
     public let components: [String]
 
     /// A tokenizer from its name and arguments.

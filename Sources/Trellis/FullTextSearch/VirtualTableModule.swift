@@ -80,8 +80,16 @@ public protocol VirtualTableModule {
 /// ```
 public struct VirtualTableConfiguration: Hashable, Sendable {
     /// Whether the statement is `CREATE VIRTUAL TABLE IF NOT EXISTS`.
+    ///
+    /// ```swift
+    /// if configuration.ifNotExists { ... }
+    /// ```
     public let ifNotExists: Bool
     /// Whether the table is created in the `temp` schema.
+    ///
+    /// ```swift
+    /// if configuration.temporary { ... }
+    /// ```
     public let temporary: Bool
 
     init(options: VirtualTableOptions) {
@@ -102,7 +110,15 @@ public struct VirtualTableOptions: OptionSet, Hashable, Sendable {
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Only creates the table if it does not exist.
+    ///
+    /// ```swift
+    /// try db.create(virtualTable: "document", options: .ifNotExists, using: FTS5()) { t in ... }
+    /// ```
     public static let ifNotExists = VirtualTableOptions(rawValue: 1 << 0)
     /// Creates the table in the `temp` schema.
+    ///
+    /// ```swift
+    /// try db.create(virtualTable: "document", options: .temporary, using: FTS5()) { t in ... }
+    /// ```
     public static let temporary = VirtualTableOptions(rawValue: 1 << 1)
 }

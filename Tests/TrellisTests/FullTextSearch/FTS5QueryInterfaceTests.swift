@@ -165,6 +165,21 @@ private struct Author: Codable, FetchableRecord, PersistableRecord, Equatable {
         }
     }
 
+    @Test func joinedAssociationsCanBeSearched() throws {
+        let dbQueue = try makeLibrary()
+        try dbQueue.read { (db: Database) throws in
+            let pattern = FTS5Pattern(matchingAnyTokenIn: "typee")
+            let required = Author.joining(required: Author.books.matching(pattern))
+            // GRDB writes `("book"."authorId" = "author"."id") AND ("book" MATCH ?)`.
+            #expect(try sql(required, db) == #"SELECT "author".* FROM "author" JOIN "book" ON ("book"."authorId" = "author"."id") AND ("book"."book" MATCH ?)"#)
+            #expect(try required.fetchAll(db).map(\.name) == ["Herman Melville"])
+            let optional = Author.including(optional: Author.hasOne(Book.self, using: ForeignKey(["authorId"])).matching(pattern))
+                .orderByPrimaryKey()
+            let rows = try Row.fetchAll(db, optional)
+            #expect(rows.map { $0.scopes["book"]?["title"] as String? } == ["Typee", nil])
+        }
+    }
+
     @Test func batchDeleteOfMatchingRecords() throws {
         let dbQueue = try makeLibrary()
         try dbQueue.write { (db: Database) throws in
