@@ -181,19 +181,33 @@ extension Database {
 
     private func writeSchema(to output: inout DumpOutput) throws {
         output.write("sqlite_master")
-        let statements = try String.fetchAll(self, sql: """
-            SELECT sql || ';' FROM sqlite_master
+        let shadowTables = try shadowTableNames()
+        let rows = try Row.fetchAll(self, sql: """
+            SELECT tbl_name, sql || ';' AS sql FROM sqlite_master
             WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
             ORDER BY tbl_name COLLATE NOCASE, type = 'table' DESC, name COLLATE NOCASE
             """)
-        for statement in statements { output.write(statement) }
+        for row in rows where !shadowTables.contains((row["tbl_name"] as String).lowercased()) {
+            output.write(row["sql"])
+        }
     }
 
     private func userTableNames() throws -> [String] {
-        try String.fetchAll(self, sql: """
+        let shadowTables = try shadowTableNames()
+        return try String.fetchAll(self, sql: """
             SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
             ORDER BY name COLLATE NOCASE
-            """)
+            """).filter { !shadowTables.contains($0.lowercased()) }
+    }
+
+    /// The lowercased names of the tables that store virtual tables
+    /// (`document_content` of a full-text `document` table): GRDB leaves
+    /// them out of dumps. SQLite 3.37+ tells them apart.
+    private func shadowTableNames() throws -> Set<String> {
+        guard let names = try? String.fetchAll(self, sql: "SELECT name FROM pragma_table_list WHERE type = 'shadow'") else {
+            return []
+        }
+        return Set(names.map { $0.lowercased() })
     }
 
     /// The rows of a table, by primary key (or rowid), or in every column
