@@ -19,13 +19,24 @@ public enum ObjectBoxError: Error, CustomStringConvertible, Sendable {
     case nonUniqueResult(message: String)
     /// A put or a remove ran in a read-only transaction.
     case cannotWriteWhileReading(message: String)
+    /// The store could not read the objects of a subscription: the
+    /// message of the underlying error.
+    case dbGeneral(message: String)
 
     public var description: String {
         switch self {
         case .uniqueViolation(let message): "Unique violation: \(message)"
         case .nonUniqueResult(let message): "Non-unique result: \(message)"
         case .cannotWriteWhileReading(let message): "Cannot write while reading: \(message)"
+        case .dbGeneral(let message): "Database error: \(message)"
         }
+    }
+
+    /// The ObjectBox error of a failure to read the objects of a
+    /// subscription.
+    static func observing(_ error: any Error) -> ObjectBoxError {
+        if let error = translating(error) as? ObjectBoxError { return error }
+        return .dbGeneral(message: "\(error)")
     }
 
     /// The ObjectBox error of a database error, or the error itself.

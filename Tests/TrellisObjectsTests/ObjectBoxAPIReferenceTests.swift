@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 import Trellis
@@ -167,5 +168,74 @@ private func people() throws -> Box<RefPerson> {
         #expect(customer.orders.hasPendingDbChanges)
         try customers.put(customer)
         #expect(try customer.orders.getUncachedFromDb().map(\.item).sorted() == ["cake", "tea"])
+    }
+}
+
+/// What the handlers of a subscription received, from their queue.
+private final class Received: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [[String]] = []
+    let semaphore = DispatchSemaphore(value: 0)
+
+    func record(_ value: [String]) {
+        lock.lock()
+        values.append(value)
+        lock.unlock()
+        semaphore.signal()
+    }
+
+    var all: [[String]] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values
+    }
+
+    func waitForOne() -> Bool {
+        semaphore.wait(timeout: .now() + 10) == .success
+    }
+}
+
+@Suite struct ObjectBoxObserverTests {
+    @Test func aBoxSubscriptionReadsTheObjectsAfterEachCommit() throws {
+        let store = try Store()
+        let box = store.box(for: RefPerson.self)
+        try box.put(RefPerson(name: "Ann", age: 1))
+        let queue = DispatchQueue(label: "observer")
+        let received = Received()
+        let observer = box.subscribe(dispatchQueue: queue) { (people: [RefPerson], error: ObjectBoxError?) in
+            received.record(people.map(\.name) + (error.map { ["\($0)"] } ?? []))
+        }
+        #expect(received.waitForOne())                                  // sendInitial
+        try box.put(RefPerson(name: "Bob", age: 2))
+        #expect(received.waitForOne())
+        // Another entity's table does not notify.
+        try store.box(for: RefCustomer.self).put(RefCustomer())
+        observer.unsubscribe()
+        try box.put(RefPerson(name: "Cid", age: 3))
+        queue.sync {}
+        #expect(received.all == [["Ann"], ["Ann", "Bob"]])
+    }
+
+    @Test func aQuerySubscriptionAndItsFlags() throws {
+        let store = try Store()
+        let box = store.box(for: RefPerson.self)
+        let adults = try box.query { RefPerson.age >= 18 }.build()
+        let queue = DispatchQueue(label: "observer")
+        let received = Received()
+        let observer = adults.subscribe(dispatchQueue: queue) { people, _ in received.record(people.map(\.name)) }
+        let changes = Received()
+        let changeObserver = adults.subscribe(dispatchQueue: queue, flags: []) { changes.record([]) }
+        let once = Received()
+        let onceObserver = box.subscribe(dispatchQueue: queue, flags: [.sendInitial, .dontSubscribe]) { _, _ in once.record([]) }
+        #expect(received.waitForOne())
+        try box.put([RefPerson(name: "Kid", age: 9), RefPerson(name: "Ann", age: 30)])
+        #expect(received.waitForOne())
+        queue.sync {}
+        #expect(received.all == [[], ["Ann"]])
+        #expect(changes.all.count == 1)                                  // no initial call, one commit
+        #expect(once.all.count == 1)
+        observer.unsubscribe()
+        changeObserver.unsubscribe()
+        onceObserver.unsubscribe()
     }
 }
