@@ -291,6 +291,16 @@ extension Property where V: DatabaseValueConvertible {
     /// The property is between `lower` and `upper`, both included.
     public func isBetween(_ lower: V, and upper: V) -> QueryCondition<E> { condition(.between, [lower, upper]) }
 
+    /// The property equals `value` give or take `tolerance`: floating-point
+    /// values rarely compare equal.
+    ///
+    /// ```swift
+    /// let query = try podBox.query { CocoaPod.rating.isEqual(to: 4.5, tolerance: 0.1) }.build()
+    /// ```
+    public func isEqual(to value: V, tolerance: V) -> QueryCondition<E> where V: BinaryFloatingPoint {
+        condition(.between, [value - tolerance, value + tolerance])
+    }
+
     /// The property is one of `values` (`Person.name ∈ ["Ann", "Bob"]`).
     public func isIn(_ values: [V]) -> QueryCondition<E> { condition(.isIn, values) }
 

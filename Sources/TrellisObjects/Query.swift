@@ -185,6 +185,30 @@ public final class Query<T: Entity> {
         setValues([value1.storedDatabaseValue, value2.storedDatabaseValue], where: { $0.alias == alias }, name: "alias \(alias)")
     }
 
+    /// Changes the values of the list condition named `alias` with `.=`
+    /// (`isIn`, `∈`).
+    ///
+    /// ```swift
+    /// let query = try personBox.query { "names" .= Person.name ∈ ["Bob"] }.build()
+    /// query.setParameters("names", to: ["Steve", "Santa"])
+    /// ```
+    public func setParameters<V: DatabaseValueConvertible>(_ alias: String, to values: [V]) {
+        setValues(values.map(\.storedDatabaseValue), where: { $0.alias == alias }, name: "alias \(alias)")
+    }
+
+    /// Changes the value that the `isEqual(to:tolerance:)` condition on
+    /// `property` compares with, keeping a tolerance.
+    ///
+    /// ```swift
+    /// let query = try podBox.query { CocoaPod.rating.isEqual(to: 4.5, tolerance: 0.1) }.build()
+    /// query.setParameter(CocoaPod.rating, toEqual: 3.0, tolerance: 0.5)
+    /// ```
+    public func setParameter<V: BinaryFloatingPoint & DatabaseValueConvertible>(
+        _ property: Property<T, V>, toEqual value: V, tolerance: V)
+    {
+        setParameters(property, to: value - tolerance, value + tolerance)
+    }
+
     private func setValues(_ values: [DatabaseValue], where matches: (QueryCondition<T>.Comparison) -> Bool, name: String) {
         var changed = 0
         var sawCondition = false

@@ -239,3 +239,21 @@ private final class Received: @unchecked Sendable {
         onceObserver.unsubscribe()
     }
 }
+
+@Suite struct ObjectBoxQueryParameterReferenceTests {
+    @Test func aliasedListsAndToleratedEquality() throws {
+        let box = try people()
+        let names = try box.query { "names" .= RefPerson.name ∈ ["Bob"] }.build()
+        #expect(try names.find().map(\.name) == ["Bob"])
+        names.setParameters("names", to: ["Ann", "Cid"])
+        #expect(try names.find().map(\.name) == ["Ann", "Cid"])
+
+        let rating = Property<RefPerson, Double>("rating")
+        let near = try box.query { rating.isEqual(to: 4.45, tolerance: 0.1) }.build()
+        #expect(try near.find().map(\.name) == ["Ann"])
+        near.setParameter(rating, toEqual: 3.2, tolerance: 0.5)
+        #expect(try near.find().map(\.name) == ["Bob"])
+        near.setParameter(rating, toEqual: 3.2, tolerance: 0.1)
+        #expect(try near.find().isEmpty)
+    }
+}
