@@ -305,11 +305,26 @@ public final class Database {
     /// `body` ran the previous one: a statement may depend on a table that
     /// the previous one creates.
     private func forEachStatement(sql: String, persistent: Bool, _ body: (Statement, _ isLast: Bool) throws -> Void) throws {
+        let utf8 = sql.utf8CString
+        var offset = 0
+        while let prepared = try prepareStatement(utf8: utf8, from: offset, persistent: persistent) {
+            offset = prepared.next
+            try body(prepared.statement, prepared.isLast)
+        }
+    }
+
+    /// Prepares the first statement of `utf8` (SQL with a trailing NUL) at
+    /// or after `offset`: the statement, the offset that follows it, and
+    /// whether only whitespace, comments and semicolons follow. Nil when
+    /// no statement is left.
+    func prepareStatement(utf8: ContiguousArray<CChar>, from offset: Int, persistent: Bool) throws
+        -> (statement: Statement, next: Int, isLast: Bool)?
+    {
         let connection = try openConnection()
-        try sql.utf8CString.withUnsafeBufferPointer { buffer in
-            guard let start = buffer.baseAddress else { return }
+        return try utf8.withUnsafeBufferPointer { buffer in
+            guard let start = buffer.baseAddress else { return nil }
             let end = start + buffer.count - 1  // the trailing NUL
-            var cursor = start
+            var cursor = start + offset
             while cursor < end {
                 var sqliteStatement: SQLiteStatement?
                 var tail: UnsafePointer<CChar>?
@@ -321,20 +336,25 @@ public final class Database {
                     throw makeError(code: code, sql: String(cString: cursor).trimmingCharacters(in: .whitespacesAndNewlines))
                 }
                 let next = tail ?? end
-                defer { cursor = next }
-                guard let sqliteStatement else { continue }  // whitespace or a comment
+                guard let sqliteStatement else {
+                    // Whitespace or a comment.
+                    cursor = next
+                    continue
+                }
                 let statementSQL = String(
                     decoding: UnsafeRawBufferPointer(start: cursor, count: next - cursor),
                     as: UTF8.self
                 ).trimmingCharacters(in: .whitespacesAndNewlines)
                 let rest = String(cString: next).trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))
-                try body(Statement(
+                let statement = Statement(
                     database: self,
                     sqliteStatement: sqliteStatement,
                     sql: statementSQL,
                     invalidatesSchemaCache: preparedStatementChangesSchema,
-                    region: preparedRegion), rest.isEmpty)
+                    region: preparedRegion)
+                return (statement, next - start, rest.isEmpty)
             }
+            return nil
         }
     }
 
@@ -350,33 +370,9 @@ public final class Database {
     /// Positional arguments are consumed by the statements in order; named
     /// arguments are available to all.
     public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
-        var remaining = arguments.values[...]
-        try forEachStatement(sql: sql, persistent: false) { statement, isLast in
-            if isLast {
-                // The last statement takes what is left: extra arguments
-                // fail before it runs.
-                let values = Array(remaining)
-                remaining = []
-                try statement.execute(arguments: StatementArguments(values: values, namedValues: arguments.namedValues))
-                return
-            }
-            let parameterCount = Int(sqlite3_bind_parameter_count(statement.sqliteStatement))
-            var positionalCount = 0
-            for index in 0..<parameterCount {
-                let isNamedArgument = sqlite3_bind_parameter_name(statement.sqliteStatement, CInt(index + 1)).map {
-                    arguments.namedValues[String(String(cString: $0).dropFirst())] != nil
-                } ?? false
-                if !isNamedArgument { positionalCount += 1 }
-            }
-            let values = Array(remaining.prefix(positionalCount))
-            remaining = remaining.dropFirst(values.count)
-            try statement.execute(arguments: StatementArguments(values: values, namedValues: arguments.namedValues))
-        }
-        if !remaining.isEmpty {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "wrong number of statement arguments: \(arguments.values.count - remaining.count) expected, got \(arguments.values.count)",
-                sql: sql)
+        let statements = try allStatements(sql: sql, arguments: arguments)
+        while let statement = try statements.next() {
+            try statement.execute()
         }
     }
 

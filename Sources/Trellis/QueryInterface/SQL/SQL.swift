@@ -329,6 +329,20 @@ extension Database {
         return statement
     }
 
+    /// The statements of an SQL literal, with their shares of its
+    /// arguments: see ``allStatements(sql:arguments:)``.
+    ///
+    /// ```swift
+    /// let statements = try db.allStatements(literal: """
+    ///     INSERT INTO player (name) VALUES (\(name));
+    ///     DELETE FROM player WHERE name = \(oldName);
+    ///     """)
+    /// ```
+    public func allStatements(literal sqlLiteral: SQL) throws -> SQLStatementCursor {
+        let (sql, arguments) = try sqlLiteral.build(self)
+        return try allStatements(sql: sql, arguments: arguments)
+    }
+
     /// The cached statement of an SQL literal, with its arguments set.
     public func cachedStatement(literal sqlLiteral: SQL) throws -> Statement {
         let (sql, arguments) = try sqlLiteral.build(self)
