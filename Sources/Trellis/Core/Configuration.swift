@@ -32,8 +32,17 @@ public struct Configuration: Sendable {
     /// The journal mode the connection sets when it opens.
     public var journalMode: JournalModeConfiguration = .default
 
-    /// The kind of transactions that `write` opens. Default `.deferred`.
-    public var defaultTransactionKind: Database.TransactionKind = .deferred
+    /// The kind of the transactions that `write` and `inTransaction()`
+    /// open when none is given. Default nil: IMMEDIATE transactions for
+    /// writes, as in GRDB 7 (a write takes the write lock when its
+    /// transaction begins, so that it never fails to upgrade a read lock
+    /// half-way), and DEFERRED ones on read-only connections.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.defaultTransactionKind = .exclusive
+    /// ```
+    public var defaultTransactionKind: Database.TransactionKind?
 
     /// Whether SQL accepts double-quoted string literals. Default false,
     /// so that a misspelled `"column"` is an error, not a string.

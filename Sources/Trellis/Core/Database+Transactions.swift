@@ -91,15 +91,20 @@ extension Database {
         }
     }
 
-    /// Begins a transaction of the given kind, or of the configuration's
-    /// default kind.
+    /// Begins a transaction of the given kind, or else of the
+    /// configuration's default kind: IMMEDIATE, or DEFERRED on a read-only
+    /// connection, unless the configuration says otherwise.
     public func beginTransaction(_ kind: TransactionKind? = nil) throws {
-        let kind = kind ?? configuration.defaultTransactionKind
-        switch kind {
+        switch kind ?? defaultTransactionKind {
         case .deferred: try execute(.beginDeferred)
         case .immediate: try execute(.beginImmediate)
         case .exclusive: try execute(.beginExclusive)
         }
+    }
+
+    /// The kind of the transactions that begin without one.
+    var defaultTransactionKind: TransactionKind {
+        configuration.defaultTransactionKind ?? (configuration.readonly ? .deferred : .immediate)
     }
 
     /// Commits the current transaction.

@@ -53,6 +53,8 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         // Readers never write, even in `unsafeRead`: writes go through the
         // writer, which serializes them.
         readerConfiguration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        // An IMMEDIATE transaction would take the write lock from the writer.
+        readerConfiguration.defaultTransactionKind = .deferred
         self.readerConfiguration = readerConfiguration
     }
 

@@ -182,7 +182,7 @@ extension Database {
     /// its result.
     func inWriteTransaction<T>(_ updates: () throws -> T) throws -> T {
         var result: T?
-        try inTransaction(configuration.defaultTransactionKind) {
+        try inTransaction(defaultTransactionKind) {
             result = try updates()
             return .commit
         }

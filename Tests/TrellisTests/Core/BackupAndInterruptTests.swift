@@ -45,7 +45,9 @@ import Trellis
         let source = try makeSource()
         let destination = try DatabaseQueue()
         var reports: [DatabaseBackupProgress] = []
-        try source.write { sourceDb in
+        // Outside of a write transaction: SQLite does not back up from a
+        // connection that holds the write lock (writes are IMMEDIATE).
+        try source.writeWithoutTransaction { sourceDb in
             try destination.barrierWriteWithoutTransaction { destinationDb in
                 try sourceDb.backup(to: destinationDb, pagesPerStep: 2) { reports.append($0) }
             }
