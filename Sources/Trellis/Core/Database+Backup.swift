@@ -21,12 +21,15 @@ extension Database {
     /// replaces (SQLite's online backup).
     ///
     /// ```swift
-    /// try source.write { sourceDb in
+    /// try source.read { sourceDb in
     ///     try destination.barrierWriteWithoutTransaction { destinationDb in
     ///         try sourceDb.backup(to: destinationDb)
     ///     }
     /// }
     /// ```
+    ///
+    /// The source connection must not hold the write lock: back up from a
+    /// read, or from `writeWithoutTransaction`, not from `write`.
     ///
     /// - parameter pagesPerStep: the number of pages copied at each step; by
     ///   default, all pages in one step.
