@@ -70,26 +70,51 @@ extension Database {
         }
     }
 
-    /// The schemas to look into: the given one, which must exist, or all
-    /// of them (main, temp, and the attached databases).
-    private func schemaNames(_ schemaName: String?) throws -> [String] {
+    /// The schema of `schemaName`, spelled as SQLite knows it; an error
+    /// if there is none.
+    private func schemaName(_ schemaName: String) throws -> String {
+        if schemaName.lowercased() == "temp" { return "temp" }
         let names = try String.fetchAll(self, sql: "SELECT name FROM pragma_database_list")
-        guard let schemaName else { return names + (names.contains("temp") ? [] : ["temp"]) }
-        guard let name = names.first(where: { $0.lowercased() == schemaName.lowercased() })
-            ?? (schemaName.lowercased() == "temp" ? "temp" : nil)
-        else {
+        guard let name = names.first(where: { $0.lowercased() == schemaName.lowercased() }) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such schema: \(schemaName)")
         }
-        return [name]
+        return name
+    }
+
+    /// The table that lists the objects of a schema.
+    private func masterTable(_ schemaName: String) -> String {
+        schemaName.lowercased() == "temp" ? "sqlite_temp_master" : "\(schemaName.quotedDatabaseIdentifier).sqlite_master"
+    }
+
+    /// The row of the schema object in `sqlite_master` (its `sql` column),
+    /// looked for in `schemaName`, or in main and temp, then in the
+    /// attached databases.
+    private func schemaObject(type: String, name: String, in schemaName: String?) throws -> Row? {
+        let schemas: [String]
+        if let schemaName {
+            schemas = [try self.schemaName(schemaName)]
+        } else {
+            let sql = """
+                SELECT sql FROM sqlite_master WHERE type = ? AND name = ? COLLATE NOCASE
+                UNION ALL SELECT sql FROM sqlite_temp_master WHERE type = ? AND name = ? COLLATE NOCASE
+                """
+            if let row = try Row.fetchOne(self, sql: sql, arguments: [type, name, type, name]) {
+                return row
+            }
+            // Attached databases are rare: they are only listed on a miss.
+            schemas = try String.fetchAll(self, sql: "SELECT name FROM pragma_database_list WHERE seq > 1")
+        }
+        for schema in schemas {
+            let sql = "SELECT sql FROM \(masterTable(schema)) WHERE type = ? AND name = ? COLLATE NOCASE"
+            if let row = try Row.fetchOne(self, sql: sql, arguments: [type, name]) {
+                return row
+            }
+        }
+        return nil
     }
 
     private func schemaObjectExists(type: String, name: String, in schemaName: String?) throws -> Bool {
-        for schema in try schemaNames(schemaName) {
-            let master = schema.lowercased() == "temp" ? "sqlite_temp_master" : "\(schema.quotedDatabaseIdentifier).sqlite_master"
-            let sql = "SELECT EXISTS (SELECT 1 FROM \(master) WHERE type = ? AND name = ? COLLATE NOCASE)"
-            if try Bool.fetchOne(self, sql: sql, arguments: [type, name]) == true { return true }
-        }
-        return false
+        try schemaObject(type: type, name: name, in: schemaName) != nil
     }
 
     /// `PRAGMA schema.pragma("table")`, or `PRAGMA pragma("table")`, which
@@ -147,14 +172,7 @@ extension Database {
     }
 
     private func isWithoutRowID(_ table: String, in schemaName: String?) throws -> Bool {
-        var sql = ""
-        for schema in try schemaNames(schemaName) {
-            let master = schema.lowercased() == "temp" ? "sqlite_temp_master" : "\(schema.quotedDatabaseIdentifier).sqlite_master"
-            if let found = try String.fetchOne(self, sql: "SELECT sql FROM \(master) WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [table]) {
-                sql = found
-                break
-            }
-        }
+        let sql: String = try schemaObject(type: "table", name: table, in: schemaName)?["sql"] ?? ""
         // Table options follow the last parenthesis: `) WITHOUT ROWID, STRICT`.
         guard let close = sql.lastIndex(of: ")") else { return false }
         let options = sql[sql.index(after: close)...].uppercased()
