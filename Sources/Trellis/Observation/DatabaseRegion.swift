@@ -45,9 +45,23 @@ public struct DatabaseRegion: Sendable, Hashable {
         return DatabaseRegion(tableNames: tableNames.union(otherNames))
     }
 
+    /// Whether the regions have a table in common (the full database has
+    /// all of them).
+    func intersects(_ other: DatabaseRegion) -> Bool {
+        guard let tableNames, let otherNames = other.tableNames else { return !isEmpty && !other.isEmpty }
+        return !tableNames.isDisjoint(with: otherNames)
+    }
+
     /// Whether a change to the table impacts the region.
     public func contains(table: String) -> Bool {
         tableNames?.contains(table.lowercased()) ?? true
+    }
+
+    /// Whether the rows that a write access changed may change a value
+    /// read from the region, whatever the access did to the schema.
+    func isImpacted(byRowsOf changes: DatabaseChanges) -> Bool {
+        guard let tableNames else { return true }
+        return changes.tablesAreUnknown || !changes.tables.isDisjoint(with: tableNames)
     }
 
     /// Whether what a write access changed may change a value read from
@@ -58,15 +72,49 @@ public struct DatabaseRegion: Sendable, Hashable {
     }
 }
 
+extension DatabaseRegion: CustomStringConvertible {
+    /// `player(*),team(*)`, `full database`, or `empty`, as GRDB writes
+    /// regions (Trellis regions are made of whole tables).
+    public var description: String {
+        guard let tableNames else { return "full database" }
+        if tableNames.isEmpty { return "empty" }
+        return tableNames.sorted().map { "\($0)(*)" }.joined(separator: ",")
+    }
+}
+
 /// A value that defines a database region: requests (the tables they
-/// read), and regions themselves.
+/// read), tables, and regions themselves.
+///
+/// ```swift
+/// let observation = DatabaseRegionObservation(tracking: Table("player"), Team.all())
+/// ```
 public protocol DatabaseRegionConvertible {
     /// The region, as read from `db`.
     func databaseRegion(_ db: Database) throws -> DatabaseRegion
 }
 
+extension DatabaseRegionConvertible where Self == DatabaseRegion {
+    /// The full database: every table, and the schema.
+    ///
+    /// ```swift
+    /// let observation = DatabaseRegionObservation(tracking: .fullDatabase)
+    /// ```
+    public static var fullDatabase: DatabaseRegion { DatabaseRegion.fullDatabase }
+}
+
 extension DatabaseRegion: DatabaseRegionConvertible {
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion { self }
+}
+
+extension Table: DatabaseRegionConvertible {
+    /// The whole table.
+    ///
+    /// ```swift
+    /// try db.notifyChanges(in: Table("player"))
+    /// ```
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        DatabaseRegion(tables: [tableName])
+    }
 }
 
 extension FetchRequest {

@@ -35,7 +35,7 @@ public struct DatabaseRegionObservation: Sendable {
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Database) -> Void) -> AnyDatabaseCancellable
     {
-        let observer = RegionObserver(onChange: onChange)
+        let observer = RegionObserver(writer: writer, onChange: onChange)
         do {
             try writer.writeWithoutTransaction { db in
                 observer.region = try regions.reduce(DatabaseRegion()) { try $0.union($1.databaseRegion(db)) }
@@ -59,8 +59,10 @@ private final class RegionObserver: TransactionObserver, @unchecked Sendable {
     private let onChange: @Sendable (Database) -> Void
     private let lock = NSLock()
     private var isCancelled = false
+    private weak var writer: (any DatabaseWriter)?
 
-    init(onChange: @escaping @Sendable (Database) -> Void) {
+    init(writer: any DatabaseWriter, onChange: @escaping @Sendable (Database) -> Void) {
+        self.writer = writer
         self.onChange = onChange
     }
 
@@ -82,6 +84,21 @@ private final class RegionObserver: TransactionObserver, @unchecked Sendable {
 
     func databaseDidChange(with event: DatabaseEvent) {
         isChanged = true
+        // The first change decides: the next rows of the transaction need
+        // not be reported.
+        stopObservingDatabaseChangesUntilNextTransaction()
+    }
+
+    func databaseDidChange() {
+        isChanged = true
+        // Changes notified with `notifyChanges(in:)` may happen in a
+        // transaction that writes nothing, whose end SQLite does not
+        // report: the function is then called after the current access.
+        writer?.asyncWriteWithoutTransaction { [weak self] db in
+            guard let self, isChanged else { return }
+            isChanged = false
+            if !cancelled { onChange(db) }
+        }
     }
 
     func databaseDidCommit(_ db: Database) {

@@ -1,3 +1,4 @@
+import Foundation
 import TrellisSQLite
 
 /// An object told about the changes of the database, row by row, and
@@ -43,6 +44,10 @@ public protocol TransactionObserver: AnyObject {
     /// during the call: keep a ``DatabaseEvent/copy()``.
     func databaseDidChange(with event: DatabaseEvent)
 
+    /// Changes that SQLite did not report were notified with
+    /// ``Database/notifyChanges(in:)``, in a region this observer observes.
+    func databaseDidChange()
+
     /// The transaction is about to commit. Throwing rolls it back, and
     /// the statement that commits throws the error.
     func databaseWillCommit() throws
@@ -57,6 +62,48 @@ public protocol TransactionObserver: AnyObject {
 extension TransactionObserver {
     /// Does nothing: the commit goes on.
     public func databaseWillCommit() throws {}
+
+    /// Does nothing.
+    public func databaseDidChange() {}
+
+    /// Stops the calls to ``databaseDidChange(with:)`` and
+    /// ``databaseDidChange()`` until the current transaction ends: the
+    /// observer has seen enough, and the rows that follow cost nothing.
+    ///
+    /// ```swift
+    /// func databaseDidChange(with event: DatabaseEvent) {
+    ///     playerTableWasModified = true
+    ///     // It is pointless to keep on tracking further changes:
+    ///     stopObservingDatabaseChangesUntilNextTransaction()
+    /// }
+    /// ```
+    ///
+    /// Call it from a callback of the observer, on the connection's queue.
+    public func stopObservingDatabaseChangesUntilNextTransaction() {
+        TransactionObserverPauses.request(for: self)
+    }
+}
+
+/// The observers that asked to stop observing changes until the end of
+/// the transaction, until their connection's broker sees the request,
+/// right after the callback that made it.
+enum TransactionObserverPauses {
+    // Guarded by `lock`: observers of several connections may ask at once.
+    nonisolated(unsafe) private static var requests: Set<ObjectIdentifier> = []
+    private static let lock = NSLock()
+
+    static func request(for observer: some TransactionObserver) {
+        lock.lock()
+        requests.insert(ObjectIdentifier(observer))
+        lock.unlock()
+    }
+
+    /// Whether the observer asked to stop; the request is consumed.
+    static func take(_ identity: ObjectIdentifier) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return requests.remove(identity) != nil
+    }
 }
 
 /// The kind of change a statement makes to a table, as asked to
@@ -163,6 +210,8 @@ final class TransactionObserverBroker: TransactionHookHandler {
         var strongObserver: (any TransactionObserver)?
         let identity: ObjectIdentifier
         let extent: Database.TransactionObservationExtent
+        /// Set by `stopObservingDatabaseChangesUntilNextTransaction()`.
+        var isPaused = false
 
         var observer: (any TransactionObserver)? { strongObserver ?? weakObserver }
     }
@@ -218,8 +267,37 @@ final class TransactionObserverBroker: TransactionHookHandler {
             interests[key] = wants
         }
         let event = DatabaseEvent(kind: eventKind(operation), tableName: tableName, rowID: rowID)
-        for (registration, wanted) in zip(registrations, wants) where wanted {
-            registration.observer?.databaseDidChange(with: event)
+        for index in registrations.indices where wants[index] && !registrations[index].isPaused {
+            guard let observer = registrations[index].observer else { continue }
+            observer.databaseDidChange(with: event)
+            if TransactionObserverPauses.take(registrations[index].identity) {
+                registrations[index].isPaused = true
+            }
+        }
+    }
+
+    /// Calls `databaseDidChange()` on the observers that observe a kind of
+    /// event on a table of `tables` (whose columns are given), asked in the
+    /// order GRDB asks: deletions, insertions, updates of all columns. All
+    /// observers, for the full database.
+    func notifyChanges(inTables tables: [(name: String, columns: Set<String>)]?) {
+        for index in registrations.indices where !registrations[index].isPaused {
+            guard let observer = registrations[index].observer else { continue }
+            let observes: Bool
+            if let tables {
+                observes = tables.contains { table in
+                    observer.observes(eventsOfKind: .delete(tableName: table.name))
+                        || observer.observes(eventsOfKind: .insert(tableName: table.name))
+                        || observer.observes(eventsOfKind: .update(tableName: table.name, columnNames: table.columns))
+                }
+            } else {
+                observes = true
+            }
+            guard observes else { continue }
+            observer.databaseDidChange()
+            if TransactionObserverPauses.take(registrations[index].identity) {
+                registrations[index].isPaused = true
+            }
         }
     }
 
@@ -247,6 +325,7 @@ final class TransactionObserverBroker: TransactionHookHandler {
 
     /// Forgets the observers of one transaction, and the deallocated ones.
     private func endTransaction(_ db: Database) {
+        for index in registrations.indices { registrations[index].isPaused = false }
         let count = registrations.count
         registrations.removeAll { $0.extent == .nextTransaction || $0.observer == nil }
         if registrations.count != count {

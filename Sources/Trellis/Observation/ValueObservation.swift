@@ -31,9 +31,33 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     /// own state (the last value, for `removeDuplicates()`).
     let makeFetcher: @Sendable () -> ValueFetcher<Value>
 
+    /// The functions of ``handleEvents(willStart:willFetch:willTrackRegion:databaseDidChange:didReceiveValue:didFail:didCancel:)``.
+    var events = ValueObservationEvents()
+
+    /// Whether values are fetched with the writer connection, in a write
+    /// transaction, so that the fetch can write (in a temporary table, for
+    /// example). Default false: values are fetched in a read-only access.
+    ///
+    /// ```swift
+    /// var observation = ValueObservation.tracking { db in
+    ///     try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS cache(value)")
+    ///     return try Player.fetchCount(db)
+    /// }
+    /// observation.requiresWriteAccess = true
+    /// ```
+    public var requiresWriteAccess = false
+
+    init(makeFetcher: @escaping @Sendable () -> ValueFetcher<Value>,
+         events: ValueObservationEvents = ValueObservationEvents(), requiresWriteAccess: Bool = false)
+    {
+        self.makeFetcher = makeFetcher
+        self.events = events
+        self.requiresWriteAccess = requiresWriteAccess
+    }
+
     /// An observation of the value that `fetch` returns.
     public static func tracking(_ fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<Value> {
-        ValueObservation { ValueFetcher { db in try fetch(db) } }
+        ValueObservation(makeFetcher: { ValueFetcher { db in try fetch(db) } })
     }
 
     /// An observation of the value that `fetch` returns, which reads the
@@ -47,19 +71,35 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     /// after each change to the given regions, whatever `fetch` reads.
     ///
     /// ```swift
-    /// let observation = ValueObservation.tracking(region: Player.all(), Team.all()) { db in
-    ///     try Player.fetchCount(db) + Team.fetchCount(db)
-    /// }
+    /// // The player with id 1, when its score changes
+    /// let observation = ValueObservation.tracking(
+    ///     region: Player.select(Column("score")).filter(id: 1),
+    ///     fetch: { db in try Player.fetchOne(db, id: 1) })
     /// ```
     public static func tracking(
         region: any DatabaseRegionConvertible & Sendable...,
         fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<Value>
     {
-        ValueObservation {
+        tracking(regions: region, fetch: fetch)
+    }
+
+    /// An observation of the value that `fetch` returns, fetched again
+    /// after each change to the given regions, whatever `fetch` reads.
+    ///
+    /// ```swift
+    /// let observation = ValueObservation.tracking(regions: [Player.all(), Team.all()]) { db in
+    ///     try Player.fetchCount(db) + Team.fetchCount(db)
+    /// }
+    /// ```
+    public static func tracking(
+        regions: [any DatabaseRegionConvertible & Sendable],
+        fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<Value>
+    {
+        ValueObservation(makeFetcher: {
             ValueFetcher(region: { db in
-                try region.reduce(DatabaseRegion()) { try $0.union($1.databaseRegion(db)) }
+                try regions.reduce(DatabaseRegion()) { try $0.union($1.databaseRegion(db)) }
             }) { db in try fetch(db) }
-        }
+        })
     }
 
     /// Starts the observation: `onChange` receives the current value, then
@@ -70,6 +110,14 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     /// With `scheduling: .immediate`, the current value is fetched and
     /// delivered before this method returns; with
     /// `scheduling: .async(onQueue: queue)`, values are delivered on `queue`.
+    ///
+    /// ```swift
+    /// let cancellable = observation.start(in: dbQueue) { error in
+    ///     // Handle error
+    /// } onChange: { (players: [Player]) in
+    ///     print("Fresh players", players)
+    /// }
+    /// ```
     public func start(
         in reader: any DatabaseReader,
         scheduling scheduler: ValueObservationScheduler = .background,
@@ -77,25 +125,32 @@ public struct ValueObservation<Value: Sendable>: Sendable {
         onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
     {
         let observer = ValueObserver(
-            reader: reader, fetcher: makeFetcher(), scheduler: scheduler, onError: onError, onChange: onChange)
+            reader: reader, fetcher: makeFetcher(), events: events, requiresWriteAccess: requiresWriteAccess,
+            scheduler: scheduler, onError: onError, onChange: onChange)
         observer.start()
         return AnyDatabaseCancellable { observer.cancel() }
     }
 
-    /// The observed values, as an asynchronous sequence.
-    public func values(in reader: any DatabaseReader) -> AsyncValueObservation<Value> {
-        AsyncValueObservation(stream: AsyncThrowingStream { continuation in
-            let cancellable = start(in: reader) { error in
-                continuation.finish(throwing: error)
-            } onChange: { value in
-                continuation.yield(value)
-            }
-            continuation.onTermination = { _ in cancellable.cancel() }
-        })
+    /// The observed values, as an asynchronous sequence, which ends with
+    /// the first error.
+    ///
+    /// ```swift
+    /// for try await players in observation.values(in: dbQueue) {
+    ///     print("Fresh players", players)
+    /// }
+    /// ```
+    public func values(
+        in reader: any DatabaseReader,
+        scheduling scheduler: ValueObservationScheduler = .task,
+        bufferingPolicy: AsyncValueObservation<Value>.BufferingPolicy = .unbounded) -> AsyncValueObservation<Value>
+    {
+        AsyncValueObservation(bufferingPolicy: bufferingPolicy) { onError, onChange in
+            start(in: reader, scheduling: scheduler, onError: onError, onChange: onChange)
+        }
     }
 
     /// The observation of the values that `transform` makes of the
-    /// observed values.
+    /// observed values, computed off the database connection.
     ///
     /// ```swift
     /// let observation = ValueObservation
@@ -104,10 +159,34 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     /// ```
     public func map<T: Sendable>(_ transform: @escaping @Sendable (Value) throws -> T) -> ValueObservation<T> {
         let makeFetcher = self.makeFetcher
-        return ValueObservation<T> {
+        return ValueObservation<T>(makeFetcher: {
             let fetcher = makeFetcher()
-            return ValueFetcher(region: fetcher.region) { db in try fetcher.next(db).map(transform) }
-        }
+            return ValueFetcher(region: fetcher.region, receivedValueEvents: fetcher.receivedValueEvents) { db in
+                try fetcher.next(db).map(transform)
+            }
+        }, events: events, requiresWriteAccess: requiresWriteAccess)
+    }
+
+    /// The observation, without the values that `isDuplicate` says are
+    /// equal to the value delivered before them.
+    ///
+    /// ```swift
+    /// let observation = ValueObservation
+    ///     .tracking { db in try Player.fetchAll(db) }
+    ///     .removeDuplicates { $0.map(\.id) == $1.map(\.id) }
+    /// ```
+    public func removeDuplicates(by isDuplicate: @escaping @Sendable (Value, Value) -> Bool) -> ValueObservation<Value> {
+        let makeFetcher = self.makeFetcher
+        return ValueObservation(makeFetcher: {
+            let fetcher = makeFetcher()
+            var lastValue: Value?
+            return ValueFetcher(region: fetcher.region, receivedValueEvents: fetcher.receivedValueEvents) { db in
+                guard let value = try fetcher.next(db) else { return nil }
+                if let lastValue, isDuplicate(lastValue, value) { return nil }
+                lastValue = value
+                return value
+            }
+        }, events: events, requiresWriteAccess: requiresWriteAccess)
     }
 }
 
@@ -121,48 +200,7 @@ extension ValueObservation where Value: Equatable {
     ///     .removeDuplicates()
     /// ```
     public func removeDuplicates() -> ValueObservation<Value> {
-        let makeFetcher = self.makeFetcher
-        return ValueObservation {
-            let fetcher = makeFetcher()
-            var lastValue: Value?
-            return ValueFetcher(region: fetcher.region) { db in
-                guard let value = try fetcher.next(db) else { return nil }
-                if let lastValue, lastValue == value { return nil }
-                lastValue = value
-                return value
-            }
-        }
-    }
-}
-
-/// Where a ``ValueObservation`` delivers its values.
-///
-/// ```swift
-/// let cancellable = observation.start(in: dbQueue, scheduling: .immediate) { error in
-///     // Handle error
-/// } onChange: { value in
-///     // The first value arrives before `start` returns.
-/// }
-/// ```
-public struct ValueObservationScheduler: Sendable {
-    enum Kind: Sendable {
-        case background
-        case immediate
-        case queue(DispatchQueue)
-    }
-
-    let kind: Kind
-
-    /// Values are delivered on a background queue of the observation.
-    public static let background = ValueObservationScheduler(kind: .background)
-
-    /// The current value is delivered before `start` returns, on the
-    /// calling thread; the next ones on a background queue.
-    public static let immediate = ValueObservationScheduler(kind: .immediate)
-
-    /// Values are delivered on `queue`, in order.
-    public static func async(onQueue queue: DispatchQueue) -> ValueObservationScheduler {
-        ValueObservationScheduler(kind: .queue(queue))
+        removeDuplicates(by: ==)
     }
 }
 
@@ -175,142 +213,33 @@ final class ValueFetcher<Value>: @unchecked Sendable {
     /// The region to observe, when it is not what `next` reads.
     let region: ((Database) throws -> DatabaseRegion)?
 
-    init(region: ((Database) throws -> DatabaseRegion)? = nil, _ next: @escaping (Database) throws -> Value?) {
+    /// The `didReceiveValue` events of a fetch, called once the observer
+    /// told the region it tracks. Shared by the fetchers that wrap each
+    /// other.
+    let receivedValueEvents: ReceivedValueEvents
+
+    init(region: ((Database) throws -> DatabaseRegion)? = nil,
+         receivedValueEvents: ReceivedValueEvents = ReceivedValueEvents(),
+         _ next: @escaping (Database) throws -> Value?)
+    {
         self.region = region
+        self.receivedValueEvents = receivedValueEvents
         self.next = next
     }
 }
 
-/// The asynchronous sequence of the values of a ``ValueObservation``.
-public struct AsyncValueObservation<Value: Sendable>: AsyncSequence, Sendable {
-    public typealias Element = Value
-    let stream: AsyncThrowingStream<Value, any Error>
+/// The events that a fetch leaves for its observer to call.
+final class ReceivedValueEvents: @unchecked Sendable {
+    // Touched by one observer, on its queue.
+    private var events: [() -> Void] = []
 
-    public func makeAsyncIterator() -> AsyncThrowingStream<Value, any Error>.AsyncIterator {
-        stream.makeAsyncIterator()
-    }
-}
-
-/// Stops an observation when it is cancelled or deallocated.
-public final class AnyDatabaseCancellable: @unchecked Sendable {
-    // Guarded by `lock`.
-    private var cancelAction: (@Sendable () -> Void)?
-    private let lock = NSLock()
-
-    /// A cancellable that runs `cancel` once.
-    public init(cancel: @escaping @Sendable () -> Void) {
-        cancelAction = cancel
+    func append(_ event: @escaping () -> Void) {
+        events.append(event)
     }
 
-    deinit {
-        cancel()
-    }
-
-    /// Stops the observation.
-    public func cancel() {
-        lock.lock()
-        let action = cancelAction
-        cancelAction = nil
-        lock.unlock()
-        action?()
-    }
-}
-
-/// Fetches and delivers the values of one observation, in order.
-private final class ValueObserver<Value: Sendable>: @unchecked Sendable {
-    // `token`, `isCancelled` and `observedRegion` are guarded by `lock`; fetches
-    // run on `queue`, one at a time, which alone touches `fetcher`.
-    private let reader: any DatabaseReader
-    private let fetcher: ValueFetcher<Value>
-    private let scheduler: ValueObservationScheduler
-    private let onError: @Sendable (any Error) -> Void
-    private let onChange: @Sendable (Value) -> Void
-    private let queue = DispatchQueue(label: "Trellis.ValueObservation")
-    private let lock = NSLock()
-    private var token: Int?
-    private var isCancelled = false
-    /// The region of the last fetch; nil until the first fetch.
-    private var observedRegion: DatabaseRegion?
-
-    init(reader: any DatabaseReader, fetcher: ValueFetcher<Value>, scheduler: ValueObservationScheduler,
-         onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Value) -> Void)
-    {
-        self.reader = reader
-        self.fetcher = fetcher
-        self.scheduler = scheduler
-        self.onError = onError
-        self.onChange = onChange
-    }
-
-    private var writer: SerializedDatabase? {
-        (reader as? DatabaseQueue)?.writer ?? (reader as? DatabasePool)?.writer
-    }
-
-    func start() {
-        let token = writer?.addChangeObserver { [weak self] changes in self?.databaseDidChange(changes) }
-        lock.lock()
-        self.token = token
-        lock.unlock()
-        if case .immediate = scheduler.kind {
-            queue.sync { fetchAndDeliver { $0() } }
-        } else {
-            refresh()
-        }
-    }
-
-    func cancel() {
-        lock.lock()
-        isCancelled = true
-        let token = self.token
-        self.token = nil
-        lock.unlock()
-        if let token { writer?.removeChangeObserver(token) }
-    }
-
-    private var cancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return isCancelled
-    }
-
-    private func databaseDidChange(_ changes: DatabaseChanges) {
-        lock.lock()
-        // Before the first fetch, any change may matter.
-        let isImpacted = observedRegion.map { $0.isImpacted(by: changes) } ?? true
-        lock.unlock()
-        if isImpacted { refresh() }
-    }
-
-    private func refresh() {
-        queue.async { [self] in
-            fetchAndDeliver { delivery in
-                switch scheduler.kind {
-                case .background, .immediate: delivery()
-                case .queue(let queue): queue.async(execute: delivery)
-                }
-            }
-        }
-    }
-
-    /// Fetches the value, and schedules its delivery (or the error's).
-    private func fetchAndDeliver(_ schedule: (@escaping @Sendable () -> Void) -> Void) {
-        guard !cancelled else { return }
-        do {
-            let (value, region) = try reader.read { db in
-                let (value, tables) = try db.recordingReadTables { try fetcher.next(db) }
-                return (value, try fetcher.region?(db) ?? DatabaseRegion(tableNames: tables))
-            }
-            lock.lock()
-            observedRegion = region
-            lock.unlock()
-            guard let value else { return }
-            schedule { [self] in
-                if !cancelled { onChange(value) }
-            }
-        } catch {
-            guard !cancelled else { return }
-            cancel()
-            schedule { [onError] in onError(error) }
-        }
+    func flush() {
+        let current = events
+        events = []
+        for event in current { event() }
     }
 }

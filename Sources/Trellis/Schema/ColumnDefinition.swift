@@ -146,7 +146,9 @@ public final class ColumnDefinition {
         return self
     }
 
-    func sql(_ db: Database) throws -> String {
+    /// The column definition. `table` is the table being created, if any,
+    /// whose primary key a self-reference uses.
+    func sql(_ db: Database, in table: TableDefinition? = nil) throws -> String {
         var sql = name.quotedDatabaseIdentifier
         if let type { sql += " " + type.rawValue }
         if let (conflict, autoincrement) = primaryKey {
@@ -173,7 +175,7 @@ public final class ColumnDefinition {
         }
         if let collation { sql += " COLLATE " + collation }
         if let reference {
-            sql += " " + reference.referencesClause
+            sql += " " + (try reference.referencesClause(db, in: table))
         }
         if let (expression, qualification) = generated {
             sql += " GENERATED ALWAYS AS (" + (try expression.inlinedSQL(db)) + ")"
@@ -203,7 +205,26 @@ public final class ForeignKeyDefinition {
         self.deferred = deferred
     }
 
-    /// `REFERENCES "table"("column") ON DELETE ... ON UPDATE ...`
+    /// `REFERENCES "table"("column") ON DELETE ... ON UPDATE ...`, with the
+    /// primary key of the referenced table when no columns were given, as
+    /// GRDB writes it. `definition` is the table being created, if any,
+    /// whose primary key a self-reference uses.
+    func referencesClause(_ db: Database, in definition: TableDefinition?) throws -> String {
+        if destinationColumns != nil { return referencesClause }
+        let keyColumns: [String]
+        if let definition {
+            keyColumns = try definition.referencedPrimaryKey(table, db: db).map(\.name)
+        } else {
+            try db.checkTableExists(table)
+            keyColumns = try db.primaryKey(table).columns
+        }
+        return ForeignKeyDefinition(
+            columns: columns, table: table, destinationColumns: keyColumns,
+            deleteAction: deleteAction, updateAction: updateAction, deferred: deferred).referencesClause
+    }
+
+    /// `REFERENCES "table"("column") ON DELETE ... ON UPDATE ...`, with the
+    /// destination columns as given.
     var referencesClause: String {
         var sql = "REFERENCES " + table.quotedDatabaseIdentifier
         if let destinationColumns {

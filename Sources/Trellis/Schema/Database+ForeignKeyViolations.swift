@@ -56,9 +56,10 @@ extension Database {
     /// let violations = try db.foreignKeyViolations()
     /// while let violation = try violations.next() { print(violation) }
     /// ```
-    public func foreignKeyViolations(in table: String? = nil) throws -> AnyCursor<ForeignKeyViolation> {
-        if let table { try checkTableExists(table) }
-        let sql = table.map { "PRAGMA foreign_key_check(\($0.quotedDatabaseIdentifier))" } ?? "PRAGMA foreign_key_check"
+    public func foreignKeyViolations(in table: String? = nil, in schemaName: String? = nil) throws -> AnyCursor<ForeignKeyViolation> {
+        if let table { try checkTableExists(table, in: schemaName) }
+        let prefix = schemaName.map { $0.quotedDatabaseIdentifier + "." } ?? ""
+        let sql = table.map { "PRAGMA \(prefix)foreign_key_check(\($0.quotedDatabaseIdentifier))" } ?? "PRAGMA \(prefix)foreign_key_check"
         let violations = try Row.fetchAll(self, sql: sql).map { row in
             ForeignKeyViolation(
                 originTable: row["table"] ?? "",
@@ -76,8 +77,8 @@ extension Database {
     /// try db.checkForeignKeys()
     /// // SQLite error 19: FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:10 authorId:42 title:"x"]
     /// ```
-    public func checkForeignKeys(in table: String? = nil) throws {
-        if let violation = try foreignKeyViolations(in: table).next() {
+    public func checkForeignKeys(in table: String? = nil, in schemaName: String? = nil) throws {
+        if let violation = try foreignKeyViolations(in: table, in: schemaName).next() {
             throw DatabaseError(resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY, message: try violation.failureDescription(self))
         }
     }

@@ -1,50 +1,127 @@
 extension Database {
-    /// Whether a table exists, in the main or temp schema.
+    /// The schema version of the database: SQLite increments it at each
+    /// schema change.
+    ///
+    /// ```swift
+    /// let version = try db.schemaVersion()
+    /// try db.create(table: "player") { t in t.autoIncrementedPrimaryKey("id") }
+    /// try db.schemaVersion() > version // true
+    /// ```
+    public func schemaVersion() throws -> Int32 {
+        try Int32.fetchOne(self, sql: "PRAGMA schema_version") ?? 0
+    }
+
+    /// Whether a table exists, in the given schema (`"main"`, `"temp"`,
+    /// or the name of an attached database), or in any of them.
     ///
     /// ```swift
     /// if try db.tableExists("player") { ... }
+    /// if try db.tableExists("player", in: "temp") { ... }
     /// ```
-    public func tableExists(_ name: String) throws -> Bool {
-        let key = name
+    public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        let key = SchemaCacheKey(name, schemaName)
         if let exists = schemaCache.tableExists[key] { return exists }
-        let exists = try Bool.fetchOne(self, sql: """
-            SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE
-                           UNION ALL SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ? COLLATE NOCASE)
-            """, arguments: [name, name]) ?? false
+        let exists = try schemaObjectExists(type: "table", name: name, in: schemaName)
         schemaCache.tableExists[key] = exists
         return exists
     }
 
-    /// Whether a trigger exists.
-    public func triggerExists(_ name: String) throws -> Bool {
-        try Bool.fetchOne(self, sql: """
-            SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ? COLLATE NOCASE)
-            """, arguments: [name]) ?? false
+    /// Whether a trigger exists, in the given schema or in any of them.
+    ///
+    /// ```swift
+    /// if try db.triggerExists("player_insert") { ... }
+    /// ```
+    public func triggerExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try schemaObjectExists(type: "trigger", name: name, in: schemaName)
+    }
+
+    /// Whether a view exists, in the given schema or in any of them.
+    ///
+    /// ```swift
+    /// if try db.viewExists("bestPlayer") { ... }
+    /// ```
+    public func viewExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try schemaObjectExists(type: "view", name: name, in: schemaName)
     }
 
     /// Whether the table is one of SQLite's own (`sqlite_sequence`...).
+    ///
+    /// ```swift
+    /// Database.isSQLiteInternalTable("sqlite_sequence") // true
+    /// ```
     public static func isSQLiteInternalTable(_ tableName: String) -> Bool {
         tableName.lowercased().hasPrefix("sqlite_")
     }
 
     /// Whether the table is one of GRDB's own (`grdb_migrations`), which
     /// Trellis shares.
+    ///
+    /// ```swift
+    /// Database.isGRDBInternalTable("grdb_migrations") // true
+    /// ```
     public static func isGRDBInternalTable(_ tableName: String) -> Bool {
         tableName.lowercased().hasPrefix("grdb_")
     }
 
-    /// Whether a view exists.
-    public func viewExists(_ name: String) throws -> Bool {
-        try Bool.fetchOne(self, sql: """
-            SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = ? COLLATE NOCASE)
-            """, arguments: [name]) ?? false
-    }
-
     /// Throws a clear error when `table` is neither a table nor a view.
-    func checkTableExists(_ table: String) throws {
-        if try !tableExists(table), try !viewExists(table) {
+    func checkTableExists(_ table: String, in schemaName: String? = nil) throws {
+        if try !tableExists(table, in: schemaName), try !viewExists(table, in: schemaName) {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }
+    }
+
+    /// The schema of `schemaName`, spelled as SQLite knows it; an error
+    /// if there is none.
+    private func schemaName(_ schemaName: String) throws -> String {
+        if schemaName.lowercased() == "temp" { return "temp" }
+        let names = try String.fetchAll(self, sql: "SELECT name FROM pragma_database_list")
+        guard let name = names.first(where: { $0.lowercased() == schemaName.lowercased() }) else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such schema: \(schemaName)")
+        }
+        return name
+    }
+
+    /// The table that lists the objects of a schema.
+    private func masterTable(_ schemaName: String) -> String {
+        schemaName.lowercased() == "temp" ? "sqlite_temp_master" : "\(schemaName.quotedDatabaseIdentifier).sqlite_master"
+    }
+
+    /// The row of the schema object in `sqlite_master` (its `sql` column),
+    /// looked for in `schemaName`, or in main and temp, then in the
+    /// attached databases.
+    private func schemaObject(type: String, name: String, in schemaName: String?) throws -> Row? {
+        let schemas: [String]
+        if let schemaName {
+            schemas = [try self.schemaName(schemaName)]
+        } else {
+            let sql = """
+                SELECT sql FROM sqlite_master WHERE type = ? AND name = ? COLLATE NOCASE
+                UNION ALL SELECT sql FROM sqlite_temp_master WHERE type = ? AND name = ? COLLATE NOCASE
+                """
+            if let row = try Row.fetchOne(self, sql: sql, arguments: [type, name, type, name]) {
+                return row
+            }
+            // Attached databases are rare: they are only listed on a miss.
+            schemas = try String.fetchAll(self, sql: "SELECT name FROM pragma_database_list WHERE seq > 1")
+        }
+        for schema in schemas {
+            let sql = "SELECT sql FROM \(masterTable(schema)) WHERE type = ? AND name = ? COLLATE NOCASE"
+            if let row = try Row.fetchOne(self, sql: sql, arguments: [type, name]) {
+                return row
+            }
+        }
+        return nil
+    }
+
+    private func schemaObjectExists(type: String, name: String, in schemaName: String?) throws -> Bool {
+        try schemaObject(type: type, name: name, in: schemaName) != nil
+    }
+
+    /// `PRAGMA schema.pragma("table")`, or `PRAGMA pragma("table")`, which
+    /// SQLite resolves as it resolves table names.
+    private func pragma(_ pragma: String, _ argument: String, in schemaName: String?) -> String {
+        let prefix = schemaName.map { $0.quotedDatabaseIdentifier + "." } ?? ""
+        return "PRAGMA \(prefix)\(pragma)(\(argument.quotedDatabaseIdentifier))"
     }
 
     /// The columns of a table, in order.
@@ -52,11 +129,11 @@ extension Database {
     /// ```swift
     /// let names = try db.columns(in: "player").map(\.name)
     /// ```
-    public func columns(in table: String) throws -> [ColumnInfo] {
-        let key = table
+    public func columns(in table: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
+        let key = SchemaCacheKey(table, schemaName)
         if let columns = schemaCache.columns[key] { return columns }
-        try checkTableExists(table)
-        let rows = try Row.fetchAll(self, sql: "PRAGMA table_xinfo(\(table.quotedDatabaseIdentifier))")
+        try checkTableExists(table, in: schemaName)
+        let rows = try Row.fetchAll(self, sql: pragma("table_xinfo", table, in: schemaName))
         let columns = rows.compactMap { row -> ColumnInfo? in
             let hidden: Int = row["hidden"] ?? 0
             if hidden == 1 { return nil }  // hidden columns of virtual tables
@@ -74,18 +151,18 @@ extension Database {
     /// let primaryKey = try db.primaryKey("player")
     /// primaryKey.columns // ["id"]
     /// ```
-    public func primaryKey(_ table: String) throws -> PrimaryKeyInfo {
-        let key = table
+    public func primaryKey(_ table: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
+        let key = SchemaCacheKey(table, schemaName)
         if let primaryKey = schemaCache.primaryKeys[key] { return primaryKey }
-        let columns = try self.columns(in: table)
+        let columns = try self.columns(in: table, in: schemaName)
         let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
         let primaryKey: PrimaryKeyInfo
-        if keyColumns.isEmpty, try viewExists(table) {
+        if keyColumns.isEmpty, try viewExists(table, in: schemaName) {
             primaryKey = PrimaryKeyInfo(
                 columns: try columnsForPrimaryKey(inView: table, columns: columns), rowIDColumn: nil, isRowID: false)
         } else if keyColumns.isEmpty {
             primaryKey = .hiddenRowID
-        } else if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER", try !isWithoutRowID(table) {
+        } else if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER", try !isWithoutRowID(table, in: schemaName) {
             primaryKey = PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: false)
         } else {
             primaryKey = PrimaryKeyInfo(columns: keyColumns.map(\.name), rowIDColumn: nil, isRowID: false)
@@ -94,8 +171,8 @@ extension Database {
         return primaryKey
     }
 
-    private func isWithoutRowID(_ table: String) throws -> Bool {
-        let sql = try String.fetchOne(self, sql: "SELECT sql FROM sqlite_master WHERE name = ? COLLATE NOCASE", arguments: [table]) ?? ""
+    private func isWithoutRowID(_ table: String, in schemaName: String?) throws -> Bool {
+        let sql: String = try schemaObject(type: "table", name: table, in: schemaName)?["sql"] ?? ""
         // Table options follow the last parenthesis: `) WITHOUT ROWID, STRICT`.
         guard let close = sql.lastIndex(of: ")") else { return false }
         let options = sql[sql.index(after: close)...].uppercased()
@@ -105,11 +182,17 @@ extension Database {
 
     /// The foreign keys of a table. Implicit destination columns are the
     /// primary key of the destination table.
-    public func foreignKeys(on table: String) throws -> [ForeignKeyInfo] {
-        let key = table
+    ///
+    /// ```swift
+    /// for foreignKey in try db.foreignKeys(on: "book") {
+    ///     print(foreignKey.destinationTable, foreignKey.mapping)
+    /// }
+    /// ```
+    public func foreignKeys(on table: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
+        let key = SchemaCacheKey(table, schemaName)
         if let foreignKeys = schemaCache.foreignKeys[key] { return foreignKeys }
-        try checkTableExists(table)
-        let rows = try Row.fetchAll(self, sql: "PRAGMA foreign_key_list(\(table.quotedDatabaseIdentifier))")
+        try checkTableExists(table, in: schemaName)
+        let rows = try Row.fetchAll(self, sql: pragma("foreign_key_list", table, in: schemaName))
         var result: [ForeignKeyInfo] = []
         var byID: [Int: (table: String, mapping: [(origin: String, destination: String?)])] = [:]
         var order: [Int] = []
@@ -124,7 +207,7 @@ extension Database {
             if entry.mapping.contains(where: { $0.destination == nil }) {
                 // A foreign key to a missing table has no known destination
                 // columns: joins on it fail with a clear error later.
-                let destinationKey = (try? primaryKey(entry.table).columns) ?? []
+                let destinationKey = (try? primaryKey(entry.table, in: schemaName).columns) ?? []
                 for (index, pair) in entry.mapping.enumerated() {
                     mapping.append((pair.origin, index < destinationKey.count ? destinationKey[index] : ""))
                 }
@@ -138,15 +221,21 @@ extension Database {
     }
 
     /// The indexes of a table.
-    public func indexes(on table: String) throws -> [IndexInfo] {
-        let key = table
+    ///
+    /// ```swift
+    /// for index in try db.indexes(on: "player") {
+    ///     print(index.name, index.columns, index.isUnique)
+    /// }
+    /// ```
+    public func indexes(on table: String, in schemaName: String? = nil) throws -> [IndexInfo] {
+        let key = SchemaCacheKey(table, schemaName)
         if let indexes = schemaCache.indexes[key] { return indexes }
-        try checkTableExists(table)
-        let list = try Row.fetchAll(self, sql: "PRAGMA index_list(\(table.quotedDatabaseIdentifier))")
+        try checkTableExists(table, in: schemaName)
+        let list = try Row.fetchAll(self, sql: pragma("index_list", table, in: schemaName))
         var indexes: [IndexInfo] = []
         for row in list {
             let name: String = row["name"]
-            let columns = try Row.fetchAll(self, sql: "PRAGMA index_info(\(name.quotedDatabaseIdentifier))")
+            let columns = try Row.fetchAll(self, sql: pragma("index_info", name, in: schemaName))
                 .sorted { ($0["seqno"] as Int? ?? 0) < ($1["seqno"] as Int? ?? 0) }
                 .compactMap { $0["name"] as String? }
             let origin = IndexInfo.Origin(rawValue: row["origin"] ?? "c") ?? .createIndex

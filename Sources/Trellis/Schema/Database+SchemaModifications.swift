@@ -59,21 +59,55 @@ extension Database {
 
     // MARK: Indexes
 
-    /// Creates an index.
+    /// Creates an index on columns.
     ///
     /// ```swift
+    /// // CREATE UNIQUE INDEX "player_on_email" ON "player"("email")
     /// try db.create(index: "player_on_email", on: "player", columns: ["email"], options: .unique)
+    ///
+    /// // CREATE INDEX "player_on_score" ON "player"("score") WHERE "score" > 1000
+    /// try db.create(index: "player_on_score", on: "player", columns: ["score"], condition: Column("score") > 1000)
     /// ```
     public func create(
         index name: String, on table: String, columns: [String], options: IndexOptions = [],
         condition: (any SQLExpressible)? = nil) throws
+    {
+        try createIndex(name, on: table, indexed: columns.map(\.quotedDatabaseIdentifier), options: options, condition: condition)
+    }
+
+    /// Creates an index on expressions.
+    ///
+    /// ```swift
+    /// // CREATE INDEX "player_on_email" ON "player"("email" COLLATE NOCASE)
+    /// try db.create(index: "player_on_email", on: "player", expressions: [Column("email").collating(.nocase)])
+    ///
+    /// // CREATE INDEX "player_on_total_score" ON "player"("score" + "bonus")
+    /// try db.create(index: "player_on_total_score", on: "player", expressions: [Column("score") + Column("bonus")])
+    ///
+    /// // CREATE INDEX "player_on_country" ON "player"("address" ->> 'country')
+    /// try db.create(index: "player_on_country", on: "player", expressions: [JSONColumn("address")["country"]])
+    /// ```
+    ///
+    /// Values are written as SQL literals: SQLite does not accept
+    /// parameters in schema statements.
+    public func create(
+        index name: String, on table: String, expressions: [any SQLExpressible], options: IndexOptions = [],
+        condition: (any SQLExpressible)? = nil) throws
+    {
+        let indexed = try expressions.map { try SQL($0.sqlExpression).inlinedSQL(self) }
+        try createIndex(name, on: table, indexed: indexed, options: options, condition: condition)
+    }
+
+    private func createIndex(
+        _ name: String, on table: String, indexed: [String], options: IndexOptions,
+        condition: (any SQLExpressible)?) throws
     {
         var sql = "CREATE "
         if options.contains(.unique) { sql += "UNIQUE " }
         sql += "INDEX "
         if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
         sql += name.quotedDatabaseIdentifier + " ON " + table.quotedDatabaseIdentifier
-        sql += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+        sql += "(" + indexed.joined(separator: ", ") + ")"
         if let condition {
             sql += " WHERE " + (try SQL(condition.sqlExpression).inlinedSQL(self))
         }
@@ -83,6 +117,7 @@ extension Database {
     /// Creates an index named `index_<table>_on_<columns>`.
     ///
     /// ```swift
+    /// // CREATE INDEX "index_player_on_teamId" ON "player"("teamId")
     /// try db.create(indexOn: "player", columns: ["teamId"])
     /// ```
     public func create(indexOn table: String, columns: [String], options: IndexOptions = [], condition: (any SQLExpressible)? = nil) throws {
@@ -91,13 +126,28 @@ extension Database {
     }
 
     /// Drops an index.
+    ///
+    /// ```swift
+    /// try db.drop(index: "index_player_on_email")
+    /// ```
     public func drop(index name: String) throws {
         try execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
     }
 
-    /// Drops the index that `create(indexOn:columns:)` created.
+    /// Drops the index on exactly these columns, whatever its name, when
+    /// the table has one and only one. It does nothing when there is none,
+    /// or several (GRDB does the same).
+    ///
+    /// ```swift
+    /// try db.create(indexOn: "player", columns: ["email"])
+    /// try db.drop(indexOn: "player", columns: ["email"])
+    /// ```
     public func drop(indexOn table: String, columns: [String]) throws {
-        try drop(index: "index_\(table)_on_" + columns.joined(separator: "_"))
+        let wanted = columns.map { $0.lowercased() }
+        let matching = try indexes(on: table).filter { $0.columns.map { $0.lowercased() } == wanted }
+        if matching.count == 1 {
+            try drop(index: matching[0].name)
+        }
     }
 
     // MARK: Views
@@ -128,7 +178,7 @@ extension Database {
         sql += "VIEW "
         if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
         sql += name.quotedDatabaseIdentifier
-        if let columns { sql += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")" }
+        if let columns { sql += " (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")" }
         sql += " AS " + select
         try execute(sql: sql)
     }

@@ -5,11 +5,11 @@
 /// Like its connection, it serves one access at a time: its state is not
 /// checked for exclusive access at run time.
 final class DatabaseSchemaCache {
-    @exclusivity(unchecked) var tableExists: [String: Bool] = [:]
-    @exclusivity(unchecked) var columns: [String: [ColumnInfo]] = [:]
-    @exclusivity(unchecked) var primaryKeys: [String: PrimaryKeyInfo] = [:]
-    @exclusivity(unchecked) var foreignKeys: [String: [ForeignKeyInfo]] = [:]
-    @exclusivity(unchecked) var indexes: [String: [IndexInfo]] = [:]
+    @exclusivity(unchecked) var tableExists: [SchemaCacheKey: Bool] = [:]
+    @exclusivity(unchecked) var columns: [SchemaCacheKey: [ColumnInfo]] = [:]
+    @exclusivity(unchecked) var primaryKeys: [SchemaCacheKey: PrimaryKeyInfo] = [:]
+    @exclusivity(unchecked) var foreignKeys: [SchemaCacheKey: [ForeignKeyInfo]] = [:]
+    @exclusivity(unchecked) var indexes: [SchemaCacheKey: [IndexInfo]] = [:]
     /// Values cached by upper layers (resolved foreign keys, statement SQL
     /// per record type), which depend on the schema.
     @exclusivity(unchecked) var derived: [String: Any] = [:]
@@ -24,5 +24,17 @@ final class DatabaseSchemaCache {
         foreignKeys.removeAll()
         indexes.removeAll()
         derived.removeAll()
+    }
+}
+
+/// A table as the introspection methods are asked about it: by name, in
+/// one schema or in any.
+struct SchemaCacheKey: Hashable {
+    let table: String
+    let schemaName: String?
+
+    init(_ table: String, _ schemaName: String?) {
+        self.table = table
+        self.schemaName = schemaName
     }
 }

@@ -57,7 +57,7 @@ public final class TableAlteration {
             switch change {
             case .add(let column):
                 statements.append(table + " ADD COLUMN " + (try column.sql(db)))
-                if column.isIndexed {
+                if column.isIndexed && column.unique == nil {
                     statements.append("CREATE INDEX " + "\(name)_on_\(column.name)".quotedDatabaseIdentifier
                         + " ON " + name.quotedDatabaseIdentifier + "(" + column.name.quotedDatabaseIdentifier + ")")
                 }

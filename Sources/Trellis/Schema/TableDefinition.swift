@@ -16,6 +16,7 @@ public final class TableDefinition {
     enum Element {
         case column(ColumnDefinition)
         case literal(SQL)
+        case belongsTo(ForeignKeyRequest)
     }
 
     let name: String
@@ -25,17 +26,15 @@ public final class TableDefinition {
     var uniqueKeys: [(columns: [String], conflict: Database.ConflictResolution?)] = []
     var foreignKeys: [ForeignKeyDefinition] = []
     var checks: [SQL] = []
-    var constraints: [String] = []
-    var indexedForeignKeys: [[String]] = []
-    var belongsToRequests: [(name: String, table: String?, definition: ForeignKeyRequest)] = []
+    var constraints: [SQL] = []
     /// Columns and foreign keys declared in `primaryKey(onConflict:body:)`.
     private var collectingPrimaryKeyParts: [PrimaryKeyPart]?
 
     /// A part of a primary key: a column, or the columns of a `belongsTo`
-    /// (known once the referenced table is read), by element position.
+    /// (known once the referenced table is read).
     enum PrimaryKeyPart {
         case column(String)
-        case foreignKey(position: Int)
+        case foreignKey(ForeignKeyRequest)
     }
 
     init(name: String, options: TableOptions) {
@@ -82,12 +81,17 @@ public final class TableDefinition {
     }
 
     /// A primary key made of the columns and foreign keys defined in
-    /// `body`.
+    /// `body`. They are NOT NULL, and the foreign keys get no index of
+    /// their own: the primary key has one.
     ///
     /// ```swift
     /// t.primaryKey {
     ///     t.column("citizenID", .integer)
     ///     t.column("countryCode", .text)
+    /// }
+    /// t.primaryKey {
+    ///     t.belongsTo("player")
+    ///     t.belongsTo("team")
     /// }
     /// ```
     public func primaryKey(onConflict conflictResolution: Database.ConflictResolution? = nil, body: () throws -> Void) rethrows {
@@ -98,11 +102,12 @@ public final class TableDefinition {
         for part in parts {
             switch part {
             case .column(let name):
-                for case .column(let column) in elements where column.name == name {
-                    if column.type != .integer && column.notNull == nil { column.notNull() }
+                for case .column(let column) in elements where column.name == name && column.notNull == nil {
+                    column.notNull()
                 }
-            case .foreignKey(let position):
-                belongsToRequests.first { $0.definition.position == position }?.definition.notNull()
+            case .foreignKey(let request):
+                request.notNull()
+                request.isInPrimaryKey = true
             }
         }
         primaryKeyConstraint = (parts, conflictResolution)
@@ -130,7 +135,13 @@ public final class TableDefinition {
         elements.append(.literal(SQL(sql: sql)))
     }
 
-    /// A column defined with an SQL literal.
+    /// A column defined with an SQL literal, whose interpolated values are
+    /// written as SQL literals.
+    ///
+    /// ```swift
+    /// let defaultName = "Anonymous"
+    /// t.column(literal: "name TEXT DEFAULT \(defaultName)")
+    /// ```
     public func column(literal: SQL) {
         elements.append(.literal(literal))
     }
@@ -151,7 +162,7 @@ public final class TableDefinition {
     /// ```
     ///
     /// - parameter destinationColumns: the referenced columns; default:
-    ///   the primary key of the referenced table.
+    ///   the primary key of the referenced table, which must exist.
     public func foreignKey(
         _ columns: [String], references table: String, columns destinationColumns: [String]? = nil,
         onDelete deleteAction: Database.ForeignKeyAction? = nil,
@@ -166,17 +177,23 @@ public final class TableDefinition {
     /// A reference to another table: the column(s) named after `name` and
     /// the primary key of the referenced table (`authorId` for
     /// `belongsTo("author")` and a primary key `id`), their foreign key,
-    /// and an index.
+    /// and an index (`book_on_authorId`).
     ///
     /// ```swift
     /// try db.create(table: "book") { t in
     ///     t.autoIncrementedPrimaryKey("id")
     ///     t.belongsTo("author", inTable: "person", onDelete: .cascade).notNull()
     /// }
+    /// // CREATE TABLE "book" (
+    /// //   "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+    /// //   "authorId" INTEGER NOT NULL REFERENCES "person"("id") ON DELETE CASCADE)
+    /// // CREATE INDEX "book_on_authorId" ON "book"("authorId")
     /// ```
     ///
     /// - parameter table: the referenced table; default: `name`, or its
     ///   plural when only that table exists.
+    /// - parameter indexed: whether the columns get an index. A unique
+    ///   foreign key, or one of the primary key, needs none.
     @discardableResult
     public func belongsTo(
         _ name: String, inTable table: String? = nil,
@@ -186,11 +203,10 @@ public final class TableDefinition {
         indexed: Bool = true) -> ForeignKeyRequest
     {
         let request = ForeignKeyRequest(
+            name: name, table: table,
             deleteAction: deleteAction, updateAction: updateAction, deferred: deferred, indexed: indexed)
-        belongsToRequests.append((name, table, request))
-        elements.append(.literal(SQL(sql: "")))  // placeholder for the columns, resolved with the schema
-        request.position = elements.count - 1
-        collectingPrimaryKeyParts?.append(.foreignKey(position: request.position))
+        elements.append(.belongsTo(request))
+        collectingPrimaryKeyParts?.append(.foreignKey(request))
         return request
     }
 
@@ -218,33 +234,68 @@ public final class TableDefinition {
     /// t.constraint(sql: "CHECK (a + b < 10)")
     /// ```
     public func constraint(sql: String) {
-        constraints.append(sql)
+        constraints.append(SQL(sql: sql))
+    }
+
+    /// A table constraint written as an SQL literal, whose interpolated
+    /// values are written as SQL literals.
+    ///
+    /// ```swift
+    /// let maximum = 10
+    /// t.constraint(literal: "CHECK (a + b < \(maximum))")
+    /// ```
+    public func constraint(literal: SQL) {
+        constraints.append(literal)
     }
 
     // MARK: SQL
+
+    /// An index that follows the table: those of `indexed()` columns and
+    /// of `belongsTo` foreign keys.
+    private struct FollowingIndex {
+        var name: String
+        var columns: [String]
+        var isUnique: Bool
+    }
 
     /// The CREATE TABLE statement and the CREATE INDEX statements that
     /// follow it.
     func sql(_ db: Database) throws -> [String] {
         var definitions: [String] = []
-        var indexes: [(columns: [String], unique: Bool)] = []
-        var belongsToColumns: [Int: [String]] = [:]
-        for (index, element) in elements.enumerated() {
+        var indexes: [FollowingIndex] = []
+        var tableForeignKeys = foreignKeys
+        var belongsToColumns: [ObjectIdentifier: [String]] = [:]
+        for element in elements {
             switch element {
             case .column(let column):
-                definitions.append(try column.sql(db))
-                if column.isIndexed { indexes.append(([column.name], false)) }
+                definitions.append(try column.sql(db, in: self))
+                if column.isIndexed && column.unique == nil {
+                    indexes.append(FollowingIndex(name: "\(name)_on_\(column.name)", columns: [column.name], isUnique: false))
+                }
             case .literal(let sql):
-                if let request = belongsToRequests.first(where: { $0.definition.position == index }) {
-                    let (columns, foreignKey) = try resolve(request, db: db)
-                    definitions += columns
-                    belongsToColumns[index] = foreignKey.columns
-                    foreignKeys.append(foreignKey)
-                    if request.definition.indexed || request.definition.isUnique {
-                        indexes.append((foreignKey.columns, request.definition.isUnique))
+                definitions.append(try sql.inlinedSQL(db))
+            case .belongsTo(let request):
+                let (columns, foreignKey) = try resolve(request, db: db)
+                belongsToColumns[ObjectIdentifier(request)] = foreignKey.columns
+                if let column = columns.first, columns.count == 1 {
+                    // A single column carries its foreign key, and its
+                    // uniqueness, as column constraints.
+                    var sql = column
+                    if request.isUnique { sql += " UNIQUE" }
+                    sql += " " + foreignKey.referencesClause
+                    definitions.append(sql)
+                    if request.indexed && !request.isUnique && !request.isInPrimaryKey {
+                        indexes.append(FollowingIndex(
+                            name: "\(name)_on_\(foreignKey.columns[0])", columns: foreignKey.columns, isUnique: false))
                     }
                 } else {
-                    definitions.append(try sql.inlinedSQL(db))
+                    definitions += columns
+                    tableForeignKeys.append(foreignKey)
+                    if (request.indexed || request.isUnique) && !request.isInPrimaryKey {
+                        indexes.append(FollowingIndex(
+                            name: "index_\(name)_on_" + foreignKey.columns.joined(separator: "_"),
+                            columns: foreignKey.columns, isUnique: request.isUnique))
+                    }
                 }
             }
         }
@@ -252,7 +303,7 @@ public final class TableDefinition {
             let columns = parts.flatMap { part -> [String] in
                 switch part {
                 case .column(let name): return [name]
-                case .foreignKey(let position): return belongsToColumns[position] ?? []
+                case .foreignKey(let request): return belongsToColumns[ObjectIdentifier(request)] ?? []
                 }
             }
             var sql = "PRIMARY KEY (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
@@ -264,14 +315,16 @@ public final class TableDefinition {
             if let conflict { sql += " ON CONFLICT \(conflict.rawValue)" }
             definitions.append(sql)
         }
-        for foreignKey in foreignKeys {
+        for foreignKey in tableForeignKeys {
             definitions.append("FOREIGN KEY (" + foreignKey.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ") "
-                + foreignKey.referencesClause)
+                + (try foreignKey.referencesClause(db, in: self)))
         }
         for check in checks {
             definitions.append("CHECK (" + (try check.inlinedSQL(db)) + ")")
         }
-        definitions += constraints
+        for constraint in constraints {
+            definitions.append(try constraint.inlinedSQL(db))
+        }
 
         var sql = "CREATE "
         if options.contains(.temporary) { sql += "TEMPORARY " }
@@ -279,29 +332,23 @@ public final class TableDefinition {
         if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
         sql += name.quotedDatabaseIdentifier + " (" + definitions.joined(separator: ", ") + ")"
         var tableOptions: [String] = []
-        if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
         if options.contains(.strict) { tableOptions.append("STRICT") }
+        if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
         if !tableOptions.isEmpty { sql += " " + tableOptions.joined(separator: ", ") }
 
         var statements = [sql]
-        for (columns, unique) in indexes {
-            // GRDB's names: `player_on_teamId`, and `index_player_on_a_b` for
-            // several columns. A `create(indexOn:)` index, named
-            // `index_player_on_teamId`, does not collide with the first one.
-            let indexName = columns.count == 1
-                ? "\(name)_on_\(columns[0])"
-                : "index_\(name)_on_" + columns.joined(separator: "_")
-            statements.append("CREATE " + (unique ? "UNIQUE " : "") + "INDEX "
+        for index in indexes {
+            statements.append("CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX "
                 + (options.contains(.ifNotExists) ? "IF NOT EXISTS " : "")
-                + indexName.quotedDatabaseIdentifier + " ON " + name.quotedDatabaseIdentifier
-                + "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")")
+                + index.name.quotedDatabaseIdentifier + " ON " + name.quotedDatabaseIdentifier
+                + "(" + index.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")")
         }
         return statements
     }
 
-    /// The columns and foreign key of a `belongsTo`, from the primary key
-    /// of the referenced table.
-    private func resolve(_ request: (name: String, table: String?, definition: ForeignKeyRequest), db: Database) throws
+    /// The column definitions and the foreign key of a `belongsTo`, from
+    /// the primary key of the referenced table.
+    private func resolve(_ request: ForeignKeyRequest, db: Database) throws
         -> (columns: [String], foreignKey: ForeignKeyDefinition)
     {
         let table: String
@@ -314,32 +361,41 @@ public final class TableDefinition {
         } else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(request.name)")
         }
-        // A self-reference uses the primary key being defined.
-        let keyColumns: [(name: String, type: String?)]
-        if table.lowercased() == name.lowercased() {
-            keyColumns = definedPrimaryKey()
-        } else {
-            let primaryKey = try db.primaryKey(table)
-            let columns = try db.columns(in: table)
-            keyColumns = primaryKey.columns.map { key in
-                (key, columns.first { $0.name.lowercased() == key.lowercased() }.map(\.type) ?? "INTEGER")
-            }
-        }
+        let keyColumns = try referencedPrimaryKey(table, db: db)
         guard !keyColumns.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "table \(table) has no primary key for belongsTo(\"\(request.name)\")")
         }
-        let columnNames = keyColumns.map { request.name + $0.name.prefix(1).uppercased() + $0.name.dropFirst() }
+        // `authorId` for a key `id`, and for the hidden rowid as well.
+        let columnNames = keyColumns.map { key in
+            key.name.lowercased() == "rowid"
+                ? request.name + "Id"
+                : request.name + key.name.prefix(1).uppercased() + key.name.dropFirst()
+        }
         let definitions = zip(columnNames, keyColumns).map { column, key -> String in
             var sql = column.quotedDatabaseIdentifier
             if let type = key.type, !type.isEmpty { sql += " " + type }
-            if request.definition.isNotNull { sql += " NOT NULL" }
+            if request.isNotNull { sql += " NOT NULL" }
             return sql
         }
         let foreignKey = ForeignKeyDefinition(
             columns: columnNames, table: table, destinationColumns: keyColumns.map(\.name),
-            deleteAction: request.definition.deleteAction, updateAction: request.definition.updateAction,
-            deferred: request.definition.deferred)
+            deleteAction: request.deleteAction, updateAction: request.updateAction,
+            deferred: request.deferred)
         return (definitions, foreignKey)
+    }
+
+    /// The primary key columns of a referenced table, and their types: the
+    /// key being defined for a self-reference, the hidden rowid for a
+    /// table without an explicit key.
+    func referencedPrimaryKey(_ table: String, db: Database) throws -> [(name: String, type: String?)] {
+        if table.lowercased() == name.lowercased() {
+            return definedPrimaryKey()
+        }
+        let primaryKey = try db.primaryKey(table)
+        let columns = try db.columns(in: table)
+        return primaryKey.columns.map { key in
+            (key, columns.first { $0.name.lowercased() == key.lowercased() }.map(\.type) ?? "INTEGER")
+        }
     }
 
     private func definedPrimaryKey() -> [(name: String, type: String?)] {
@@ -364,15 +420,22 @@ public final class TableDefinition {
 /// t.belongsTo("author", inTable: "person").notNull()
 /// ```
 public final class ForeignKeyRequest {
+    let name: String
+    let table: String?
     let deleteAction: Database.ForeignKeyAction?
     let updateAction: Database.ForeignKeyAction?
     let deferred: Bool
     let indexed: Bool
     var isNotNull = false
     var isUnique = false
-    var position = 0
+    /// Whether the foreign key is part of the primary key, which indexes it.
+    var isInPrimaryKey = false
 
-    init(deleteAction: Database.ForeignKeyAction?, updateAction: Database.ForeignKeyAction?, deferred: Bool, indexed: Bool) {
+    init(name: String, table: String?,
+         deleteAction: Database.ForeignKeyAction?, updateAction: Database.ForeignKeyAction?, deferred: Bool, indexed: Bool)
+    {
+        self.name = name
+        self.table = table
         self.deleteAction = deleteAction
         self.updateAction = updateAction
         self.deferred = deferred
