@@ -55,16 +55,41 @@ public struct DatabaseMigrator: Sendable {
     private var duplicates: [String] = []
 
     /// Whether the database is erased and migrated again when the migrations
-    /// that built it have changed: a development convenience.
+    /// that built it have changed (see ``hasSchemaChanges(_:)``): a
+    /// development convenience, which destroys data.
+    ///
+    /// ```swift
+    /// var migrator = DatabaseMigrator()
+    /// #if DEBUG
+    /// migrator.eraseDatabaseOnSchemaChange = true
+    /// #endif
+    /// ```
     public var eraseDatabaseOnSchemaChange = false
 
     public init() {}
 
     /// The identifiers of the registered migrations, in order.
+    ///
+    /// ```swift
+    /// migrator.migrations // ["createPlayer", "addScore"]
+    /// ```
     public var migrations: [String] { registered.map(\.identifier) }
 
     /// Registers a migration. Registering an identifier twice is reported
     /// by `migrate`, which throws.
+    ///
+    /// ```swift
+    /// migrator.registerMigration("Create authors") { db in
+    ///     try db.create(table: "author") { t in
+    ///         t.autoIncrementedPrimaryKey("id")
+    ///         t.column("name", .text)
+    ///     }
+    /// }
+    /// // Rename foreign keys with immediate foreign key checks.
+    /// migrator.registerMigration("Guilds", foreignKeyChecks: .immediate) { db in
+    ///     try db.rename(table: "team", to: "guild")
+    /// }
+    /// ```
     public mutating func registerMigration(
         _ identifier: String,
         foreignKeyChecks: ForeignKeyChecks = .deferred,
@@ -101,17 +126,31 @@ public struct DatabaseMigrator: Sendable {
     }
 
     /// Applies the migrations that have not been applied yet.
+    ///
+    /// ```swift
+    /// let dbQueue = try DatabaseQueue(path: "/path/to/database.sqlite")
+    /// try migrator.migrate(dbQueue)
+    /// ```
     public func migrate(_ writer: some DatabaseWriter) throws {
         try migrate(writer, upTo: registered.last?.identifier)
     }
 
-    /// Applies the migrations up to `targetIdentifier`, included.
+    /// Applies the migrations up to `targetIdentifier`, included. A database
+    /// already migrated beyond it is an error: migrations only run forward.
+    ///
+    /// ```swift
+    /// try migrator.migrate(dbQueue, upTo: "v2")
+    /// ```
     public func migrate(_ writer: some DatabaseWriter, upTo targetIdentifier: String) throws {
         try migrate(writer, upTo: Optional(targetIdentifier))
     }
 
     /// Applies the migrations that have not been applied yet, without
     /// blocking the caller's thread.
+    ///
+    /// ```swift
+    /// try await migrator.migrate(dbQueue)
+    /// ```
     public func migrate(_ writer: some DatabaseWriter) async throws {
         let migrator = self
         try await writer.barrierWriteWithoutTransaction { db in
@@ -129,19 +168,31 @@ public struct DatabaseMigrator: Sendable {
 
     /// The identifiers of the applied migrations that are registered, in
     /// the order of registration.
+    ///
+    /// ```swift
+    /// let applied = try dbQueue.read { db in try migrator.appliedMigrations(db) }
+    /// ```
     public func appliedMigrations(_ db: Database) throws -> [String] {
         let applied = try appliedIdentifiers(db)
         return migrations.filter { applied.contains($0) }
     }
 
     /// All identifiers recorded in the database, registered or not.
+    ///
+    /// ```swift
+    /// let identifiers = try dbQueue.read { db in try migrator.appliedIdentifiers(db) }
+    /// ```
     public func appliedIdentifiers(_ db: Database) throws -> Set<String> {
         guard try db.tableExists("grdb_migrations") else { return [] }
         return try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations")
     }
 
-    /// The applied migrations that are completed: all registered
-    /// migrations up to the last applied one.
+    /// The applied migrations that are completed: the registered
+    /// migrations, in order, up to the first one not applied.
+    ///
+    /// ```swift
+    /// let completed = try dbQueue.read { db in try migrator.completedMigrations(db) }
+    /// ```
     public func completedMigrations(_ db: Database) throws -> [String] {
         let applied = try appliedIdentifiers(db)
         var completed: [String] = []
@@ -153,42 +204,77 @@ public struct DatabaseMigrator: Sendable {
     }
 
     /// Whether all registered migrations are applied.
+    ///
+    /// ```swift
+    /// if try migrator.hasCompletedMigrations(db) == false {
+    ///     // database too old
+    /// }
+    /// ```
     public func hasCompletedMigrations(_ db: Database) throws -> Bool {
         try completedMigrations(db).count == registered.count
     }
 
     /// Whether the database has applied migrations that this migrator does
     /// not know: it was migrated by a newer version of the application.
+    ///
+    /// ```swift
+    /// if try migrator.hasBeenSuperseded(db) {
+    ///     // database too new
+    /// }
+    /// ```
     public func hasBeenSuperseded(_ db: Database) throws -> Bool {
         try !appliedIdentifiers(db).isSubset(of: Set(migrations))
+    }
+
+    /// Whether the schema of the database differs from the one its applied
+    /// migrations build on an empty database (the migrations changed, or
+    /// the schema was changed outside of them), or the database has
+    /// applied migrations that this migrator does not know. What
+    /// ``eraseDatabaseOnSchemaChange`` looks at.
+    ///
+    /// ```swift
+    /// try dbQueue.read { db in
+    ///     if try migrator.hasSchemaChanges(db) {
+    ///         // The migrations have changed since the database was migrated
+    ///     }
+    /// }
+    /// ```
+    public func hasSchemaChanges(_ db: Database) throws -> Bool {
+        let applied = try appliedIdentifiers(db)
+        if applied.isEmpty { return false }
+        if !applied.isSubset(of: Set(migrations)) { return true }
+        let reference = try DatabaseQueue()
+        var referenceMigrator = DatabaseMigrator()
+        referenceMigrator.registered = registered.filter { applied.contains($0.identifier) }
+        try referenceMigrator.migrate(reference)
+        let referenceSchema = try reference.read { try Self.schema($0) }
+        return try Self.schema(db) != referenceSchema
     }
 
     // MARK: Running
 
     private func runMigrations(_ db: Database, upTo targetIdentifier: String?) throws {
         if let duplicate = duplicates.first {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "The migration \"\(duplicate)\" is registered more than once")
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "already registered migration: \"\(duplicate)\"")
         }
         let lastIndex: Int
         if let targetIdentifier {
             guard let index = registered.firstIndex(where: { $0.identifier == targetIdentifier }) else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Undefined migration: \"\(targetIdentifier)\"")
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "undefined migration: \"\(targetIdentifier)\"")
             }
             lastIndex = index
         } else {
             lastIndex = registered.count - 1
         }
-        if eraseDatabaseOnSchemaChange, try needsErasure(db) {
+        if eraseDatabaseOnSchemaChange, try hasSchemaChanges(db) {
             try erase(db)
         }
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
         let applied = try appliedIdentifiers(db)
-        if let targetIdentifier, let later = registered.suffix(from: lastIndex + 1).first(where: { applied.contains($0.identifier) }) {
+        if let targetIdentifier, registered.suffix(from: lastIndex + 1).contains(where: { applied.contains($0.identifier) }) {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
-                message: "database is already migrated beyond migration \"\(targetIdentifier)\" (\"\(later.identifier)\" is applied)")
+                message: "database is already migrated beyond migration \"\(targetIdentifier)\"")
         }
         for migration in registered.prefix(lastIndex + 1) where !applied.contains(migration.identifier) {
             try run(migration, db)
@@ -217,20 +303,6 @@ public struct DatabaseMigrator: Sendable {
     }
 
     // MARK: Erasing
-
-    /// Whether the schema differs from the one the applied migrations build
-    /// on an empty database.
-    private func needsErasure(_ db: Database) throws -> Bool {
-        let applied = try appliedIdentifiers(db)
-        if applied.isEmpty { return false }
-        if !applied.isSubset(of: Set(migrations)) { return true }
-        let reference = try DatabaseQueue()
-        var referenceMigrator = DatabaseMigrator()
-        referenceMigrator.registered = registered.filter { applied.contains($0.identifier) }
-        try referenceMigrator.migrate(reference)
-        let referenceSchema = try reference.read { try Self.schema($0) }
-        return try Self.schema(db) != referenceSchema
-    }
 
     private static func schema(_ db: Database) throws -> [Row] {
         try Row.fetchAll(db, sql: """

@@ -28,6 +28,10 @@ public final class ColumnDefinition {
     }
 
     /// Makes the column the primary key.
+    ///
+    /// ```swift
+    /// t.column("id", .integer).primaryKey(autoincrement: true)
+    /// ```
     @discardableResult
     public func primaryKey(onConflict conflictResolution: Database.ConflictResolution? = nil, autoincrement: Bool = false) -> Self {
         primaryKey = (conflictResolution, autoincrement)
@@ -35,6 +39,10 @@ public final class ColumnDefinition {
     }
 
     /// Adds a NOT NULL constraint.
+    ///
+    /// ```swift
+    /// t.column("email", .text).notNull()
+    /// ```
     @discardableResult
     public func notNull(onConflict conflictResolution: Database.ConflictResolution? = nil) -> Self {
         notNull = .some(conflictResolution)
@@ -42,13 +50,23 @@ public final class ColumnDefinition {
     }
 
     /// Adds a UNIQUE constraint.
+    ///
+    /// ```swift
+    /// t.column("email", .text).unique(onConflict: .replace)
+    /// ```
     @discardableResult
     public func unique(onConflict conflictResolution: Database.ConflictResolution? = nil) -> Self {
         unique = .some(conflictResolution)
         return self
     }
 
-    /// Creates an index on the column, after the table.
+    /// Creates an index on the column after the table, named
+    /// `<table>_on_<column>`. A unique column needs none: it gets none.
+    ///
+    /// ```swift
+    /// // CREATE INDEX "player_on_score" ON "player"("score")
+    /// t.column("score", .integer).indexed()
+    /// ```
     @discardableResult
     public func indexed() -> Self {
         isIndexed = true
@@ -67,6 +85,10 @@ public final class ColumnDefinition {
     }
 
     /// Adds a CHECK constraint from SQL.
+    ///
+    /// ```swift
+    /// t.column("score", .integer).check(sql: "score > 0")
+    /// ```
     @discardableResult
     public func check(sql: String) -> Self {
         checks.append(SQL(sql: sql))
@@ -96,6 +118,10 @@ public final class ColumnDefinition {
     }
 
     /// Sets the collation.
+    ///
+    /// ```swift
+    /// t.column("email", .text).collate(.nocase)
+    /// ```
     @discardableResult
     public func collate(_ collation: Database.CollationName) -> Self {
         self.collation = collation.rawValue
@@ -103,6 +129,10 @@ public final class ColumnDefinition {
     }
 
     /// Sets a collation implemented in Swift.
+    ///
+    /// ```swift
+    /// t.column("name", .text).collate(.localizedCaseInsensitiveCompare)
+    /// ```
     @discardableResult
     public func collate(_ collation: DatabaseCollation) -> Self {
         customCollation = collation
@@ -122,6 +152,10 @@ public final class ColumnDefinition {
     }
 
     /// Makes the column generated from SQL.
+    ///
+    /// ```swift
+    /// t.column("totalScore", .integer).generatedAs(sql: "score + bonus")
+    /// ```
     @discardableResult
     public func generatedAs(sql: String, _ qualification: Database.GeneratedColumnQualification = .virtual) -> Self {
         generated = (SQL(sql: sql), qualification)

@@ -17,7 +17,14 @@ extension Database {
         }
     }
 
-    /// Creates a table, with options as flags.
+    /// Creates a table, with options as flags: prefer
+    /// ``create(table:options:body:)``.
+    ///
+    /// ```swift
+    /// try db.create(table: "player", ifNotExists: true) { t in
+    ///     t.autoIncrementedPrimaryKey("id")
+    /// }
+    /// ```
     public func create(
         table name: String, temporary: Bool = false, ifNotExists: Bool = false, withoutRowID: Bool = false,
         body: (TableDefinition) throws -> Void) throws
@@ -48,11 +55,20 @@ extension Database {
     }
 
     /// Renames a table.
+    ///
+    /// ```swift
+    /// // ALTER TABLE "referer" RENAME TO "referrer"
+    /// try db.rename(table: "referer", to: "referrer")
+    /// ```
     public func rename(table name: String, to newName: String) throws {
         try execute(sql: "ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME TO \(newName.quotedDatabaseIdentifier)")
     }
 
     /// Drops a table.
+    ///
+    /// ```swift
+    /// try db.drop(table: "obsolete")
+    /// ```
     public func drop(table name: String) throws {
         try execute(sql: "DROP TABLE \(name.quotedDatabaseIdentifier)")
     }
@@ -184,6 +200,10 @@ extension Database {
     }
 
     /// Drops a view.
+    ///
+    /// ```swift
+    /// try db.drop(view: "bestPlayers")
+    /// ```
     public func drop(view name: String) throws {
         try execute(sql: "DROP VIEW \(name.quotedDatabaseIdentifier)")
     }

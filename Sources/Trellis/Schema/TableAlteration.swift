@@ -22,7 +22,13 @@ public final class TableAlteration {
         self.name = name
     }
 
-    /// Adds a column.
+    /// Adds a column; `indexed()` adds an index named
+    /// `<table>_on_<column>`.
+    ///
+    /// ```swift
+    /// // ALTER TABLE "player" ADD COLUMN "hasBonus" BOOLEAN
+    /// t.add(column: "hasBonus", .boolean)
+    /// ```
     @discardableResult
     public func add(column name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
         let column = ColumnDefinition(name: name, type: type)
@@ -31,21 +37,41 @@ public final class TableAlteration {
     }
 
     /// Adds a column defined with SQL.
+    ///
+    /// ```swift
+    /// t.addColumn(sql: "hasBonus BOOLEAN")
+    /// ```
     public func addColumn(sql: String) {
         changes.append(.addSQL(SQL(sql: sql)))
     }
 
-    /// Adds a column defined with an SQL literal.
+    /// Adds a column defined with an SQL literal, whose interpolated
+    /// values are written as SQL literals.
+    ///
+    /// ```swift
+    /// let defaultName = "Anonymous"
+    /// t.addColumn(literal: "name TEXT DEFAULT \(defaultName)")
+    /// ```
     public func addColumn(literal: SQL) {
         changes.append(.addSQL(literal))
     }
 
     /// Renames a column.
+    ///
+    /// ```swift
+    /// // ALTER TABLE "player" RENAME COLUMN "url" TO "homeURL"
+    /// t.rename(column: "url", to: "homeURL")
+    /// ```
     public func rename(column name: String, to newName: String) {
         changes.append(.rename(name, newName))
     }
 
     /// Drops a column.
+    ///
+    /// ```swift
+    /// // ALTER TABLE "player" DROP COLUMN "score"
+    /// t.drop(column: "score")
+    /// ```
     public func drop(column name: String) {
         changes.append(.drop(name))
     }

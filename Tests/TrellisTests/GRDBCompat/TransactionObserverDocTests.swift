@@ -134,7 +134,7 @@ private final class PlayerObserver: TransactionObserver, @unchecked Sendable {
         let dbQueue = try makeDatabase()
         let observer = EventLog()
         dbQueue.add(transactionObserver: observer)
-        try withKnownIssue("Trellis reports the changes of savepoints at once, those rolled back included: its transaction hooks do not see savepoints (Core)") {
+        withKnownIssue("Trellis reports the changes of savepoints at once, those rolled back included: its transaction hooks do not see savepoints (Core)") {
             try delaysChangesOfSavepoints(dbQueue, observer)
         }
 
@@ -331,7 +331,7 @@ private final class PlayerObserver: TransactionObserver, @unchecked Sendable {
 
         // The default extent: until the observer is deallocated.
         var weakObserver: PlayerObserver? = PlayerObserver()
-        weak var deallocated = weakObserver
+        weak let deallocated = weakObserver
         if let weakObserver { dbQueue.add(transactionObserver: weakObserver) }
         try insertPlayer()
         #expect(weakObserver?.commitCount == 1)

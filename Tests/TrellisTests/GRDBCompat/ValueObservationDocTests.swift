@@ -114,13 +114,17 @@ private final class Inbox<Value: Sendable>: @unchecked Sendable {
         try await dbQueue.write { db in try db.execute(sql: "INSERT INTO team DEFAULT VALUES") }
         try insert("Barbara", in: dbQueue)
         #expect(try await inbox.nextValue() == ["Arthur", "Barbara"])
-        // Rolled back changes are not notified.
+        // Rolled back changes are not notified. (Trellis may fetch again
+        // after a rollback, and notify the same value: GRDB's documentation
+        // allows consecutive identical values.)
         try dbQueue.inTransaction { db in
             try db.execute(sql: "DELETE FROM player")
             return .rollback
         }
         try insert("Craig", in: dbQueue)
-        #expect(try await inbox.nextValue() == ["Arthur", "Barbara", "Craig"])
+        var next = try await inbox.nextValue()
+        if next == ["Arthur", "Barbara"] { next = try await inbox.nextValue() }
+        #expect(next == ["Arthur", "Barbara", "Craig"])
         cancellable.cancel()
     }
 
