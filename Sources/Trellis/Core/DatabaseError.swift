@@ -56,14 +56,36 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         self.publicStatementArguments = publicStatementArguments
     }
 
+    /// The description of the error: its arguments are left out unless
+    /// the configuration makes them public (they may hold user data that
+    /// logs should not record).
     public var description: String {
+        description(withArguments: publicStatementArguments)
+    }
+
+    /// The description of the error with the arguments of the failed
+    /// statement, whatever the configuration: for debugging.
+    ///
+    /// ```swift
+    /// do {
+    ///     try Player(name: "Arthur").insert(db)
+    /// } catch let error as DatabaseError {
+    ///     print(error.expandedDescription)
+    ///     // SQLite error 19: UNIQUE constraint failed: player.name - while executing `INSERT ...` with arguments ["Arthur"]
+    /// }
+    /// ```
+    public var expandedDescription: String {
+        description(withArguments: true)
+    }
+
+    private func description(withArguments showsArguments: Bool) -> String {
         var text = "SQLite error \(resultCode.rawValue)"
         if let message {
             text += ": " + message
         }
         if let sql {
             text += " - while executing `\(sql)`"
-            if publicStatementArguments, let arguments, !arguments.isEmpty {
+            if showsArguments, let arguments, !arguments.isEmpty {
                 text += " with arguments \(arguments)"
             }
         }

@@ -178,6 +178,7 @@ import Trellis
         }
         #expect(quietError?.description.contains("secret") == false)
         #expect(quietError?.arguments == ["secret"])
+        #expect(quietError?.expandedDescription.hasSuffix(#"with arguments ["secret"]"#) == true)
         try verbose.write { db in try db.execute(sql: "CREATE TABLE t(a TEXT UNIQUE); INSERT INTO t VALUES ('secret')") }
         let verboseError = #expect(throws: DatabaseError.self) {
             try verbose.write { db in try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["secret"]) }
