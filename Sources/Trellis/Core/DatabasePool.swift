@@ -181,6 +181,24 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
 
     // MARK: - Writing
 
+    /// Runs `updates` in a transaction of the writer, which commits or
+    /// rolls back as the closure says, and rolls back when it throws.
+    ///
+    /// ```swift
+    /// try dbPool.writeInTransaction { db in
+    ///     try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+    ///     return .commit
+    /// }
+    /// ```
+    public func writeInTransaction(
+        _ kind: Database.TransactionKind? = nil,
+        _ updates: (Database) throws -> Database.TransactionCompletion) throws
+    {
+        try writeWithoutTransaction { db in
+            try db.inTransaction(kind) { try updates(db) }
+        }
+    }
+
     public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         try writer.sync { db in
             let result = try updates(db)

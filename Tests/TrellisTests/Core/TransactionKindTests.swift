@@ -61,3 +61,29 @@ private final class StatementLog: @unchecked Sendable {
         #expect(log.transactionStatements == ["BEGIN DEFERRED TRANSACTION"])
     }
 }
+
+@Suite struct DatabasePoolWriteInTransactionTests {
+    @Test func theClosureCommitsOrRollsBack() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dbPool = try DatabasePool(path: directory.appendingPathComponent("db.sqlite").path)
+        try dbPool.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        try dbPool.writeInTransaction { db in
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+            return .commit
+        }
+        try dbPool.writeInTransaction { db in
+            try db.execute(sql: "INSERT INTO t VALUES (2)")
+            return .rollback
+        }
+        #expect(throws: DatabaseError.self) {
+            try dbPool.writeInTransaction { db in
+                try db.execute(sql: "INSERT INTO t VALUES (3)")
+                try db.execute(sql: "INSERT INTO missing VALUES (4)")
+                return .commit
+            }
+        }
+        #expect(try dbPool.read { try Int.fetchAll($0, sql: "SELECT a FROM t") } == [1])
+    }
+}
