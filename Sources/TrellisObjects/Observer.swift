@@ -7,7 +7,9 @@ import Trellis
 /// ``Query/subscribe(dispatchQueue:flags:resultHandler:)``.
 ///
 /// Keep the observer for as long as you want notifications: they stop
-/// when it is released, or when you call ``unsubscribe()``.
+/// when it is released, or when you call ``unsubscribe()``. Subscribe
+/// outside of `runInTransaction`: a subscription made inside one is
+/// refused, and never notifies.
 ///
 /// ```swift
 /// let observer = personBox.subscribe(dispatchQueue: queue) { people, error in
