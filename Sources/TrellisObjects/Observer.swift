@@ -55,18 +55,22 @@ public final class Observer: @unchecked Sendable {
     /// Starts calling `notify` on `queue` after each transaction that
     /// changes the table of `Entity`, and first if `flags` say so.
     static func observing(
-        table: String, in store: Store, on queue: DispatchQueue, flags: Flags, notify: @escaping () -> Void) -> Observer
+        table: String, in store: Store, on queue: DispatchQueue, flags: Flags,
+        onError: @escaping (ObjectBoxError) -> Void = { _ in }, notify: @escaping () -> Void) -> Observer
     {
         let observer = Observer()
         let notification = UncheckedNotification(notify: notify)
+        let failure = UncheckedFailure(report: onError)
         if flags.contains(.sendInitial) {
             queue.async { notification.notify() }
         }
         guard !flags.contains(.dontSubscribe) else { return observer }
         let observation = DatabaseRegionObservation(tracking: DatabaseRegion(tables: [table]))
-        let cancellable = observation.start(in: store.queue) { _ in
+        let cancellable = observation.start(in: store.queue) { error in
             // The region of a table is known without reading the schema:
-            // the observation does not fail.
+            // only a subscription inside a database access fails.
+            let error = ObjectBoxError.observing(error)
+            queue.async { failure.report(error) }
         } onChange: { _ in
             // Called on the writer's queue, inside its access: the handler
             // reads the objects once the queue runs it, after the commit.
@@ -86,6 +90,12 @@ private struct UncheckedNotification: @unchecked Sendable {
     let notify: () -> Void
 }
 
+/// The report of a subscription that could not start, handed to its
+/// dispatch queue.
+private struct UncheckedFailure: @unchecked Sendable {
+    let report: (ObjectBoxError) -> Void
+}
+
 extension Box {
     /// Calls `resultHandler` on `dispatchQueue` with all the objects of
     /// the box after each transaction that changes them, and once right
@@ -103,7 +113,9 @@ extension Box {
         dispatchQueue: DispatchQueue = .main, flags: Observer.Flags = [.sendInitial],
         resultHandler: @escaping ([T], ObjectBoxError?) -> Void) -> Observer
     {
-        Observer.observing(table: T.entityTableName, in: store, on: dispatchQueue, flags: flags) { [self] in
+        Observer.observing(
+            table: T.entityTableName, in: store, on: dispatchQueue, flags: flags, onError: { resultHandler([], $0) }
+        ) { [self] in
             do {
                 resultHandler(try all(), nil)
             } catch {
@@ -143,7 +155,9 @@ extension Query {
         dispatchQueue: DispatchQueue = .main, flags: Observer.Flags = [.sendInitial],
         resultHandler: @escaping ([T], ObjectBoxError?) -> Void) -> Observer
     {
-        Observer.observing(table: T.entityTableName, in: box.store, on: dispatchQueue, flags: flags) { [self] in
+        Observer.observing(
+            table: T.entityTableName, in: box.store, on: dispatchQueue, flags: flags, onError: { resultHandler([], $0) }
+        ) { [self] in
             do {
                 resultHandler(try find(), nil)
             } catch {

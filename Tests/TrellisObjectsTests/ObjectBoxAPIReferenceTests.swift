@@ -257,3 +257,21 @@ private final class Received: @unchecked Sendable {
         #expect(try near.find().isEmpty)
     }
 }
+
+@Suite struct ObjectBoxObserverMisuseTests {
+    @Test func aSubscriptionInsideATransactionReportsAnError() throws {
+        let store = try Store()
+        let box = store.box(for: RefPerson.self)
+        let queue = DispatchQueue(label: "observer")
+        let received = Received()
+        var observer: Observer?
+        try store.runInTransaction {
+            observer = box.subscribe(dispatchQueue: queue, flags: []) { people, error in
+                received.record(people.map(\.name) + (error.map { _ in ["error"] } ?? []))
+            }
+        }
+        #expect(received.waitForOne())
+        #expect(received.all == [["error"]])
+        observer?.unsubscribe()
+    }
+}
