@@ -403,6 +403,18 @@ public final class Database {
         if transactionHookHandler != nil { executingStatement = statement }
     }
 
+    /// Records changes that SQLite does not report, in the tables (lowercased)
+    /// or in the whole database (nil): the observers of the access's
+    /// changes hear of them when it ends.
+    func recordNotifiedChanges(inTables tables: Set<String>?) {
+        accessChanges.isNotified = true
+        if let tables {
+            accessChanges.tables.formUnion(tables)
+        } else {
+            accessChanges.tablesAreUnknown = true
+        }
+    }
+
     /// Forgets the prepared statements: they are prepared again when next
     /// needed.
     func clearStatementCaches() {

@@ -43,6 +43,9 @@ struct DatabaseChanges: Sendable {
     /// Set when rows changed through statements Trellis did not prepare
     /// (the raw connection handle), whose tables are unknown.
     var tablesAreUnknown = false
+    /// Set when the access told of changes SQLite does not see
+    /// (`notifyChanges(in:)`), which count even if no row changed.
+    var isNotified = false
 
     /// Whether a value read from `readTables` may have changed.
     func impacts(readTables: Set<String>) -> Bool {

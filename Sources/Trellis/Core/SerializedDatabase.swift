@@ -142,7 +142,7 @@ final class SerializedDatabase: @unchecked Sendable {
     /// Tells the change observers what the access changed, if anything.
     private func notifyChangeObservers(changesCountAtStart: Int) {
         let rowsChanged = db.totalChangesCount != changesCountAtStart
-        guard rowsChanged || db.accessChanges.schemaChanged else { return }
+        guard rowsChanged || db.accessChanges.schemaChanged || db.accessChanges.isNotified else { return }
         observersLock.lock()
         let observers = Array(changeObservers.values)
         observersLock.unlock()

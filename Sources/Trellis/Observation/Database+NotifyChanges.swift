@@ -1,5 +1,3 @@
-import Foundation
-
 extension Database {
     /// Tells observers that the region changed in ways SQLite does not
     /// report: changes made by another connection or process, to a
@@ -30,9 +28,9 @@ extension Database {
         if let broker = transactionHookHandler as? TransactionObserverBroker {
             broker.notifyChanges(inTables: try notifiedTables(region))
         }
-        for observation in NotifiedObservations.observations(of: self) {
-            observation.databaseDidNotifyChanges(in: region, db: self)
-        }
+        // Value observations hear of the changes of the access when it ends,
+        // as they do of the rows it changes.
+        recordNotifiedChanges(inTables: region.tableNames)
     }
 
     /// The tables of the region, with their columns, as their schema spells
@@ -49,7 +47,7 @@ extension Database {
         } else {
             names.removeAll { $0 == "sqlite_master" || $0 == "sqlite_temp_master" }
         }
-        return try names.map { name in
+        return names.map { name in
             let columns: [String]
             if name.lowercased() == "sqlite_master" || name.lowercased() == "sqlite_temp_master" {
                 columns = ["type", "name", "tbl_name", "rootpage", "sql"]
@@ -58,47 +56,5 @@ extension Database {
             }
             return (name, Set(columns))
         }
-    }
-}
-
-/// An observation that ``Database/notifyChanges(in:)`` reaches without a
-/// transaction observer: a ``ValueObservation``.
-protocol NotifiableObservation: AnyObject {
-    /// The connection notified changes in `region`, during a write access.
-    func databaseDidNotifyChanges(in region: DatabaseRegion, db: Database)
-}
-
-/// The observations to tell of the changes notified on each writer
-/// connection.
-enum NotifiedObservations {
-    private struct Entry {
-        weak var observation: (any NotifiableObservation)?
-    }
-
-    // Guarded by `lock`: observations start and stop on any thread.
-    nonisolated(unsafe) private static var entries: [ObjectIdentifier: [ObjectIdentifier: Entry]] = [:]
-    private static let lock = NSLock()
-
-    /// Registers the observation for the changes notified on `db`.
-    static func add(_ observation: some NotifiableObservation, for db: Database) {
-        lock.lock()
-        entries[ObjectIdentifier(db), default: [:]][ObjectIdentifier(observation)] = Entry(observation: observation)
-        lock.unlock()
-    }
-
-    static func remove(_ observation: some NotifiableObservation) {
-        let identity = ObjectIdentifier(observation)
-        lock.lock()
-        for key in entries.keys {
-            entries[key]?[identity] = nil
-            if entries[key]?.isEmpty == true { entries[key] = nil }
-        }
-        lock.unlock()
-    }
-
-    static func observations(of db: Database) -> [any NotifiableObservation] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries[ObjectIdentifier(db)]?.values.compactMap(\.observation) ?? []
     }
 }

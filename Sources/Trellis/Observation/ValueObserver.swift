@@ -3,9 +3,8 @@ import Foundation
 
 /// Fetches and delivers the values of one run of a ``ValueObservation``,
 /// in order.
-final class ValueObserver<Value: Sendable>: NotifiableObservation, @unchecked Sendable {
-    // `token`, `isCancelled`, `observedRegion` and `awaitsNotifiedRefresh`
-    // are guarded by `lock`; fetches run on `queue`, one at a time, which
+final class ValueObserver<Value: Sendable>: @unchecked Sendable {
+    // `token`, `isCancelled` and `observedRegion` are guarded by `lock`; fetches run on `queue`, one at a time, which
     // alone touches `fetcher` and `trackedRegion`.
     private let reader: any DatabaseReader
     private let fetcher: ValueFetcher<Value>
@@ -20,9 +19,6 @@ final class ValueObserver<Value: Sendable>: NotifiableObservation, @unchecked Se
     private var isCancelled = false
     /// The region of the last fetch; nil until the first fetch.
     private var observedRegion: DatabaseRegion?
-    /// Whether a refresh waits for the end of an access that notified
-    /// changes (`notifyChanges(in:)`).
-    private var awaitsNotifiedRefresh = false
     /// The region last told to `willTrackRegion`.
     private var trackedRegion: DatabaseRegion?
 
@@ -49,14 +45,6 @@ final class ValueObserver<Value: Sendable>: NotifiableObservation, @unchecked Se
         lock.lock()
         self.token = token
         lock.unlock()
-        // The writer connection tells of the changes notified with
-        // `notifyChanges(in:)`: the observer registers with it.
-        (reader as? any DatabaseWriter)?.asyncWriteWithoutTransaction { [weak self] db in
-            guard let self else { return }
-            lock.lock()
-            if !isCancelled { NotifiedObservations.add(self, for: db) }
-            lock.unlock()
-        }
         if case .immediate = scheduler.kind {
             queue.sync { fetchAndDeliver { $0() } }
         } else {
@@ -72,7 +60,6 @@ final class ValueObserver<Value: Sendable>: NotifiableObservation, @unchecked Se
         self.token = nil
         lock.unlock()
         if let token { writer?.removeChangeObserver(token) }
-        NotifiedObservations.remove(self)
         if !wasCancelled { events.didCancel?() }
     }
 
@@ -94,26 +81,6 @@ final class ValueObserver<Value: Sendable>: NotifiableObservation, @unchecked Se
         guard isImpacted, !cancelled else { return }
         events.databaseDidChange?()
         refresh()
-    }
-
-    func databaseDidNotifyChanges(in region: DatabaseRegion, db: Database) {
-        lock.lock()
-        let isImpacted = observedRegion.map { $0.intersects(region) } ?? true
-        let schedulesRefresh = isImpacted && !isCancelled && !awaitsNotifiedRefresh
-        if schedulesRefresh { awaitsNotifiedRefresh = true }
-        lock.unlock()
-        guard schedulesRefresh else { return }
-        events.databaseDidChange?()
-        // The fresh value is fetched after the current access, when the
-        // transaction that notified the changes has ended (a transaction
-        // without changes tells no commit to observers).
-        (reader as? any DatabaseWriter)?.asyncWriteWithoutTransaction { [weak self] _ in
-            guard let self else { return }
-            lock.lock()
-            awaitsNotifiedRefresh = false
-            lock.unlock()
-            refresh()
-        }
     }
 
     private func refresh() {
@@ -167,7 +134,6 @@ final class ValueObserver<Value: Sendable>: NotifiableObservation, @unchecked Se
             self.token = nil
             lock.unlock()
             if let token { writer?.removeChangeObserver(token) }
-            NotifiedObservations.remove(self)
             events.didFail?(error)
             schedule { [onError] in onError(error) }
         }
