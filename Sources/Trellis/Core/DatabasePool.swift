@@ -133,7 +133,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     /// }
     /// ```
     public func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        guard writer.isOnQueue, !writer.isInsideTransactionOnQueue else {
+        guard writer.isAccessingOnCurrentThread, !writer.isInsideTransactionOnCurrentThread else {
             value(.failure(DatabaseError(
                 resultCode: .SQLITE_MISUSE,
                 message: "asyncConcurrentRead must be called from a write access, outside of any transaction")))
@@ -170,7 +170,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     }
 
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
-        let current = lock.withLock { readers.first(where: \.isOnQueue) } ?? (writer.isOnQueue ? writer : nil)
+        let current = lock.withLock { readers.first(where: \.isAccessingOnCurrentThread) } ?? (writer.isAccessingOnCurrentThread ? writer : nil)
         if let current { return try current.reentrantSync(value) }
         return try reader().sync(value)
     }

@@ -35,6 +35,59 @@ import Trellis
         #expect(error?.message?.contains("not reentrant") == true)
     }
 
+    @Test func reentrantAccessFromAnAsynchronousAccessThrows() async throws {
+        let dbQueue = try DatabaseQueue()
+        let message: String? = await withCheckedContinuation { continuation in
+            dbQueue.asyncWriteWithoutTransaction { _ in
+                do {
+                    _ = try dbQueue.read { _ in 1 }
+                    continuation.resume(returning: nil)
+                } catch {
+                    continuation.resume(returning: (error as? DatabaseError)?.message)
+                }
+            }
+        }
+        #expect(message?.contains("not reentrant") == true)
+    }
+
+    @Test func anAccessOfAnotherConnectionInsideAnAccessIsAllowed() throws {
+        let first = try DatabaseQueue()
+        let second = try DatabaseQueue()
+        let value = try first.write { _ in try second.read { try Int.fetchOne($0, sql: "SELECT 42") } }
+        #expect(value == 42)
+    }
+
+    @Test func aSynchronousAccessWaitsForTheAsynchronousOnesAskedBefore() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(a INTEGER)") }
+        for i in 1...50 {
+            dbQueue.asyncWriteWithoutTransaction { db in
+                Thread.sleep(forTimeInterval: 0.0001)
+                try? db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [i])
+            }
+            // Each read comes after the write asked for just before it.
+            #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT MAX(a) FROM t") } == i)
+        }
+    }
+
+    @Test func synchronousAccessesOfManyThreadsNeverOverlap() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE counter(value INTEGER); INSERT INTO counter VALUES (0)")
+        }
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<50 {
+                // A read then a write of the same value, in one access: a
+                // lost update would show if two accesses overlapped.
+                try? dbQueue.writeWithoutTransaction { db in
+                    let value = try Int.fetchOne(db, sql: "SELECT value FROM counter") ?? 0
+                    try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value + 1])
+                }
+            }
+        }
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT value FROM counter") } == 400)
+    }
+
     @Test func aClosedQueueThrows() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.close()
