@@ -220,7 +220,9 @@ extension Database {
         return result
     }
 
-    /// The indexes of a table.
+    /// The indexes of a table, on columns only: as in GRDB, an index on an
+    /// expression (`CREATE INDEX ... ON player(lower(name))`) is left out,
+    /// since it does not make its columns a key.
     ///
     /// ```swift
     /// for index in try db.indexes(on: "player") {
@@ -235,9 +237,12 @@ extension Database {
         var indexes: [IndexInfo] = []
         for row in list {
             let name: String = row["name"]
-            let columns = try Row.fetchAll(self, sql: pragma("index_info", name, in: schemaName))
+            let columnNames = try Row.fetchAll(self, sql: pragma("index_info", name, in: schemaName))
                 .sorted { ($0["seqno"] as Int? ?? 0) < ($1["seqno"] as Int? ?? 0) }
-                .compactMap { $0["name"] as String? }
+                .map { $0["name"] as String? }
+            // An expression has no name.
+            guard !columnNames.isEmpty, !columnNames.contains(nil) else { continue }
+            let columns = columnNames.compactMap { $0 }
             let origin = IndexInfo.Origin(rawValue: row["origin"] ?? "c") ?? .createIndex
             indexes.append(IndexInfo(name: name, columns: columns, isUnique: row["unique"] ?? false, origin: origin))
         }
