@@ -23,12 +23,21 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
 
     public struct Index: Codable, Equatable, Sendable {
         public var name: String
+        /// The indexed columns; empty for an index on expressions.
         public var columns: [String]
         public var unique: Bool
+        /// Whether the index covers only the rows of its `WHERE` clause.
+        public var partial: Bool
+        /// The `CREATE INDEX` statement of an index on expressions, which
+        /// its columns can not describe.
+        public var definition: String?
     }
 
     public struct Table: Codable, Equatable, Sendable {
         public var name: String
+        /// The module of a virtual table (`fts5`, `rtree`...), or nil for a
+        /// table that SQLite stores itself.
+        public var virtualTableModule: String?
         public var columns: [Column]
         /// The primary key columns; `["rowid"]` for a table without one.
         public var primaryKey: [String]
@@ -37,6 +46,14 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
         public var indexes: [Index]
         /// Why the table could not be read (a virtual table whose module is
         /// not available, for example), if it could not.
+        public var error: String?
+    }
+
+    public struct View: Codable, Equatable, Sendable {
+        public var name: String
+        public var columns: [Column]
+        /// Why the view could not be read (it selects from a table that is
+        /// gone, for example), if it could not.
         public var error: String?
     }
 
@@ -68,6 +85,7 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
 
     public var path: String
     public var tables: [Table]
+    public var views: [View]
     public var associations: [Association]
     public var ambiguities: [Ambiguity]
     /// What keeps parts of the schema from being used as associations: a

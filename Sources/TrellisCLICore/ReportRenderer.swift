@@ -14,7 +14,7 @@ public enum ReportRenderer {
             output.append("No table.")
         }
         for table in report.tables {
-            output.append("Table \(table.name)")
+            output.append("Table \(table.name)" + (table.virtualTableModule.map { " (virtual table, \($0))" } ?? ""))
             if let error = table.error {
                 output.append("Could not be read: \(error)")
                 output.append("")
@@ -30,7 +30,18 @@ public enum ReportRenderer {
                 output.append("Foreign key: (\(foreignKey.columns.joined(separator: ", "))) -> \(foreignKey.destinationTable)(\(foreignKey.destinationColumns.joined(separator: ", ")))")
             }
             for index in table.indexes {
-                output.append("Index \(index.name): (\(index.columns.joined(separator: ", ")))" + (index.unique ? " unique" : ""))
+                let description = index.definition.map { "on expressions: \($0)" }
+                    ?? "(\(index.columns.joined(separator: ", ")))"
+                output.append("Index \(index.name): \(description)" + (index.unique ? " unique" : "") + (index.partial ? " partial" : ""))
+            }
+            output.append("")
+        }
+        for view in report.views {
+            output.append("View \(view.name)")
+            if let error = view.error {
+                output.append("Could not be read: \(error)")
+            } else {
+                output.append(TextTable(headers: ["column", "type"], rows: view.columns.map { [$0.name, $0.type] }).rendered)
             }
             output.append("")
         }

@@ -62,13 +62,22 @@ public enum SchemaInspector {
             } catch {
                 let message = (error as? DatabaseError)?.message ?? "\(error)"
                 tables.append(DatabaseReport.Table(
-                    name: name, columns: [], primaryKey: [], hasExplicitPrimaryKey: false,
-                    foreignKeys: [], indexes: [], error: message))
+                    name: name, virtualTableModule: try? virtualTableModule(name, db: db), columns: [], primaryKey: [],
+                    hasExplicitPrimaryKey: false, foreignKeys: [], indexes: [], error: message))
             }
         }
+        let views = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
+            .map { name in
+                do {
+                    return DatabaseReport.View(name: name, columns: try db.columns(in: name).map(column), error: nil)
+                } catch {
+                    return DatabaseReport.View(name: name, columns: [], error: (error as? DatabaseError)?.message ?? "\(error)")
+                }
+            }
         let (associations, ambiguities, warnings) = try inferAssociations(tables, db: db)
         return DatabaseReport(
-            path: path, tables: tables, associations: associations, ambiguities: ambiguities, warnings: warnings)
+            path: path, tables: tables, views: views, associations: associations, ambiguities: ambiguities,
+            warnings: warnings)
     }
 
     /// The tables of the main schema, virtual tables included, without
@@ -92,24 +101,56 @@ public enum SchemaInspector {
     }
 
     private static func table(_ name: String, db: Database) throws -> DatabaseReport.Table {
-        let columns = try db.columns(in: name)
         let primaryKey = try db.primaryKey(name)
         return DatabaseReport.Table(
             name: name,
-            columns: columns.map {
-                DatabaseReport.Column(
-                    name: $0.name, type: $0.type, notNull: $0.isNotNull, defaultValue: $0.defaultValueSQL,
-                    primaryKeyIndex: $0.primaryKeyIndex > 0 ? $0.primaryKeyIndex : nil)
-            },
+            virtualTableModule: try virtualTableModule(name, db: db),
+            columns: try db.columns(in: name).map(column),
             primaryKey: primaryKey.columns,
             hasExplicitPrimaryKey: !primaryKey.isRowID,
-            foreignKeys: try db.foreignKeys(on: name).map {
+            // SQLite numbers foreign keys from the last declared one.
+            foreignKeys: try db.foreignKeys(on: name).sorted { $0.id > $1.id }.map {
                 DatabaseReport.ForeignKey(columns: $0.originColumns, destinationTable: $0.destinationTable, destinationColumns: $0.destinationColumns)
             },
-            indexes: try db.indexes(on: name).map {
-                DatabaseReport.Index(name: $0.name, columns: $0.columns, unique: $0.isUnique)
-            },
+            indexes: try indexes(on: name, db: db),
             error: nil)
+    }
+
+    private static func column(_ column: ColumnInfo) -> DatabaseReport.Column {
+        DatabaseReport.Column(
+            name: column.name, type: column.type, notNull: column.isNotNull, defaultValue: column.defaultValueSQL,
+            primaryKeyIndex: column.primaryKeyIndex > 0 ? column.primaryKeyIndex : nil)
+    }
+
+    /// The indexes of a table, in SQLite's order: those on columns as
+    /// `db.indexes(on:)` describes them, and those on expressions, which it
+    /// leaves out, by their `CREATE INDEX` statement.
+    private static func indexes(on table: String, db: Database) throws -> [DatabaseReport.Index] {
+        let onColumns = Dictionary(try db.indexes(on: table).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return try Row.fetchAll(db, sql: "SELECT name, \"unique\", partial FROM pragma_index_list(?)", arguments: [table]).map { row in
+            let name: String = row["name"]
+            let partial: Bool = row["partial"] ?? false
+            if let index = onColumns[name] {
+                return DatabaseReport.Index(
+                    name: name, columns: index.columns, unique: index.isUnique, partial: partial, definition: nil)
+            }
+            let definition = try String.fetchOne(
+                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name])
+            return DatabaseReport.Index(
+                name: name, columns: [], unique: row["unique"] ?? false, partial: partial, definition: definition)
+        }
+    }
+
+    /// The module of a virtual table, from its `CREATE VIRTUAL TABLE ...
+    /// USING module(...)` statement.
+    private static func virtualTableModule(_ table: String, db: Database) throws -> String? {
+        guard let sql = try String.fetchOne(
+            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]),
+            sql.range(of: "CREATE VIRTUAL TABLE", options: [.caseInsensitive, .anchored]) != nil,
+            let using = sql.range(of: " USING ", options: .caseInsensitive)
+        else { return nil }
+        let module = sql[using.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        return module.isEmpty ? nil : module.lowercased()
     }
 
     private static func inferAssociations(_ tables: [DatabaseReport.Table], db: Database) throws

@@ -67,7 +67,7 @@ import TrellisCLICore
         defer { try? FileManager.default.removeItem(atPath: path) }
         let json = try ReportRenderer.json(try SchemaInspector.inspect(path: path))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["path", "tables", "associations", "ambiguities", "warnings"])
+        #expect(Set(object.keys) == ["path", "tables", "views", "associations", "ambiguities", "warnings"])
         let tables = try #require(object["tables"] as? [[String: Any]])
         let cover = try #require(tables.first { $0["name"] as? String == "cover" })
         #expect(cover["hasExplicitPrimaryKey"] as? Bool == false)
@@ -208,5 +208,45 @@ import TrellisCLICore
         let report = try SchemaInspector.inspect(path: path)
         #expect(report.tables.map(\.name) == ["docs"])
         #expect(report.tables[0].columns.map(\.name) == ["title", "body"])
+        #expect(report.tables[0].virtualTableModule == "fts5")
+        #expect(ReportRenderer.text(report).contains("Table docs (virtual table, fts5)"))
+    }
+
+    @Test func viewsAndTheIndexesOfRealSchemasAreReported() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("views-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let dbQueue = try DatabaseQueue(path: path)
+        try dbQueue.write { db in try db.execute(sql: """
+            CREATE TABLE artist (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE album (
+              id INTEGER PRIMARY KEY, title TEXT NOT NULL, year INT,
+              artistId INTEGER REFERENCES artist(id), producerId INTEGER REFERENCES artist(id));
+            CREATE UNIQUE INDEX album_title ON album(lower(title));
+            CREATE INDEX album_recent ON album(year DESC) WHERE year > 2000;
+            CREATE VIEW albumCredit AS SELECT album.title, artist.name FROM album JOIN artist ON artist.id = album.artistId;
+            CREATE TABLE gone (id INTEGER PRIMARY KEY);
+            CREATE VIEW broken AS SELECT id FROM gone;
+            DROP TABLE gone;
+            """) }
+        try dbQueue.close()
+        let report = try SchemaInspector.inspect(path: path)
+        let album = try #require(report.tables.first { $0.name == "album" })
+        // Foreign keys in the order of the CREATE TABLE statement.
+        #expect(album.foreignKeys.map(\.columns) == [["artistId"], ["producerId"]])
+        let expressionIndex = try #require(album.indexes.first { $0.name == "album_title" })
+        #expect(expressionIndex.columns.isEmpty)
+        #expect(expressionIndex.unique)
+        #expect(expressionIndex.definition == "CREATE UNIQUE INDEX album_title ON album(lower(title))")
+        let partialIndex = try #require(album.indexes.first { $0.name == "album_recent" })
+        #expect(partialIndex.columns == ["year"])
+        #expect(partialIndex.partial)
+        #expect(report.views.map(\.name) == ["albumCredit", "broken"])
+        #expect(report.views[0].columns.map(\.name) == ["title", "name"])
+        #expect(report.views[1].error?.contains("gone") == true)
+        let text = ReportRenderer.text(report)
+        #expect(text.contains("Index album_title: on expressions: CREATE UNIQUE INDEX album_title ON album(lower(title)) unique"))
+        #expect(text.contains("Index album_recent: (year) partial"))
+        #expect(text.contains("View albumCredit"))
+        #expect(text.contains("View broken\nCould not be read: "))
     }
 }
