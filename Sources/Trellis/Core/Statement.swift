@@ -41,12 +41,16 @@ public final class Statement {
     /// The tables the statement reads and writes.
     let region: StatementRegion
 
+    // The mutable state below is only touched by the connection's accesses,
+    // which never overlap: the run-time exclusivity checks of a class's
+    // properties would only cost time on each execution.
+
     /// The last access whose changes include the tables this statement
     /// writes.
-    var recordedAccessGeneration = 0
+    @exclusivity(unchecked) var recordedAccessGeneration = 0
 
     /// The current arguments.
-    public private(set) var arguments = StatementArguments()
+    @exclusivity(unchecked) public private(set) var arguments = StatementArguments()
 
     @usableFromInline
     let columnLookup = ColumnLookup()
@@ -55,8 +59,8 @@ public final class Statement {
     @usableFromInline
     lazy var reusableRow = Row(reusableBy: self)
 
-    private var _columnNames: [String]?
-    private var _parameterNames: [String?]?
+    @exclusivity(unchecked) private var _columnNames: [String]?
+    @exclusivity(unchecked) private var _parameterNames: [String?]?
 
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String, invalidatesSchemaCache: Bool, region: StatementRegion) {
         self.database = database
