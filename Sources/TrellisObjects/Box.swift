@@ -134,7 +134,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
         // can be applied and reads reach the database; modified ones are
         // written.
         for toMany in encoded.toManys {
-            try toMany.relation.save(db, store: store, ownerId: object.id, propertyName: toMany.property, context: context)
+            try toMany.relation.save(db, store: store, ownerType: T.self, ownerId: object.id, propertyName: toMany.property, context: context)
         }
         for toOne in encoded.toOnes {
             toOne.relation.link = store.link
@@ -385,7 +385,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// own when the decoder of the box is busy: an entity whose decoding
     /// fetches other objects of its type.
     private func withDecoder<R>(reading statement: Statement?, _ body: (EntityDecoder) throws -> R) throws -> R {
-        let decoder = state.decoder.isInUse ? EntityDecoder(plan: state.decodingPlan, link: store.link) : state.decoder
+        let decoder = state.decoder.isInUse ? EntityDecoder(plan: state.decodingPlan, link: store.link, entityType: T.self) : state.decoder
         decoder.begin(statement)
         defer { decoder.end() }
         return try body(decoder)

@@ -18,9 +18,9 @@ final class BoxState: @unchecked Sendable {
     /// Encodes the objects, one put after the other.
     let encoder: EntityEncoder
 
-    init(table: EntityTable, link: StoreLink) {
+    init(table: EntityTable, link: StoreLink, entityType: any Entity.Type) {
         self.table = table
-        decoder = EntityDecoder(plan: decodingPlan, link: link)
+        decoder = EntityDecoder(plan: decodingPlan, link: link, entityType: entityType)
         encoder = EntityEncoder(plan: encodingPlan)
     }
 }

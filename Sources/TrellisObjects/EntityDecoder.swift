@@ -19,6 +19,9 @@ final class EntityDecoder: Decoder {
     private let noRow: Row
     /// What the relations of the decoded objects refer to.
     let link: StoreLink
+    /// The type of the decoded objects: the owner of their `ToMany`
+    /// relations.
+    let entityType: any Entity.Type
     let plan: PropertyPlan
     /// The number of properties decoded as generic values so far.
     @exclusivity(unchecked) var position = 0
@@ -40,9 +43,10 @@ final class EntityDecoder: Decoder {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(plan: PropertyPlan, link: StoreLink) {
+    init(plan: PropertyPlan, link: StoreLink, entityType: any Entity.Type) {
         self.plan = plan
         self.link = link
+        self.entityType = entityType
         noRow = Row()
         row = noRow
     }
@@ -200,7 +204,7 @@ final class EntityDecoder: Decoder {
                     let targetId = try decoder.value(Int64.self, ofColumn: property.column).map(Id.init(bitPattern:))
                     return try cast(relationType.init(targetId: targetId, link: decoder.link), property)
                 case .toMany(let relationType):
-                    return try cast(relationType.init(link: decoder.link, ownerId: try decoder.ownerId, propertyName: property.key), property)
+                    return try cast(relationType.init(link: decoder.link, ownerType: decoder.entityType, ownerId: try decoder.ownerId, propertyName: property.key), property)
                 case .value(let convertible):
                     return try decodeValue(T.self, convertible, property)
                 case .bytes:

@@ -117,7 +117,7 @@ public final class Store: @unchecked Sendable {
         }
         lock.unlock()
         // Made outside the lock: `table(for:)` takes it.
-        let newState = BoxState(table: table(for: T.self), link: link)
+        let newState = BoxState(table: table(for: T.self), link: link, entityType: T.self)
         lock.lock()
         let state = boxStates[key] ?? newState
         boxStates[key] = state

@@ -293,7 +293,7 @@ private final class DocCustomer: Entity {
     static let backlinks = ["orders": "customer"]
     var id: Id = 0
     var name = ""
-    var orders: ToMany<DocOrder, DocCustomer> = nil
+    var orders: ToMany<DocOrder> = nil
 }
 
 private final class DocOrder: Entity {
