@@ -96,7 +96,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
         context.begin(object)
         defer { context.end(object) }
         // The targets put below may have the type of the object.
-        let encoded = state.encoder.isInUse ? EntityEncoder(plan: state.encodingPlan) : state.encoder
+        let encoded = state.encoder.isInUse ? EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey) : state.encoder
         encoded.isInUse = true
         defer {
             encoded.removeAll()
@@ -121,7 +121,11 @@ public final class Box<T: Entity>: @unchecked Sendable {
             if let idIndex = insert.idIndex { values.remove(at: idIndex) }
             let statement = try db.cachedStatement(sql: insert.sql)
             try statement.execute(arguments: StatementArguments(values: values))
-            object.id = Id(bitPattern: db.lastInsertedRowID)
+            let newId = Id(bitPattern: db.lastInsertedRowID)
+            object.id = newId
+            guard object.id == newId else {
+                throw ObjectStoreError(EntityIdFields.shared.field(of: T.self).problem ?? "\(T.entityName) did not keep the id \(newId) that the store wrote to it")
+            }
             store.didInsert(object)
         } else {
             let statement = try db.cachedStatement(sql: table.upsertSQL(columns: encoded.columns))

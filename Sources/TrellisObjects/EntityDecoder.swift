@@ -22,6 +22,9 @@ final class EntityDecoder: Decoder {
     /// The type of the decoded objects: the owner of their `ToMany`
     /// relations.
     let entityType: any Entity.Type
+    /// The coding key of the id property, when it is not `id`: its column
+    /// is `id` all the same.
+    let renamedIdKey: String?
     let plan: PropertyPlan
     /// The number of properties decoded as generic values so far.
     @exclusivity(unchecked) var position = 0
@@ -47,6 +50,7 @@ final class EntityDecoder: Decoder {
         self.plan = plan
         self.link = link
         self.entityType = entityType
+        renamedIdKey = entityType.renamedIdKey
         noRow = Row()
         row = noRow
     }
@@ -88,19 +92,24 @@ final class EntityDecoder: Decoder {
 
     /// The index of the column `name`, or nil when the row has none.
     func index(ofColumn name: String) -> Int? {
-        guard sqliteStatement != nil else { return row.index(ofColumn: name) }
+        guard sqliteStatement != nil else { return lookUpColumn(name) }
         let lookup = lookupCount
         lookupCount = lookup &+ 1
         if lookup < columns.count && columns[lookup].name == name {
             return columns[lookup].index
         }
-        let index = row.index(ofColumn: name)
+        let index = lookUpColumn(name)
         if lookup < columns.count {
             columns[lookup] = (name, index)
         } else if lookup == columns.count {
             columns.append((name, index))
         }
         return index
+    }
+
+    private func lookUpColumn(_ name: String) -> Int? {
+        if let index = row.index(ofColumn: name) { return index }
+        return name == renamedIdKey ? row.index(ofColumn: "id") : nil
     }
 
     /// The value of the column `name`, or nil when it is NULL or missing: a

@@ -128,7 +128,7 @@ public final class Query<T: Entity> {
     /// let olderThan21 = try query.find()
     /// ```
     public func setParameter<V: DatabaseValueConvertible>(_ property: Property<T, V>, to value: V) {
-        setValues([value.storedDatabaseValue], where: { $0.column == property.name }, name: "\(property)")
+        setValues([value.storedDatabaseValue], where: { $0.column == property.column }, name: "\(property)")
     }
 
     /// Changes the two values of the conditions on `property` that take
@@ -139,7 +139,7 @@ public final class Query<T: Entity> {
     /// query.setParameters(Person.age, to: 30, 40)
     /// ```
     public func setParameters<V: DatabaseValueConvertible>(_ property: Property<T, V>, to value1: V, _ value2: V) {
-        setValues([value1.storedDatabaseValue, value2.storedDatabaseValue], where: { $0.column == property.name }, name: "\(property)")
+        setValues([value1.storedDatabaseValue, value2.storedDatabaseValue], where: { $0.column == property.column }, name: "\(property)")
     }
 
     /// Changes the two values of the conditions on `property` that take
@@ -156,7 +156,7 @@ public final class Query<T: Entity> {
     /// Changes the values of the conditions on `property` that take a list
     /// (`isIn`, `∈`), for the next runs of the query.
     public func setParameters<V: DatabaseValueConvertible>(_ property: Property<T, V>, to values: [V]) {
-        setValues(values.map(\.storedDatabaseValue), where: { $0.column == property.name }, name: "\(property)")
+        setValues(values.map(\.storedDatabaseValue), where: { $0.column == property.column }, name: "\(property)")
     }
 
     /// Changes the target id that the conditions on the relation `property`
@@ -351,7 +351,7 @@ public final class Query<T: Entity> {
     /// let names = try personBox.query().property(Person.name).distinct().find()
     /// ```
     public func property<V: DatabaseValueConvertible>(_ property: Property<T, V>) -> PropertyQuery<T, V> {
-        PropertyQuery(query: self, column: property.name)
+        PropertyQuery(query: self, column: property.column)
     }
 
     /// The values of an optional property, without its nil values (see
@@ -361,7 +361,7 @@ public final class Query<T: Entity> {
     /// let nicknames: [String] = try personBox.query().build().property(Person.nickname).find()
     /// ```
     public func property<V: DatabaseValueConvertible>(_ property: Property<T, V?>) -> PropertyQuery<T, V> {
-        PropertyQuery(query: self, column: property.name)
+        PropertyQuery(query: self, column: property.column)
     }
 
     /// The values of `selection`, without those of the rows where `column`

@@ -876,25 +876,6 @@ private final class Blob: Entity {
     }
 }
 
-/// As newer ObjectBox documentation declares entities.
-private class Teacher: Entity {
-    var id: EntityId<Teacher> = 0
-    var name: String = ""
-    required init() {}
-}
-
-@Suite struct ObjectBoxEntityIdTests {
-    @Test func anEntityIdIsAnId() throws {
-        let store = try Store()
-        let box = store.box(for: Teacher.self)
-        let teacher = Teacher()
-        teacher.name = "Ms Frizzle"
-        let id: EntityId<Teacher> = try box.put(teacher)
-        #expect(id == teacher.id && id != 0)
-        #expect(try box.get(id)?.name == "Ms Frizzle")
-    }
-}
-
 private final class Gauge: Entity {
     var id: Id = 0
     var name = ""
