@@ -27,6 +27,9 @@ public final class Query<T: Entity> {
     let orderings: [SQLOrdering]
     /// A wrong parameter, thrown by the next run of the query.
     private var parameterError: ObjectStoreError?
+    /// Conditions written when the query runs, from the schema: the links
+    /// through `ToMany` relations, stored in a foreign key or a join table.
+    private var deferredConditions: [(Database) throws -> SQL] = []
 
     init(box: Box<T>, conditions: [SQLExpression], condition: QueryCondition<T>.Node? = nil, orderings: [SQLOrdering]) {
         self.box = box
@@ -38,6 +41,7 @@ public final class Query<T: Entity> {
     private func with(conditions: [SQLExpression]? = nil, condition: QueryCondition<T>.Node?? = nil, orderings: [SQLOrdering]? = nil) -> Query<T> {
         let query = Query(box: box, conditions: conditions ?? self.conditions, condition: condition ?? self.condition, orderings: orderings ?? self.orderings)
         query.parameterError = parameterError
+        query.deferredConditions = deferredConditions
         return query
     }
 
@@ -254,6 +258,11 @@ public final class Query<T: Entity> {
             sql.append(literal: condition.sql)
             sql.append(sql: ")")
         }
+        for deferred in deferredConditions {
+            and()
+            sql.append(literal: try deferred(db))
+            sql.append(sql: ")")
+        }
         if let extraCondition {
             and()
             sql.append(sql: extraCondition + ")")
@@ -408,5 +417,46 @@ extension Query {
             \(identifier: property.column) IN (SELECT "id" FROM \(identifier: Target.entityTableName) WHERE \(literal: targets))
             """
         return with(conditions: self.conditions + [subquery.sqlExpression])
+    }
+
+    /// Keeps the objects whose `ToMany` relation `property` holds an object
+    /// that matches `conditions`: a backlink (the objects whose `ToOne`
+    /// points here), a standalone many-to-many relation, or the backlink of
+    /// one.
+    ///
+    /// ```swift
+    /// extension Customer {
+    ///     static let orders = Property<Customer, ToMany<Order>>("orders")
+    /// }
+    /// let customersWithShoes = try customerBox.query()
+    ///     .link(Customer.orders) { Order.summary == "Shoes" }
+    ///     .build()
+    ///     .find()
+    /// ```
+    public func link<Target: Entity>(
+        _ property: Property<T, ToMany<Target>>, conditions: () -> QueryCondition<Target>) -> Query<T>
+    {
+        let targets = conditions().node.sql
+        let store = box.store
+        let linkCondition: (Database) throws -> SQL = { db in
+            let targetTable = Target.entityTableName
+            // Nothing is linked before objects of either type are stored.
+            guard try db.tableExists(targetTable) else { return "0" }
+            switch try store.storage(Target.self, owner: T.self, property: property.name, db: db, sample: nil) {
+            case .backlink(let column):
+                return """
+                    "id" IN (SELECT \(identifier: column) FROM \(identifier: targetTable) WHERE \(literal: targets))
+                    """
+            case .joinTable(let name, let ownerColumn, let objectColumn):
+                guard try db.tableExists(name) else { return "0" }
+                return """
+                    "id" IN (SELECT \(identifier: ownerColumn) FROM \(identifier: name) WHERE \(identifier: objectColumn) IN \
+                    (SELECT "id" FROM \(identifier: targetTable) WHERE \(literal: targets)))
+                    """
+            }
+        }
+        let query = with()
+        query.deferredConditions.append(linkCondition)
+        return query
     }
 }

@@ -99,3 +99,71 @@ private final class Tutor: Entity {
         }
     }
 }
+
+extension Shop {
+    static let name = Property<Shop, String>("name")
+    static let orders = Property<Shop, ToMany<Purchase>>("orders")
+}
+
+extension Purchase {
+    static let item = Property<Purchase, String>("item")
+}
+
+extension Pupil {
+    static let name = Property<Pupil, String>("name")
+    static let teachers = Property<Pupil, ToMany<Tutor>>("teachers")
+}
+
+extension Tutor {
+    static let name = Property<Tutor, String>("name")
+    static let pupils = Property<Tutor, ToMany<Pupil>>("pupils")
+}
+
+@Suite struct ToManyLinkQueryTests {
+    @Test func aQueryLinksThroughABacklink() throws {
+        let store = try Store()
+        let shops = store.box(for: Shop.self)
+        #expect(try shops.query().link(Shop.orders) { Purchase.item == "shoes" }.build().find().isEmpty)
+        for (name, items) in [("Corner", ["tea", "shoes"]), ("Market", ["jam"]), ("Mall", ["shoes", "hat"]), ("Empty", [])] {
+            let shop = Shop()
+            shop.name = name
+            for item in items {
+                let purchase = Purchase()
+                purchase.item = item
+                shop.orders.append(purchase)
+            }
+            try shops.put(shop)
+        }
+        let withShoes = try shops.query().link(Shop.orders) { Purchase.item == "shoes" }.build()
+        #expect(try withShoes.find().map(\.name) == ["Corner", "Mall"])
+        #expect(try withShoes.count() == 2)
+        let notMall = try shops.query { Shop.name != "Mall" }
+            .link(Shop.orders, conditions: { Purchase.item.startsWith("s") || Purchase.item == "jam" })
+            .build()
+        #expect(try notMall.find().map(\.name) == ["Corner", "Market"])
+    }
+
+    @Test func aQueryLinksThroughAManyToManyRelationFromBothEnds() throws {
+        let store = try Store()
+        let pupils = store.box(for: Pupil.self)
+        let tutors = store.box(for: Tutor.self)
+        #expect(try pupils.query().link(Pupil.teachers) { Tutor.name == "Frizzle" }.build().count() == 0)
+        let frizzle = Tutor()
+        frizzle.name = "Frizzle"
+        let keating = Tutor()
+        keating.name = "Keating"
+        let ann = Pupil()
+        ann.name = "Ann"
+        ann.teachers.replace([frizzle, keating])
+        let bob = Pupil()
+        bob.name = "Bob"
+        bob.teachers.append(keating)
+        let cy = Pupil()
+        cy.name = "Cy"
+        try pupils.put([ann, bob, cy])
+        #expect(try pupils.query().link(Pupil.teachers) { Tutor.name == "Frizzle" }.build().find().map(\.name) == ["Ann"])
+        #expect(try pupils.query().link(Pupil.teachers) { Tutor.name == "Keating" }.build().find().map(\.name) == ["Ann", "Bob"])
+        #expect(try tutors.query().link(Tutor.pupils) { Pupil.name == "Bob" }.build().find().map(\.name) == ["Keating"])
+        #expect(try tutors.query().link(Tutor.pupils) { Pupil.name == "Cy" }.build().find().isEmpty)
+    }
+}
