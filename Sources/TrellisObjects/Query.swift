@@ -285,6 +285,14 @@ public final class Query<T: Entity> {
         return (text, arguments)
     }
 
+    /// The SQL and arguments that ``find(offset:limit:)`` runs.
+    func sqlAndArguments(_ db: Database) throws -> (String, StatementArguments) {
+        try statement(db, selection: "*")
+    }
+
+    /// Whether the query has conditions that are not on properties.
+    var hasOtherConditions: Bool { !conditions.isEmpty || !deferredConditions.isEmpty }
+
     /// The matching objects; `offset` skips the first ones, and a `limit`
     /// other than 0 returns at most that many.
     ///
