@@ -29,6 +29,9 @@ public final class Store: @unchecked Sendable {
     let primary: Store?
     /// Whether ``close()`` was called on this instance.
     private var isClosedInstance = false
+    /// Where async boxes run their writes, one after the other.
+    private let ownAsyncQueue = DispatchQueue(label: "Trellis.Store.async")
+    var asyncQueue: DispatchQueue { primary?.asyncQueue ?? ownAsyncQueue }
     /// The instances open on the database of a primary store, itself
     /// included; guarded by `StoreRegistry.lock`.
     var openInstanceCount = 1
