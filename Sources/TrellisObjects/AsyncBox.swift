@@ -42,10 +42,7 @@ public final class AsyncBox<T: Entity>: @unchecked Sendable {
             object.id = try box.reserveId(for: object)
         }
         let box = self.box
-        let pending = UncheckedSendable(object)
-        box.store.asyncQueue.async {
-            _ = try? box.put(pending.value, mode: mode)
-        }
+        enqueue { _ = try? box.put(object, mode: mode) }
         return object.id
     }
 
@@ -58,9 +55,14 @@ public final class AsyncBox<T: Entity>: @unchecked Sendable {
     /// Queues the removal of the object with the given id.
     public func remove(_ id: Id) throws {
         let box = self.box
-        box.store.asyncQueue.async {
-            _ = try? box.remove(id)
-        }
+        enqueue { _ = try? box.remove(id) }
+    }
+
+    /// Runs `work` on the async queue of the store. The work holds objects,
+    /// which their callers leave alone until it ran.
+    private func enqueue(_ work: @escaping () -> Void) {
+        let pending = UncheckedSendable(work)
+        box.store.asyncQueue.async { pending.value() }
     }
 
     /// Queues the removal of `object`.

@@ -500,3 +500,13 @@ public struct OrderFlags: OptionSet, Sendable {
     /// above `Int64.max`.
     public static let unsigned = OrderFlags(rawValue: 16)
 }
+
+/// The type of a condition on one property in ObjectBox (`Person.age > 18`
+/// is a `PropertyQueryCondition<Person, Int>`): here every condition is a
+/// ``QueryCondition``, whatever its property.
+///
+/// ```swift
+/// let adults: PropertyQueryCondition<Person, Int> = Person.age > 18
+/// let query = try personBox.query { adults }.build()
+/// ```
+public typealias PropertyQueryCondition<E: Entity, V> = QueryCondition<E>

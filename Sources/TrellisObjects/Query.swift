@@ -468,3 +468,12 @@ extension Query {
         return query
     }
 }
+
+/// The type that `box.query { ... }` returns in ObjectBox, before
+/// `build()`: here the query itself, whose ``Query/build()`` returns it.
+///
+/// ```swift
+/// let builder: QueryBuilder<Person> = personBox.query { Person.age > 18 }
+/// let query: Query<Person> = try builder.ordered(by: Person.name).build()
+/// ```
+public typealias QueryBuilder<E: Entity> = Query<E>
