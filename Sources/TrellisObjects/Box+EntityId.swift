@@ -25,3 +25,12 @@ extension Box {
         try remove(id.value)
     }
 }
+
+extension Query {
+    /// The ids of the matching objects as typed ids, as ObjectBox returns
+    /// them: `let ids: [EntityId<Person>] = try query.findIds()`.
+    /// Without such a type, ``findIds(offset:limit:)`` returns ``Id``s.
+    public func findIds<I: IdBase>(offset: Int = 0, limit: Int = 0) throws -> [I] {
+        try findIds(offset: offset, limit: limit).map { I($0) }
+    }
+}

@@ -63,6 +63,10 @@ private final class Idless: Entity {
         #expect(try box.get(id)?.id == teacher.id)
         #expect(try box.contains(teacher.id))
         #expect(try box.query { Teacher.id == teacher.id }.find().map(\.name) == ["Ms Frizzle"])
+        let typedIds: [EntityId<Teacher>] = try box.query().build().findIds()
+        #expect(typedIds == [teacher.id])
+        let untypedIds = try box.query().build().findIds()
+        #expect(untypedIds == [id])
         let stored = try store.queue.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM Teacher WHERE name = 'Ms Frizzle'") }
         #expect(stored == Int64(id))
 
