@@ -229,7 +229,7 @@ public enum Demo {
     final class Customer: Entity {
         var id: Id = 0
         var name = ""
-        var orders: ToMany<Order, Customer> = nil
+        var orders: ToMany<Order> = nil
     }
 
     final class Order: Entity {
@@ -271,7 +271,7 @@ public enum Demo {
             let reloaded = try store.box(for: Customer.self).get(customer.id)
             return reloaded.map { $0.orders.map(\.label).joined(separator: ", ") } ?? ""
         }
-        output("   Customer \(customer.name) and the backlink ToMany<Order, Customer>: \(try orders())")
+        output("   Customer \(customer.name) and the backlink ToMany<Order>: \(try orders())")
         let detached: [Order] = try store.box(for: Customer.self).get(customer.id).map { Array($0.orders) } ?? []
         detached.forEach { $0.customer = nil }
         try store.box(for: Order.self).put(detached)

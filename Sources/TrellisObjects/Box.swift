@@ -96,7 +96,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
         context.begin(object)
         defer { context.end(object) }
         // The targets put below may have the type of the object.
-        let encoded = state.encoder.isInUse ? EntityEncoder(plan: state.encodingPlan) : state.encoder
+        let encoded = state.encoder.isInUse ? EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey) : state.encoder
         encoded.isInUse = true
         defer {
             encoded.removeAll()
@@ -121,7 +121,11 @@ public final class Box<T: Entity>: @unchecked Sendable {
             if let idIndex = insert.idIndex { values.remove(at: idIndex) }
             let statement = try db.cachedStatement(sql: insert.sql)
             try statement.execute(arguments: StatementArguments(values: values))
-            object.id = Id(bitPattern: db.lastInsertedRowID)
+            let newId = Id(bitPattern: db.lastInsertedRowID)
+            object.id = newId
+            guard object.id == newId else {
+                throw ObjectStoreError(EntityIdFields.shared.field(of: T.self).problem ?? "\(T.entityName) did not keep the id \(newId) that the store wrote to it")
+            }
             store.didInsert(object)
         } else {
             let statement = try db.cachedStatement(sql: table.upsertSQL(columns: encoded.columns))
@@ -134,7 +138,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
         // can be applied and reads reach the database; modified ones are
         // written.
         for toMany in encoded.toManys {
-            try toMany.relation.save(db, store: store, ownerId: object.id, propertyName: toMany.property, context: context)
+            try toMany.relation.save(db, store: store, ownerType: T.self, ownerId: object.id, propertyName: toMany.property, context: context)
         }
         for toOne in encoded.toOnes {
             toOne.relation.link = store.link
@@ -385,7 +389,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// own when the decoder of the box is busy: an entity whose decoding
     /// fetches other objects of its type.
     private func withDecoder<R>(reading statement: Statement?, _ body: (EntityDecoder) throws -> R) throws -> R {
-        let decoder = state.decoder.isInUse ? EntityDecoder(plan: state.decodingPlan, link: store.link) : state.decoder
+        let decoder = state.decoder.isInUse ? EntityDecoder(plan: state.decodingPlan, link: store.link, entityType: T.self) : state.decoder
         decoder.begin(statement)
         defer { decoder.end() }
         return try body(decoder)

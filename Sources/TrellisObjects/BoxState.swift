@@ -17,10 +17,13 @@ final class BoxState: @unchecked Sendable {
     let decoder: EntityDecoder
     /// Encodes the objects, one put after the other.
     let encoder: EntityEncoder
+    /// The coding key of the id property, when it is not `id`.
+    let renamedIdKey: String?
 
-    init(table: EntityTable, link: StoreLink) {
+    init(table: EntityTable, link: StoreLink, entityType: any Entity.Type) {
         self.table = table
-        decoder = EntityDecoder(plan: decodingPlan, link: link)
-        encoder = EntityEncoder(plan: encodingPlan)
+        decoder = EntityDecoder(plan: decodingPlan, link: link, entityType: entityType)
+        renamedIdKey = entityType.renamedIdKey
+        encoder = EntityEncoder(plan: encodingPlan, renamedIdKey: renamedIdKey)
     }
 }

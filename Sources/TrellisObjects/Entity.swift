@@ -4,19 +4,6 @@ import Trellis
 /// The identifier of a stored object: 0 means "not stored yet".
 public typealias Id = UInt64
 
-/// The id type that newer ObjectBox documentation writes
-/// (`var id: EntityId<Person> = 0`), so that such code compiles. It is
-/// ``Id`` itself: unlike ObjectBox's, it does not tell the ids of one
-/// entity type from those of another.
-///
-/// ```swift
-/// class Person: Entity {
-///     var id: EntityId<Person> = 0
-///     var name = ""
-/// }
-/// ```
-public typealias EntityId<E> = Id
-
 /// An object that a ``Store`` persists: a class with an `id`, whose
 /// stored properties are saved in a table named after the class.
 ///
@@ -39,8 +26,21 @@ public typealias EntityId<E> = Id
 /// it, and relations load lazily into the object. Structs are not
 /// supported.
 public protocol Entity: AnyObject, Codable {
-    /// The identifier: 0 until the object is stored.
+    /// The identifier: 0 until the object is stored. Declare it as
+    /// `var id: Id = 0`; an entity whose id is an `EntityId<Self>`, or has
+    /// another name (see ``idPropertyName``), gets it from its id property.
     var id: Id { get set }
+
+    /// The name of the id property, when it is not `id`: the counterpart
+    /// of ObjectBox's `// objectbox: id` annotation. Its column is `id`.
+    ///
+    /// ```swift
+    /// class Thing: Entity {
+    ///     static let idPropertyName = "thisIsMyId"
+    ///     var thisIsMyId: UInt64 = 0
+    /// }
+    /// ```
+    static var idPropertyName: String { get }
 
     /// The name of the entity, and of its table. Default: the class name.
     static var entityName: String { get }

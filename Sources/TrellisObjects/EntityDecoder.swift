@@ -19,6 +19,12 @@ final class EntityDecoder: Decoder {
     private let noRow: Row
     /// What the relations of the decoded objects refer to.
     let link: StoreLink
+    /// The type of the decoded objects: the owner of their `ToMany`
+    /// relations.
+    let entityType: any Entity.Type
+    /// The coding key of the id property, when it is not `id`: its column
+    /// is `id` all the same.
+    let renamedIdKey: String?
     let plan: PropertyPlan
     /// The number of properties decoded as generic values so far.
     @exclusivity(unchecked) var position = 0
@@ -40,9 +46,11 @@ final class EntityDecoder: Decoder {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(plan: PropertyPlan, link: StoreLink) {
+    init(plan: PropertyPlan, link: StoreLink, entityType: any Entity.Type) {
         self.plan = plan
         self.link = link
+        self.entityType = entityType
+        renamedIdKey = entityType.renamedIdKey
         noRow = Row()
         row = noRow
     }
@@ -84,19 +92,24 @@ final class EntityDecoder: Decoder {
 
     /// The index of the column `name`, or nil when the row has none.
     func index(ofColumn name: String) -> Int? {
-        guard sqliteStatement != nil else { return row.index(ofColumn: name) }
+        guard sqliteStatement != nil else { return lookUpColumn(name) }
         let lookup = lookupCount
         lookupCount = lookup &+ 1
         if lookup < columns.count && columns[lookup].name == name {
             return columns[lookup].index
         }
-        let index = row.index(ofColumn: name)
+        let index = lookUpColumn(name)
         if lookup < columns.count {
             columns[lookup] = (name, index)
         } else if lookup == columns.count {
             columns.append((name, index))
         }
         return index
+    }
+
+    private func lookUpColumn(_ name: String) -> Int? {
+        if let index = row.index(ofColumn: name) { return index }
+        return name == renamedIdKey ? row.index(ofColumn: "id") : nil
     }
 
     /// The value of the column `name`, or nil when it is NULL or missing: a
@@ -200,7 +213,7 @@ final class EntityDecoder: Decoder {
                     let targetId = try decoder.value(Int64.self, ofColumn: property.column).map(Id.init(bitPattern:))
                     return try cast(relationType.init(targetId: targetId, link: decoder.link), property)
                 case .toMany(let relationType):
-                    return try cast(relationType.init(link: decoder.link, ownerId: try decoder.ownerId, propertyName: property.key), property)
+                    return try cast(relationType.init(link: decoder.link, ownerType: decoder.entityType, ownerId: try decoder.ownerId, propertyName: property.key), property)
                 case .value(let convertible):
                     return try decodeValue(T.self, convertible, property)
                 case .bytes:

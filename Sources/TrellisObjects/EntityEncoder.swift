@@ -27,14 +27,19 @@ final class EntityEncoder: Encoder {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(plan: PropertyPlan) {
+    /// The coding key of the id property, when it is not `id`: its column
+    /// is `id` all the same.
+    let renamedIdKey: String?
+
+    init(plan: PropertyPlan, renamedIdKey: String?) {
         self.plan = plan
+        self.renamedIdKey = renamedIdKey
     }
 
     /// The columns of an entity, with `plan`, the encoding plan of its
     /// box, or a plan for this entity only.
-    static func encode(_ entity: some Entity, plan: PropertyPlan = PropertyPlan()) throws -> EntityEncoder {
-        let encoder = EntityEncoder(plan: plan)
+    static func encode<E: Entity>(_ entity: E, plan: PropertyPlan = PropertyPlan()) throws -> EntityEncoder {
+        let encoder = EntityEncoder(plan: plan, renamedIdKey: E.renamedIdKey)
         try encoder.encode(entity)
         return encoder
     }
@@ -44,6 +49,9 @@ final class EntityEncoder: Encoder {
         removeAll()
         position = 0
         try entity.encode(to: self)
+        if let renamedIdKey, let index = columns.firstIndex(of: renamedIdKey) {
+            columns[index] = "id"
+        }
     }
 
     /// Forgets the encoded object: its relations refer to other objects,
@@ -186,10 +194,10 @@ struct FailingUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
     mutating func encode<T: Encodable>(_ value: T) throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(EntityEncoder.Container<NestedKey>(encoder: EntityEncoder(plan: PropertyPlan())))
+        KeyedEncodingContainer(EntityEncoder.Container<NestedKey>(encoder: EntityEncoder(plan: PropertyPlan(), renamedIdKey: nil)))
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-    mutating func superEncoder() -> any Encoder { EntityEncoder(plan: PropertyPlan()) }
+    mutating func superEncoder() -> any Encoder { EntityEncoder(plan: PropertyPlan(), renamedIdKey: nil) }
 }
 
 struct FailingSingleValueContainer: SingleValueEncodingContainer {

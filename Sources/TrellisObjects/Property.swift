@@ -49,17 +49,23 @@ public struct Property<E: Entity, V>: Sendable, CustomStringConvertible {
     /// The column of the property.
     public let name: String
 
+    /// The column of the property: `customerId` for a `customer` relation,
+    /// `id` for the id property whatever its name.
+    let column: String
+
     /// A property stored in the column `name`.
     public init(_ name: String) {
         self.name = name
+        if V.self is any AnyToOne.Type {
+            column = name + "Id"
+        } else if name == E.renamedIdKey {
+            column = "id"
+        } else {
+            column = name
+        }
     }
 
     public var description: String { "\(E.entityName).\(name)" }
-
-    /// The column of the property: `customerId` for a `customer` relation.
-    var column: String {
-        V.self is any AnyToOne.Type ? name + "Id" : name
-    }
 }
 
 // MARK: - Conditions on relations
@@ -265,7 +271,7 @@ extension QueryCondition.Comparison {
 
 extension Property where V: DatabaseValueConvertible {
     private func condition(_ op: QueryCondition<E>.Operator, _ values: [V], caseSensitive: Bool = true) -> QueryCondition<E> {
-        QueryCondition(name, op, values.map(\.storedDatabaseValue), caseSensitive: caseSensitive)
+        QueryCondition(column, op, values.map(\.storedDatabaseValue), caseSensitive: caseSensitive)
     }
 
     /// The property equals `value` (`Person.age == 42`). A nil value
@@ -367,7 +373,7 @@ extension Optional: QueryStringValue where Wrapped == String {}
 
 extension Property where V: QueryStringValue {
     private func textCondition(_ op: QueryCondition<E>.Operator, _ values: [V], _ caseSensitive: Bool) -> QueryCondition<E> {
-        QueryCondition(name, op, values.map(\.databaseValue), caseSensitive: caseSensitive)
+        QueryCondition(column, op, values.map(\.databaseValue), caseSensitive: caseSensitive)
     }
 
     /// The property equals `string`.
@@ -390,12 +396,12 @@ extension Property where V: QueryStringValue {
 
     /// The property starts with `prefix` (`Person.name.startsWith("An")`).
     public func startsWith(_ prefix: String, caseSensitive: Bool = true) -> QueryCondition<E> {
-        QueryCondition(name, .startsWith, [prefix.databaseValue], caseSensitive: caseSensitive)
+        QueryCondition(column, .startsWith, [prefix.databaseValue], caseSensitive: caseSensitive)
     }
 
     /// The property ends with `suffix`.
     public func endsWith(_ suffix: String, caseSensitive: Bool = true) -> QueryCondition<E> {
-        QueryCondition(name, .endsWith, [suffix.databaseValue], caseSensitive: caseSensitive)
+        QueryCondition(column, .endsWith, [suffix.databaseValue], caseSensitive: caseSensitive)
     }
 
     /// The property starts with `prefix`: the Swift spelling of
@@ -412,7 +418,7 @@ extension Property where V: QueryStringValue {
 
     /// The property contains `string`.
     public func contains(_ string: String, caseSensitive: Bool = true) -> QueryCondition<E> {
-        QueryCondition(name, .contains, [string.databaseValue], caseSensitive: caseSensitive)
+        QueryCondition(column, .contains, [string.databaseValue], caseSensitive: caseSensitive)
     }
 }
 
@@ -494,3 +500,13 @@ public struct OrderFlags: OptionSet, Sendable {
     /// above `Int64.max`.
     public static let unsigned = OrderFlags(rawValue: 16)
 }
+
+/// The type of a condition on one property in ObjectBox (`Person.age > 18`
+/// is a `PropertyQueryCondition<Person, Int>`): here every condition is a
+/// ``QueryCondition``, whatever its property.
+///
+/// ```swift
+/// let adults: PropertyQueryCondition<Person, Int> = Person.age > 18
+/// let query = try personBox.query { adults }.build()
+/// ```
+public typealias PropertyQueryCondition<E: Entity, V> = QueryCondition<E>

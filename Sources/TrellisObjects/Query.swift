@@ -27,6 +27,9 @@ public final class Query<T: Entity> {
     let orderings: [SQLOrdering]
     /// A wrong parameter, thrown by the next run of the query.
     private var parameterError: ObjectStoreError?
+    /// Conditions written when the query runs, from the schema: the links
+    /// through `ToMany` relations, stored in a foreign key or a join table.
+    private var deferredConditions: [(Database) throws -> SQL] = []
 
     init(box: Box<T>, conditions: [SQLExpression], condition: QueryCondition<T>.Node? = nil, orderings: [SQLOrdering]) {
         self.box = box
@@ -38,6 +41,7 @@ public final class Query<T: Entity> {
     private func with(conditions: [SQLExpression]? = nil, condition: QueryCondition<T>.Node?? = nil, orderings: [SQLOrdering]? = nil) -> Query<T> {
         let query = Query(box: box, conditions: conditions ?? self.conditions, condition: condition ?? self.condition, orderings: orderings ?? self.orderings)
         query.parameterError = parameterError
+        query.deferredConditions = deferredConditions
         return query
     }
 
@@ -128,7 +132,7 @@ public final class Query<T: Entity> {
     /// let olderThan21 = try query.find()
     /// ```
     public func setParameter<V: DatabaseValueConvertible>(_ property: Property<T, V>, to value: V) {
-        setValues([value.storedDatabaseValue], where: { $0.column == property.name }, name: "\(property)")
+        setValues([value.storedDatabaseValue], where: { $0.column == property.column }, name: "\(property)")
     }
 
     /// Changes the two values of the conditions on `property` that take
@@ -139,7 +143,7 @@ public final class Query<T: Entity> {
     /// query.setParameters(Person.age, to: 30, 40)
     /// ```
     public func setParameters<V: DatabaseValueConvertible>(_ property: Property<T, V>, to value1: V, _ value2: V) {
-        setValues([value1.storedDatabaseValue, value2.storedDatabaseValue], where: { $0.column == property.name }, name: "\(property)")
+        setValues([value1.storedDatabaseValue, value2.storedDatabaseValue], where: { $0.column == property.column }, name: "\(property)")
     }
 
     /// Changes the two values of the conditions on `property` that take
@@ -156,7 +160,7 @@ public final class Query<T: Entity> {
     /// Changes the values of the conditions on `property` that take a list
     /// (`isIn`, `∈`), for the next runs of the query.
     public func setParameters<V: DatabaseValueConvertible>(_ property: Property<T, V>, to values: [V]) {
-        setValues(values.map(\.storedDatabaseValue), where: { $0.column == property.name }, name: "\(property)")
+        setValues(values.map(\.storedDatabaseValue), where: { $0.column == property.column }, name: "\(property)")
     }
 
     /// Changes the target id that the conditions on the relation `property`
@@ -254,6 +258,11 @@ public final class Query<T: Entity> {
             sql.append(literal: condition.sql)
             sql.append(sql: ")")
         }
+        for deferred in deferredConditions {
+            and()
+            sql.append(literal: try deferred(db))
+            sql.append(sql: ")")
+        }
         if let extraCondition {
             and()
             sql.append(sql: extraCondition + ")")
@@ -275,6 +284,14 @@ public final class Query<T: Entity> {
         let (text, arguments) = try sql.build(db)
         return (text, arguments)
     }
+
+    /// The SQL and arguments that ``find(offset:limit:)`` runs.
+    func sqlAndArguments(_ db: Database) throws -> (String, StatementArguments) {
+        try statement(db, selection: "*")
+    }
+
+    /// Whether the query has conditions that are not on properties.
+    var hasOtherConditions: Bool { !conditions.isEmpty || !deferredConditions.isEmpty }
 
     /// The matching objects; `offset` skips the first ones, and a `limit`
     /// other than 0 returns at most that many.
@@ -351,7 +368,7 @@ public final class Query<T: Entity> {
     /// let names = try personBox.query().property(Person.name).distinct().find()
     /// ```
     public func property<V: DatabaseValueConvertible>(_ property: Property<T, V>) -> PropertyQuery<T, V> {
-        PropertyQuery(query: self, column: property.name)
+        PropertyQuery(query: self, column: property.column)
     }
 
     /// The values of an optional property, without its nil values (see
@@ -361,7 +378,7 @@ public final class Query<T: Entity> {
     /// let nicknames: [String] = try personBox.query().build().property(Person.nickname).find()
     /// ```
     public func property<V: DatabaseValueConvertible>(_ property: Property<T, V?>) -> PropertyQuery<T, V> {
-        PropertyQuery(query: self, column: property.name)
+        PropertyQuery(query: self, column: property.column)
     }
 
     /// The values of `selection`, without those of the rows where `column`
@@ -409,4 +426,54 @@ extension Query {
             """
         return with(conditions: self.conditions + [subquery.sqlExpression])
     }
+
+    /// Keeps the objects whose `ToMany` relation `property` holds an object
+    /// that matches `conditions`: a backlink (the objects whose `ToOne`
+    /// points here), a standalone many-to-many relation, or the backlink of
+    /// one.
+    ///
+    /// ```swift
+    /// extension Customer {
+    ///     static let orders = Property<Customer, ToMany<Order>>("orders")
+    /// }
+    /// let customersWithShoes = try customerBox.query()
+    ///     .link(Customer.orders) { Order.summary == "Shoes" }
+    ///     .build()
+    ///     .find()
+    /// ```
+    public func link<Target: Entity>(
+        _ property: Property<T, ToMany<Target>>, conditions: () -> QueryCondition<Target>) -> Query<T>
+    {
+        let targets = conditions().node.sql
+        let store = box.store
+        let linkCondition: (Database) throws -> SQL = { db in
+            let targetTable = Target.entityTableName
+            // Nothing is linked before objects of either type are stored.
+            guard try db.tableExists(targetTable) else { return "0" }
+            switch try store.storage(Target.self, owner: T.self, property: property.name, db: db, sample: nil) {
+            case .backlink(let column):
+                return """
+                    "id" IN (SELECT \(identifier: column) FROM \(identifier: targetTable) WHERE \(literal: targets))
+                    """
+            case .joinTable(let name, let ownerColumn, let objectColumn):
+                guard try db.tableExists(name) else { return "0" }
+                return """
+                    "id" IN (SELECT \(identifier: ownerColumn) FROM \(identifier: name) WHERE \(identifier: objectColumn) IN \
+                    (SELECT "id" FROM \(identifier: targetTable) WHERE \(literal: targets)))
+                    """
+            }
+        }
+        let query = with()
+        query.deferredConditions.append(linkCondition)
+        return query
+    }
 }
+
+/// The type that `box.query { ... }` returns in ObjectBox, before
+/// `build()`: here the query itself, whose ``Query/build()`` returns it.
+///
+/// ```swift
+/// let builder: QueryBuilder<Person> = personBox.query { Person.age > 18 }
+/// let query: Query<Person> = try builder.ordered(by: Person.name).build()
+/// ```
+public typealias QueryBuilder<E: Entity> = Query<E>

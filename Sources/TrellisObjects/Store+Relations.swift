@@ -18,12 +18,12 @@ extension Store {
     /// Finds how the `ToMany` property `property` of `Owner` is stored,
     /// from the schema, or from an object of the relation when the schema
     /// does not tell yet.
-    func storage<Source: Entity, Owner: Entity>(
-        _ source: Source.Type, owner: Owner.Type, property: String, db: Database, sample: Source?) throws -> ToManyStorage
+    func storage<Source: Entity>(
+        _ source: Source.Type, owner: any Entity.Type, property: String, db: Database, sample: Source?) throws -> ToManyStorage
     {
         let sourceTable = Source.entityTableName
-        let ownerTable = Owner.entityTableName
-        if let backlink = Owner.backlinks[property] {
+        let ownerTable = owner.entityTableName
+        if let backlink = owner.backlinks[property] {
             let reverseJoinTable = Self.joinTableName(owner: sourceTable, property: backlink)
             if try db.tableExists(reverseJoinTable) {
                 return .joinTable(name: reverseJoinTable, ownerColumn: "targetId", objectColumn: "ownerId")
@@ -55,12 +55,12 @@ extension Store {
     }
 
     /// The objects of a `ToMany` relation.
-    func relatedObjects<Source: Entity, Owner: Entity>(_ source: Source.Type, owner: Owner.Type, ownerId: Id, property: String) throws -> [Source] {
+    func relatedObjects<Source: Entity>(_ source: Source.Type, owner: any Entity.Type, ownerId: Id, property: String) throws -> [Source] {
         try read { db in
             let sourceTable = Source.entityTableName.quotedDatabaseIdentifier
             guard try db.tableExists(Source.entityTableName) else { return [] }
             let sql: String
-            switch try storage(Source.self, owner: Owner.self, property: property, db: db, sample: nil) {
+            switch try storage(Source.self, owner: owner, property: property, db: db, sample: nil) {
             case .backlink(let column):
                 sql = "SELECT * FROM \(sourceTable) WHERE \(column.quotedDatabaseIdentifier) = ? ORDER BY \"id\""
             case .joinTable(let name, let ownerColumn, let objectColumn):
@@ -73,11 +73,11 @@ extension Store {
     }
 
     /// Writes the objects of a `ToMany` relation after its owner was put.
-    func saveRelation<Source: Entity, Owner: Entity>(
-        _ objects: [Source], owner: Owner.Type, ownerId: Id, property: String, db: Database, context: PutContext) throws
+    func saveRelation<Source: Entity>(
+        _ objects: [Source], owner: any Entity.Type, ownerId: Id, property: String, db: Database, context: PutContext) throws
     {
         let box = self.box(for: Source.self)
-        switch try storage(Source.self, owner: Owner.self, property: property, db: db, sample: objects.first) {
+        switch try storage(Source.self, owner: owner, property: property, db: db, sample: objects.first) {
         case .backlink(let column):
             for object in objects {
                 guard let toOne = try EntityEncoder.encode(object).toOnes.first(where: { $0.column == column }) else {
@@ -101,7 +101,7 @@ extension Store {
             for object in objects where object.id == 0 && !context.isPutting(object) {
                 try box.put(object, db: db, context: context)
             }
-            let ownerTable = Owner.entityTableName.quotedDatabaseIdentifier
+            let ownerTable = owner.entityTableName.quotedDatabaseIdentifier
             let sourceTable = Source.entityTableName.quotedDatabaseIdentifier
             let (ownerReference, objectReference) = ownerColumn == "ownerId" ? (ownerTable, sourceTable) : (sourceTable, ownerTable)
             try db.execute(sql: """

@@ -23,7 +23,18 @@ public final class Store: @unchecked Sendable {
     private let lock = NSLock()
     private var boxStates: [ObjectIdentifier: BoxState] = [:]
     /// What the relations of the objects refer to.
-    let link = StoreLink()
+    let link: StoreLink
+    /// The store that a clone shares its database and its state with
+    /// (see ``clone()``); nil for a store that opened its database.
+    let primary: Store?
+    /// Whether ``close()`` was called on this instance.
+    private var isClosedInstance = false
+    /// Where async boxes run their writes, one after the other.
+    private let ownAsyncQueue = DispatchQueue(label: "Trellis.Store.async")
+    var asyncQueue: DispatchQueue { primary?.asyncQueue ?? ownAsyncQueue }
+    /// The instances open on the database of a primary store, itself
+    /// included; guarded by `StoreRegistry.lock`.
+    var openInstanceCount = 1
     private var tables: [String: EntityTable] = [:]
     // The access in progress: only one runs at a time on the queue.
     private var activeDatabase: DatabaseBox?
@@ -58,8 +69,12 @@ public final class Store: @unchecked Sendable {
     /// let small = try Store(directoryPath: "/path/to/cache", maxDbSizeInKByte: 10 * 1024)
     /// let scratch = try Store(directoryPath: Store.inMemoryPrefix + "scratch")
     /// ```
-    public init(directoryPath: String, maxDbSizeInKByte: UInt64 = 1024 * 1024, fileMode: UInt32 = 0o644, maxReaders: UInt32 = 0) throws {
+    public init(directoryPath: String, maxDbSizeInKByte: UInt64 = 1024 * 1024, fileMode: UInt32 = 0o644, maxReaders: UInt32 = 0,
+                readOnly: Bool = false) throws
+    {
         self.directoryPath = directoryPath
+        link = StoreLink()
+        primary = nil
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
@@ -69,12 +84,25 @@ public final class Store: @unchecked Sendable {
         if directoryPath.hasPrefix(Self.inMemoryPrefix) {
             queue = try DatabaseQueue(configuration: configuration)
             link.attach(self)
+            StoreRegistry.register(self)
+            return
+        }
+        let path = (directoryPath as NSString).appendingPathComponent(Self.databaseFileName)
+        if readOnly {
+            // Nothing is created: a read-only store opens an existing one.
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw ObjectStoreError("no store to open read-only in \(directoryPath): \(path) does not exist")
+            }
+            configuration.readonly = true
+            configuration.busyMode = .timeout(5)
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            link.attach(self)
+            StoreRegistry.register(self)
             return
         }
         try FileManager.default.createDirectory(atPath: directoryPath, withIntermediateDirectories: true)
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(5)
-        let path = (directoryPath as NSString).appendingPathComponent(Self.databaseFileName)
         if !FileManager.default.fileExists(atPath: path) {
             // SQLite gives its journal files the permissions of the database.
             guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: Int(fileMode)]) else {
@@ -83,12 +111,15 @@ public final class Store: @unchecked Sendable {
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)
         link.attach(self)
+        StoreRegistry.register(self)
     }
 
     /// Opens a store in memory.
     public init() throws {
         directoryPath = Self.inMemoryPrefix
         queue = try DatabaseQueue()
+        link = StoreLink()
+        primary = nil
         link.attach(self)
     }
 
@@ -101,7 +132,18 @@ public final class Store: @unchecked Sendable {
     public init(queue: DatabaseQueue) {
         directoryPath = ""
         self.queue = queue
+        link = StoreLink()
+        primary = nil
         link.attach(self)
+    }
+
+    /// Another instance of `primary`: the same database, boxes and
+    /// transactions.
+    init(cloning primary: Store) {
+        directoryPath = primary.directoryPath
+        queue = primary.queue
+        link = primary.link
+        self.primary = primary
     }
 
     /// The box of an entity type.
@@ -109,20 +151,26 @@ public final class Store: @unchecked Sendable {
     /// A box is cheap to get: the boxes of a type share what they learn
     /// about it. It keeps its store open.
     public func box<T: Entity>(for type: T.Type = T.self) -> Box<T> {
+        if let primary { return Box(store: self, state: primary.boxState(for: T.self)) }
+        return Box(store: self, state: boxState(for: T.self))
+    }
+
+    /// What the boxes of `T` share.
+    private func boxState<T: Entity>(for type: T.Type) -> BoxState {
         let key = ObjectIdentifier(type)
         lock.lock()
         if let state = boxStates[key] {
             lock.unlock()
-            return Box(store: self, state: state)
+            return state
         }
         lock.unlock()
         // Made outside the lock: `table(for:)` takes it.
-        let newState = BoxState(table: table(for: T.self), link: link)
+        let newState = BoxState(table: table(for: T.self), link: link, entityType: T.self)
         lock.lock()
         let state = boxStates[key] ?? newState
         boxStates[key] = state
         lock.unlock()
-        return Box(store: self, state: state)
+        return state
     }
 
     /// Runs `body` in a transaction. Box operations inside join it, and so
@@ -158,9 +206,26 @@ public final class Store: @unchecked Sendable {
         try read { _ in try body() }
     }
 
-    /// Closes the store. Later operations throw.
+    /// Closes the store. Later operations on this instance throw. The
+    /// database closes with the last of its instances (see ``clone()``).
+    ///
+    /// ```swift
+    /// try store.close()
+    /// ```
     public func close() throws {
-        try queue.close()
+        lock.lock()
+        let wasClosed = isClosedInstance
+        isClosedInstance = true
+        lock.unlock()
+        guard !wasClosed else { return }
+        if try StoreRegistry.closeInstance(of: primary ?? self) {
+            try queue.close()
+        }
+    }
+
+    /// The error of an operation on a closed instance.
+    private var closedError: ObjectStoreError {
+        ObjectStoreError("the store \(directoryPath) is closed")
     }
 
     /// Closes the store and deletes its database files, and its folder
@@ -170,6 +235,7 @@ public final class Store: @unchecked Sendable {
     /// try store.closeAndDeleteAllFiles()
     /// ```
     public func closeAndDeleteAllFiles() throws {
+        try close()
         try queue.close()
         guard !directoryPath.isEmpty, !directoryPath.hasPrefix(Self.inMemoryPrefix) else { return }
         let fileManager = FileManager.default
@@ -207,7 +273,34 @@ public final class Store: @unchecked Sendable {
     /// that a rolled back write inserted get their id 0 back, so that a
     /// later put inserts them again.
     func write<R>(_ body: (Database) throws -> R) throws -> R {
-        if let db = currentDatabase, db.isInsideTransaction {
+        if let primary {
+            if isClosed { throw closedError }
+            return try primary.writeOnDatabase(body, checkingClosed: false)
+        }
+        return try writeOnDatabase(body, checkingClosed: true)
+    }
+
+    /// Whether ``close()`` was called on this instance.
+    private var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return isClosedInstance
+    }
+
+    /// The connection of the access that runs on this thread, if any, and
+    /// whether this instance is closed, read under one lock.
+    private func accessState() -> (db: Database?, closed: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let activeThread, pthread_equal(activeThread, pthread_self()) != 0 else { return (nil, isClosedInstance) }
+        return (activeDatabase?.db, isClosedInstance)
+    }
+
+    /// The write of a primary store, for itself and its clones.
+    private func writeOnDatabase<R>(_ body: (Database) throws -> R, checkingClosed: Bool) throws -> R {
+        let (current, closed) = accessState()
+        if checkingClosed && closed { throw closedError }
+        if let db = current, db.isInsideTransaction {
             let insertedCount = insertedObjects.count
             var result: R?
             do {
@@ -245,6 +338,7 @@ public final class Store: @unchecked Sendable {
 
     /// Records an object that the write in progress inserted.
     func didInsert(_ object: any Entity) {
+        if let primary { return primary.didInsert(object) }
         insertedObjects.append(object)
     }
 
@@ -261,7 +355,18 @@ public final class Store: @unchecked Sendable {
     }
 
     func read<R>(_ body: (Database) throws -> R) throws -> R {
-        if let db = currentDatabase { return try body(db) }
+        if let primary {
+            if isClosed { throw closedError }
+            return try primary.readOnDatabase(body, checkingClosed: false)
+        }
+        return try readOnDatabase(body, checkingClosed: true)
+    }
+
+    /// The read of a primary store, for itself and its clones.
+    private func readOnDatabase<R>(_ body: (Database) throws -> R, checkingClosed: Bool) throws -> R {
+        let (current, closed) = accessState()
+        if checkingClosed && closed { throw closedError }
+        if let db = current { return try body(db) }
         return try queue.read { db in
             currentDatabase = db
             defer { currentDatabase = nil }
@@ -272,6 +377,7 @@ public final class Store: @unchecked Sendable {
     // MARK: Schema
 
     func table(for type: any Entity.Type) -> EntityTable {
+        if let primary { return primary.table(for: type) }
         let name = type.entityTableName
         lock.lock()
         defer { lock.unlock() }

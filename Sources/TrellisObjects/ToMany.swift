@@ -1,15 +1,15 @@
 import Trellis
 
-/// A to-many relation: the objects of type `S` related to an owner of type
-/// `T`.
+/// A to-many relation: the objects of type `S` related to the object that
+/// owns the property.
 ///
-/// As a backlink, it lists the objects whose `ToOne<T>` property points to
+/// As a backlink, it lists the objects whose `ToOne` property points to
 /// the owner:
 ///
 /// ```swift
 /// class Customer: Entity {
 ///     var id: Id = 0
-///     var orders: ToMany<Order, Customer> = nil   // the orders whose `customer` is this one
+///     var orders: ToMany<Order> = nil   // the orders whose `customer` is this one
 /// }
 /// class Order: Entity {
 ///     var id: Id = 0
@@ -17,9 +17,24 @@ import Trellis
 /// }
 /// ```
 ///
-/// When `S` has no `ToOne<T>` property, the relation is a standalone
-/// many-to-many one, stored in a join table, and readable from the other
-/// end with a backlink `ToMany` named in ``Entity/backlinks``.
+/// When `S` has no `ToOne` property to the owner's type, the relation is a
+/// standalone many-to-many one, stored in a join table, and readable from
+/// the other end with a backlink `ToMany` named in ``Entity/backlinks``:
+///
+/// ```swift
+/// class Student: Entity {
+///     var id: Id = 0
+///     var teachers: ToMany<Teacher> = nil          // stored in a join table
+/// }
+/// class Teacher: Entity {
+///     static let backlinks = ["students": "teachers"]
+///     var id: Id = 0
+///     var students: ToMany<Student> = nil          // the same links, read backwards
+/// }
+/// ```
+///
+/// The owner's type is not a type parameter, as in ObjectBox: a relation
+/// learns it when its owner is read or put.
 ///
 /// Changes made here (`append`, `remove`, `replace`) are written when the
 /// owner is put. The objects load lazily on first access; collection access
@@ -33,11 +48,13 @@ import Trellis
 /// customer.orders.append(newOrder)
 /// try customer.orders.applyToDb()
 /// ```
-public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codable, RandomAccessCollection, RangeReplaceableCollection {
+public final class ToMany<S: Entity>: ExpressibleByNilLiteral, Codable, RandomAccessCollection, RangeReplaceableCollection {
     /// Where the relation is stored, once its owner is.
     var link: StoreLink?
     var ownerId: Id = 0
     var propertyName: String?
+    /// The type of the owner, once it was read or put.
+    var ownerType: (any Entity.Type)?
 
     private var loaded: [S]?
     /// Whether the collection was changed since it was loaded.
@@ -56,10 +73,18 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
     }
 
     /// A relation read from the database: the objects load from `store`.
-    init(link: StoreLink, ownerId: Id, propertyName: String) {
+    init(link: StoreLink, ownerType: any Entity.Type, ownerId: Id, propertyName: String) {
         self.link = link
+        self.ownerType = ownerType
         self.ownerId = ownerId
         self.propertyName = propertyName
+    }
+
+    /// How errors name the relation: `Customer.orders`, or `ToMany<Order>`
+    /// before its owner is known.
+    private var relationName: String {
+        guard let ownerType, let propertyName else { return "ToMany<\(S.entityName)>" }
+        return "\(ownerType.entityName).\(propertyName)"
     }
 
     /// The related objects; throws when the database can not be read.
@@ -92,13 +117,13 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
     /// ```
     public func applyToDb() throws {
         guard isModified else { return }
-        guard let link, let propertyName, ownerId != 0 else {
-            throw ObjectStoreError("applyToDb: the owner of this ToMany<\(S.entityName), \(T.entityName)> is not stored yet; put the owner instead")
+        guard let link, let propertyName, let ownerType, ownerId != 0 else {
+            throw ObjectStoreError("applyToDb: the owner of this \(relationName) is not stored yet; put the owner instead")
         }
-        let store = try link.storeToLoad("this ToMany<\(S.entityName), \(T.entityName)>")
+        let store = try link.storeToLoad(relationName)
         try store.write { db in
             let context = PutContext()
-            try save(db, store: store, ownerId: ownerId, propertyName: propertyName, context: context)
+            try save(db, store: store, ownerType: ownerType, ownerId: ownerId, propertyName: propertyName, context: context)
             try context.finish()
         }
     }
@@ -197,9 +222,9 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
     /// let storedOrders = try customer.orders.getUncachedFromDb()
     /// ```
     public func getUncachedFromDb() throws -> [S] {
-        guard let link, let propertyName, ownerId != 0 else { return [] }
-        let store = try link.storeToLoad("this ToMany<\(S.entityName), \(T.entityName)>")
-        return try store.relatedObjects(S.self, owner: T.self, ownerId: ownerId, property: propertyName)
+        guard let link, let propertyName, let ownerType, ownerId != 0 else { return [] }
+        let store = try link.storeToLoad(relationName)
+        return try store.relatedObjects(S.self, owner: ownerType, ownerId: ownerId, property: propertyName)
     }
 
     /// The ids of the related objects as stored, read again from the
@@ -226,11 +251,13 @@ public final class ToMany<S: Entity, T: Entity>: ExpressibleByNilLiteral, Codabl
 
 /// The type-erased facets of `ToMany` that the store needs.
 protocol AnyToMany: AnyObject {
-    init(link: StoreLink, ownerId: Id, propertyName: String)
+    init(link: StoreLink, ownerType: any Entity.Type, ownerId: Id, propertyName: String)
+    /// The type of the related objects.
+    static var targetType: any Entity.Type { get }
     /// The relation that `value` holds, if it is one of this type.
     static func relation(in value: Any) -> (any AnyToMany)?
     /// Attaches the relation to its stored owner, and writes its changes.
-    func save(_ db: Database, store: Store, ownerId: Id, propertyName: String, context: PutContext) throws
+    func save(_ db: Database, store: Store, ownerType: any Entity.Type, ownerId: Id, propertyName: String, context: PutContext) throws
 }
 
 extension ToMany: AnyToMany {
@@ -238,12 +265,15 @@ extension ToMany: AnyToMany {
         value as? ToMany
     }
 
-    func save(_ db: Database, store: Store, ownerId: Id, propertyName: String, context: PutContext) throws {
+    static var targetType: any Entity.Type { S.self }
+
+    func save(_ db: Database, store: Store, ownerType: any Entity.Type, ownerId: Id, propertyName: String, context: PutContext) throws {
         link = store.link
+        self.ownerType = ownerType
         self.ownerId = ownerId
         self.propertyName = propertyName
         guard isModified, let desired = loaded else { return }
-        try store.saveRelation(desired, owner: T.self, ownerId: ownerId, property: propertyName, db: db, context: context)
+        try store.saveRelation(desired, owner: ownerType, ownerId: ownerId, property: propertyName, db: db, context: context)
         isModified = false
     }
 }

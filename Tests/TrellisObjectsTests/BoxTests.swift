@@ -8,7 +8,7 @@ private final class Author: Entity {
     var id: Id = 0
     var name = ""
     var birthYear: Int?
-    var books: ToMany<Book, Author> = nil
+    var books: ToMany<Book> = nil
 }
 
 private final class Book: Entity {
@@ -17,7 +17,7 @@ private final class Book: Entity {
     var title = ""
     var author: ToOne<Author> = nil
     var editor: ToOne<Editor> = nil
-    var tags: ToMany<Tag, Book> = nil
+    var tags: ToMany<Tag> = nil
 }
 
 private final class Editor: Entity {
@@ -30,7 +30,7 @@ private final class Tag: Entity {
     static let backlinks = ["books": "tags"]
     var id: Id = 0
     var label = ""
-    var books: ToMany<Book, Tag> = nil
+    var books: ToMany<Book> = nil
 }
 
 /// An entity that declares its id after another property.
@@ -43,7 +43,7 @@ private final class Employee: Entity {
     var id: Id = 0
     var name = ""
     var manager: ToOne<Employee> = nil
-    var reports: ToMany<Employee, Employee> = nil
+    var reports: ToMany<Employee> = nil
 }
 
 private final class Publisher: Entity {

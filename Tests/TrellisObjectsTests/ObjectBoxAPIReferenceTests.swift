@@ -37,7 +37,7 @@ extension RefPerson {
 private final class RefCustomer: Entity {
     var id: Id = 0
     var name = ""
-    var orders: ToMany<RefOrder, RefCustomer> = nil
+    var orders: ToMany<RefOrder> = nil
 }
 
 private final class RefOrder: Entity {

@@ -1,0 +1,133 @@
+import Dispatch
+import Foundation
+import Trellis
+
+/// Puts and removes objects on a background queue, without waiting for
+/// the write: see ``Box/async``. As in ObjectBox, errors of the writes are
+/// not reported; ``Store/awaitAsyncCompleted()`` waits for them to run.
+///
+/// ```swift
+/// let id = try personBox.async.put(person)   // person.id is set now
+/// try personBox.async.remove(otherPerson)
+/// personBox.store.awaitAsyncCompleted()      // both have run
+/// ```
+///
+/// A new object gets its id at once: the store reserves it in a short
+/// write, and puts the object later under that id. Do not change an
+/// object until its put ran.
+public final class AsyncBox<T: Entity>: @unchecked Sendable {
+    // Holds no mutable state: the box and its store serialize the work.
+    /// The box that the operations run on.
+    public let box: Box<T>
+
+    /// An async box over `box`. `enqueueTimeout` is accepted for
+    /// ObjectBox's signature: the queue of a store has no bound.
+    ///
+    /// ```swift
+    /// let asyncBox = AsyncBox(box: personBox, enqueueTimeout: 1)
+    /// ```
+    public init(box: Box<T>, enqueueTimeout: TimeInterval = 0) {
+        self.box = box
+    }
+
+    /// Queues the put of `object`, and returns its id: a new object is
+    /// given one at once.
+    ///
+    /// ```swift
+    /// let id = try personBox.async.put(person)
+    /// ```
+    @discardableResult
+    public func put(_ object: T, mode: PutMode = .put) throws -> Id {
+        if object.id == 0 {
+            object.id = try box.reserveId(for: object)
+        }
+        let box = self.box
+        enqueue { _ = try? box.put(object, mode: mode) }
+        return object.id
+    }
+
+    /// Queues the puts of `objects`, and returns their ids.
+    @discardableResult
+    public func put(_ objects: [T], mode: PutMode = .put) throws -> [Id] {
+        try objects.map { try put($0, mode: mode) }
+    }
+
+    /// Queues the removal of the object with the given id.
+    public func remove(_ id: Id) throws {
+        let box = self.box
+        enqueue { _ = try? box.remove(id) }
+    }
+
+    /// Runs `work` on the async queue of the store. The work holds objects,
+    /// which their callers leave alone until it ran.
+    private func enqueue(_ work: @escaping () -> Void) {
+        let pending = UncheckedSendable(work)
+        box.store.asyncQueue.async { pending.value() }
+    }
+
+    /// Queues the removal of `object`.
+    public func remove(_ object: T) throws {
+        try remove(object.id)
+    }
+
+    /// Queues the removal of the objects with the given ids.
+    public func remove(_ ids: [Id]) throws {
+        for id in ids { try remove(id) }
+    }
+}
+
+extension Box {
+    /// The box, to put and remove objects without waiting for the writes.
+    ///
+    /// ```swift
+    /// try personBox.async.put(person)
+    /// ```
+    public var async: AsyncBox<T> {
+        AsyncBox(box: self)
+    }
+
+    /// Reserves the id of a new object: the next id of the table, which
+    /// later inserts skip.
+    func reserveId(for object: T) throws -> Id {
+        try store.write { db in
+            let encoder = try EntityEncoder.encode(object)
+            try table.prepare(db, for: encoder)   // the table, if this is its first object
+            let table = tableName.quotedDatabaseIdentifier
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [tableName]) ?? 0
+            let largest = try Int64.fetchOne(db, sql: "SELECT MAX(\"id\") FROM \(table)") ?? 0
+            let reserved = max(sequence, largest) + 1
+            try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [tableName])
+            try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", arguments: [tableName, reserved])
+            return Id(bitPattern: reserved)
+        }
+    }
+}
+
+extension Store {
+    /// Waits until the operations queued on async boxes ran. Call it from
+    /// another queue than the store's own async queue.
+    ///
+    /// ```swift
+    /// try personBox.async.put(person)
+    /// store.awaitAsyncCompleted()
+    /// ```
+    @discardableResult
+    public func awaitAsyncCompleted() -> Bool {
+        asyncQueue.sync {}
+        return true
+    }
+
+    /// Waits until the operations queued on async boxes so far ran (the
+    /// queue runs them in order, so this is ``awaitAsyncCompleted()``).
+    @discardableResult
+    public func awaitAsyncSubmitted() -> Bool {
+        awaitAsyncCompleted()
+    }
+}
+
+/// A value handed to the async queue of a store; see ``AsyncBox``, whose
+/// callers do not touch it until the queued write ran.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import Trellis
+import TrellisObjects
+
+private final class Memo: Entity {
+    var id: Id = 0
+    var text = ""
+    init() {}
+    init(_ text: String) { self.text = text }
+}
+
+private func temporaryFolder() -> String {
+    NSTemporaryDirectory() + "trellis-store-instances-" + UUID().uuidString
+}
+
+@Suite struct StoreInstancesTests {
+    @Test func theVersionsNameTrellisAndTheSQLiteLibrary() throws {
+        let store = try Store()
+        let sqlite = try #require(try store.queue.read { db in try String.fetchOne(db, sql: "SELECT sqlite_version()") })
+        #expect(Store.version == "development")
+        #expect(Store.versionAll == "Trellis development (SQLite \(sqlite))")
+        #expect(Store.versionFullInfo.hasPrefix("Trellis development: an ObjectBox-style object store on SQLite \(sqlite) (source "))
+        #expect(Store.versionFullInfo.hasSuffix("; not ObjectBox's database"))
+    }
+
+    @Test func aCloneSharesTheObjectsAndOutlivesTheOriginal() throws {
+        let store = try Store(directoryPath: Store.inMemoryPrefix + UUID().uuidString)
+        try store.box(for: Memo.self).put(Memo("first"))
+        let clone = try store.clone()
+        #expect(clone.directoryPath == store.directoryPath)
+        #expect(try clone.box(for: Memo.self).all().map(\.text) == ["first"])
+        // One transaction, whichever instance the boxes come from.
+        #expect(throws: ObjectStoreError.self) {
+            try clone.runInTransaction {
+                try store.box(for: Memo.self).put(Memo("rolled back"))
+                try clone.box(for: Memo.self).put(Memo("rolled back too"))
+                throw ObjectStoreError("stop")
+            }
+        }
+        #expect(try store.box(for: Memo.self).count() == 1)
+
+        try store.close()
+        #expect { try store.box(for: Memo.self).count() } throws: { error in
+            "\(error)" == "the store \(store.directoryPath) is closed"
+        }
+        try clone.box(for: Memo.self).put(Memo("second"))
+        #expect(try clone.box(for: Memo.self).all().map(\.text) == ["first", "second"])
+        try clone.close()
+        #expect(throws: (any Error).self) { try clone.box(for: Memo.self).count() }
+        #expect(throws: ObjectStoreError.self) { try clone.clone() }
+    }
+
+    @Test func attachToFindsTheStoreOpenInAFolder() throws {
+        let folder = temporaryFolder()
+        #expect(try !Store.isOpen(directory: folder))
+        #expect { try Store.attachTo(directory: folder) } throws: { error in
+            "\(error)" == "attachTo: no store is open in \(folder)"
+        }
+        let store = try Store(directoryPath: folder)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try Store.isOpen(directory: folder))
+        #expect(try Store.isOpen(directory: folder + "/"))
+        try store.box(for: Memo.self).put(Memo("kept"))
+        let attached = try Store.attachTo(directory: folder)
+        #expect(try attached.box(for: Memo.self).all().map(\.text) == ["kept"])
+        try attached.close()
+        #expect(try Store.isOpen(directory: folder))   // the original is still open
+        try store.close()
+        #expect(try !Store.isOpen(directory: folder))
+    }
+
+    @Test func aReadOnlyStoreReadsAndRefusesWrites() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(throws: ObjectStoreError.self) {
+            try Store(directoryPath: folder, readOnly: true)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        let writer = try Store(directoryPath: folder)
+        try writer.box(for: Memo.self).put(Memo("written"))
+        try writer.close()
+
+        let reader = try Store(directoryPath: folder, maxDbSizeInKByte: 1024, fileMode: 0o644, maxReaders: 0, readOnly: true)
+        #expect(try reader.box(for: Memo.self).all().map(\.text) == ["written"])
+        #expect {
+            try reader.box(for: Memo.self).put(Memo("refused"))
+        } throws: { error in
+            if case ObjectBoxError.cannotWriteWhileReading = error { return true }
+            return false
+        }
+        #expect(try reader.box(for: Memo.self).count() == 1)
+        try reader.close()
+    }
+}
