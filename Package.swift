@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Trellis",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "Trellis", targets: ["Trellis"]),
         .library(name: "TrellisObjects", targets: ["TrellisObjects"]),

@@ -12,7 +12,7 @@ let trellisPackage = URL(fileURLWithPath: #filePath)
 
 let package = Package(
     name: "TrellisBenchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),

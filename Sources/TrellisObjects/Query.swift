@@ -441,8 +441,8 @@ extension Query {
     ///     .build()
     ///     .find()
     /// ```
-    public func link<Target: Entity>(
-        _ property: Property<T, ToMany<Target>>, conditions: () -> QueryCondition<Target>) -> Query<T>
+    public func link<Target: Entity, each Owner>(
+        _ property: Property<T, ToMany<Target, repeat each Owner>>, conditions: () -> QueryCondition<Target>) -> Query<T>
     {
         let targets = conditions().node.sql
         let store = box.store

@@ -33,8 +33,10 @@ import Trellis
 /// }
 /// ```
 ///
-/// The owner's type is not a type parameter, as in ObjectBox: a relation
-/// learns it when its owner is read or put.
+/// The owner's type is not needed, as in ObjectBox's documentation: a
+/// relation learns it when its owner is read or put. Older ObjectBox code
+/// names it as a second type parameter, `ToMany<Order, Customer>`, which
+/// compiles too (the optional parameter is a type parameter pack).
 ///
 /// Changes made here (`append`, `remove`, `replace`) are written when the
 /// owner is put. The objects load lazily on first access; collection access
@@ -48,7 +50,10 @@ import Trellis
 /// customer.orders.append(newOrder)
 /// try customer.orders.applyToDb()
 /// ```
-public final class ToMany<S: Entity>: ExpressibleByNilLiteral, Codable, RandomAccessCollection, RangeReplaceableCollection {
+// No key path literal in the code of this type (`map(\.id)`): the Swift
+// 6.3 runtime stops the process when it instantiates one in the context of
+// a type with a parameter pack ("could not demangle keypath type").
+public final class ToMany<S: Entity, each Owner>: ExpressibleByNilLiteral, Codable, RandomAccessCollection, RangeReplaceableCollection {
     /// Where the relation is stored, once its owner is.
     var link: StoreLink?
     var ownerId: Id = 0
@@ -230,7 +235,7 @@ public final class ToMany<S: Entity>: ExpressibleByNilLiteral, Codable, RandomAc
     /// The ids of the related objects as stored, read again from the
     /// database.
     public func getUncachedIdsFromDb() throws -> [Id] {
-        try getUncachedFromDb().map(\.id)
+        try getUncachedFromDb().map { $0.id }
     }
 
     /// Whether the relation can read and write the database: its owner was

@@ -4,7 +4,9 @@ import Trellis
 import TrellisObjects
 
 // `ToMany<Order>` with one type parameter, as ObjectBox's docs write it: the
-// relation learns the type of its owner when the owner is read or put.
+// relation learns the type of its owner when the owner is read or put. The
+// older form that names the owner, `ToMany<Order, Customer>` (seed 004),
+// works the same.
 
 private final class Shop: Entity {
     var id: Id = 0
@@ -16,6 +18,17 @@ private final class Purchase: Entity {
     var id: Id = 0
     var item = ""
     var shop: ToOne<Shop> = nil
+}
+
+private final class Market: Entity {
+    var id: Id = 0
+    var stalls: ToMany<Stall, Market> = nil   // the older form, owner named
+}
+
+private final class Stall: Entity {
+    var id: Id = 0
+    var label = ""
+    var market: ToOne<Market> = nil
 }
 
 private final class Pupil: Entity {
@@ -50,6 +63,22 @@ private final class Tutor: Entity {
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Purchase WHERE shopId = ?", arguments: [shop.id])
         }
         #expect(stored == 2)
+    }
+
+    @Test func theFormThatNamesTheOwnerWorksTheSame() throws {
+        let store = try Store()
+        let market = Market()
+        let stall = Stall()
+        stall.label = "fish"
+        market.stalls.append(stall)
+        try store.box(for: Market.self).put(market)
+        #expect(try store.box(for: Stall.self).get(stall.id)?.market.targetId == market.id)
+        let loaded = try #require(try store.box(for: Market.self).get(market.id))
+        #expect(loaded.stalls.map(\.label) == ["fish"])
+        let withFish = try store.box(for: Market.self).query()
+            .link(Property<Market, ToMany<Stall, Market>>("stalls")) { Stall.label == "fish" }
+            .build().find()
+        #expect(withFish.map(\.id) == [market.id])
     }
 
     @Test func aStandaloneManyToManyIsReadableFromBothEnds() throws {
@@ -166,4 +195,8 @@ extension Tutor {
         #expect(try tutors.query().link(Tutor.pupils) { Pupil.name == "Bob" }.build().find().map(\.name) == ["Keating"])
         #expect(try tutors.query().link(Tutor.pupils) { Pupil.name == "Cy" }.build().find().isEmpty)
     }
+}
+
+private extension Stall {
+    static let label = Property<Stall, String>("label")
 }

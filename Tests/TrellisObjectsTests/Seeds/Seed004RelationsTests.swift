@@ -4,9 +4,7 @@ import TrellisObjects
 
 // Seed 004: relations in an object store. The samples as the seed writes
 // them, with the slips of seeds/README.md read as intended: `var id: Id = 0`
-// in Person, `try` before `put`, and `orders` for the array. The seed quotes
-// an old ObjectBox, whose `ToMany<Order, Customer>` also named the owner;
-// ObjectBox, and Trellis, now write `ToMany<Order>`.
+// in Person, `try` before `put`, and `orders` for the array.
 
 private class Person: Entity {
     var id: Id = 0
@@ -18,7 +16,7 @@ private class Customer: Entity { var id: Id = 0
 
    /// Annotation with Source's property name is required; Order is "Source", Customer is "Target"
    // sourcery: backlink = "customer"
-   var orders: ToMany<Order> = nil
+   var orders: ToMany<Order, Customer> = nil
    // ...
 }
 
