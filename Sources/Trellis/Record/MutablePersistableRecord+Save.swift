@@ -40,7 +40,7 @@ extension MutablePersistableRecord {
         returning: PersistenceReturning?) throws -> PersistenceSuccess
     {
         let container = try persistenceContainer()
-        let primaryKey = try db.primaryKey(Self.databaseTableName)
+        let primaryKey = try Self.tableAndPrimaryKey(db).primaryKey
         let keyValues = primaryKey.columns.map { container.databaseValue(forColumn: $0) ?? .null }
         if keyValues.contains(where: { !$0.isNull }) {
             do {

@@ -69,8 +69,7 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?,
         container: PersistenceContainer, returning: PersistenceReturning? = nil) throws -> PersistenceSuccess
     {
-        let table = Self.databaseTableName
-        let primaryKey = try db.primaryKey(table)
+        let (table, primaryKey) = try Self.tableAndPrimaryKey(db)
         let keyValues = try primaryKeyValues(primaryKey, container: container)
         // Column names compare as SQLite compares them: ignoring ASCII case.
         var setColumns = container.columns.filter { column in

@@ -47,6 +47,13 @@ final class RecordStatementCache {
     @usableFromInline @exclusivity(unchecked)
     var lastKeyStatement: (key: Key, statement: Statement)?
 
+    /// The table and primary key of the record type persisted last:
+    /// persistence methods of one type in a row skip the table name and
+    /// the schema cache. (Statements are cached by type too: a record type
+    /// has one table.)
+    @exclusivity(unchecked)
+    var lastPrimaryKey: (type: ObjectIdentifier, table: String, primaryKey: PrimaryKeyInfo)?
+
     /// The storage of the last inserted container, which the next insert
     /// empties and reuses when no one else holds it.
     @usableFromInline @exclusivity(unchecked)
@@ -78,6 +85,7 @@ final class RecordStatementCache {
         lastRowIDColumn = nil
         rowIDTables.removeAll()
         lastKeyStatement = nil
+        lastPrimaryKey = nil
     }
 
     /// Whether the table has a rowid (it is not a WITHOUT ROWID table).
@@ -143,5 +151,20 @@ final class RecordStatementCache {
         entries[key, default: []].append((columns, statement))
         lastEntry = (key, columns, statement)
         return statement
+    }
+}
+
+extension TableRecord {
+    /// The table of the record type, and its primary key.
+    static func tableAndPrimaryKey(_ db: Database) throws -> (table: String, primaryKey: PrimaryKeyInfo) {
+        let cache = db.recordStatementCache
+        let type = ObjectIdentifier(Self.self)
+        if let last = cache.lastPrimaryKey, last.type == type {
+            return (last.table, last.primaryKey)
+        }
+        let table = databaseTableName
+        let primaryKey = try db.primaryKey(table)
+        cache.lastPrimaryKey = (type, table, primaryKey)
+        return (table, primaryKey)
     }
 }
