@@ -22,11 +22,20 @@ final class SerializedDatabase: @unchecked Sendable {
     private var changeObservers: [Int: @Sendable (DatabaseChanges) -> Void] = [:]
     private var nextObserverId = 0
 
-    init(path: String, configuration: Configuration, label: String, checksSchemaVersion: Bool = false) throws {
+    /// Opens a connection whose accesses run on a queue of the
+    /// configuration's quality of service and target queue: the writer's
+    /// when `isWriter`, else the readers'.
+    init(path: String, configuration: Configuration, label: String, isWriter: Bool, checksSchemaVersion: Bool = false) throws {
         db = try Database(path: path, configuration: configuration, label: label)
         db.checksSchemaVersion = checksSchemaVersion
         interruptibleConnection = db.sqliteConnection
-        queue = DispatchQueue(label: label)
+        if isWriter {
+            queue = DispatchQueue(
+                label: label, qos: configuration.writeQoS,
+                target: configuration.writeTargetQueue ?? configuration.targetQueue)
+        } else {
+            queue = DispatchQueue(label: label, qos: configuration.readQoS, target: configuration.targetQueue)
+        }
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
     }
 
