@@ -66,6 +66,53 @@ public struct Configuration: Sendable {
     /// Default nil.
     public var schemaSource: (any DatabaseSchemaSource)?
 
+    /// The quality of service of the dispatch queues that run database
+    /// accesses, when no target queue gives one. Default `.userInitiated`.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.qos = .utility
+    /// let dbPool = try DatabasePool(path: "/path/to/database.sqlite", configuration: config)
+    /// ```
+    public var qos: DispatchQoS = .userInitiated
+
+    /// The quality of service of reads: the one of ``targetQueue`` if
+    /// set, else ``qos``.
+    public var readQoS: DispatchQoS {
+        targetQueue?.qos ?? qos
+    }
+
+    /// The quality of service of writes: the one of ``writeTargetQueue``,
+    /// else of ``targetQueue``, else ``qos``.
+    public var writeQoS: DispatchQoS {
+        writeTargetQueue?.qos ?? targetQueue?.qos ?? qos
+    }
+
+    /// The queue that the dispatch queues of database accesses target:
+    /// the reader connections and snapshots of a ``DatabasePool``, and the
+    /// writer when ``writeTargetQueue`` is nil. Default nil.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.targetQueue = DispatchQueue(label: "database", qos: .utility)
+    /// let dbQueue = try DatabaseQueue(path: "/path/to/database.sqlite", configuration: config)
+    /// ```
+    ///
+    /// A serial target queue runs one access at a time for all the
+    /// connections that target it: pool reads do not run in parallel, and
+    /// an access must not wait for another connection that shares it.
+    public var targetQueue: DispatchQueue?
+
+    /// The queue that the writer's dispatch queue targets: the connection
+    /// of a ``DatabaseQueue``, or the writer of a ``DatabasePool``. Default
+    /// nil: ``targetQueue``.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.writeTargetQueue = DispatchQueue(label: "database.writer", qos: .background)
+    /// ```
+    public var writeTargetQueue: DispatchQueue?
+
     var preparations: [@Sendable (Database) throws -> Void] = []
 
     public init() {}

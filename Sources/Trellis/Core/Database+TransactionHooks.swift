@@ -8,6 +8,16 @@ protocol TransactionHookHandler: AnyObject {
     /// (`SQLITE_INSERT`, `SQLITE_UPDATE`, `SQLITE_DELETE`).
     func rowDidChange(_ db: Database, operation: CInt, tableName: String, rowID: Int64)
 
+    /// The savepoints from `depth` (0 for the outermost) to the innermost
+    /// are about to be released: their changes now belong to the enclosing
+    /// savepoint, or to the transaction when there is none.
+    func savepointsWillRelease(_ db: Database, fromDepth depth: Int)
+
+    /// The changes made since the savepoint at `depth` (0 for the
+    /// outermost) began are about to be rolled back; the savepoint stays
+    /// open, and the inner ones are gone.
+    func savepointWillRollBack(_ db: Database, toDepth depth: Int)
+
     /// The transaction is about to commit; a thrown error rolls it back,
     /// and the statement that committed throws it.
     func transactionWillCommit(_ db: Database) throws
@@ -40,6 +50,9 @@ extension Database {
             sqlite3_rollback_hook(connection, nil, nil)
             return
         }
+        // The savepoints of a transaction that ended while no hook listened
+        // are gone.
+        if !isInsideTransaction { savepointNames.removeAll() }
         // Statements prepared before were prepared without the authorizer
         // answer that makes `DELETE FROM t` report each row.
         clearStatementCaches()
@@ -60,12 +73,15 @@ extension Database {
                 db.commitHookError = error
                 return 1
             }
+            db.savepointNames.removeAll()
             db.pendingTransactionEnd = .commit
             return 0
         }, context)
         sqlite3_rollback_hook(connection, { context in
             guard let context else { return }
-            Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().pendingTransactionEnd = .rollback
+            let db = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+            db.savepointNames.removeAll()
+            db.pendingTransactionEnd = .rollback
         }, context)
     }
 
@@ -85,9 +101,17 @@ extension Database {
     /// that refused a commit, or the connection's error.
     @usableFromInline
     func stepError(code: CInt, statement: Statement) -> any Error {
-        let error: any Error = commitHookError ?? makeError(code: code, statement: statement)
+        guard let refusal = commitHookError else {
+            let error = makeError(code: code, statement: statement)
+            notifyTransactionEnd()
+            return error
+        }
         commitHookError = nil
+        // A refused commit rolls back. After a `RELEASE` that would have
+        // committed, SQLite has undone the changes yet still reports an
+        // open transaction: it is ended here, as after a `COMMIT`.
+        if isInsideTransaction { try? execute(.rollback) }
         notifyTransactionEnd()
-        return error
+        return refusal
     }
 }

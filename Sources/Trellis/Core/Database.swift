@@ -95,6 +95,11 @@ public final class Database {
     /// The error of a transaction observer that refused a commit.
     var commitHookError: (any Error)?
 
+    /// The names of the open savepoints, outermost first, as the
+    /// statements that ran opened and closed them: see
+    /// `willExecute(_: TransactionControl)`.
+    @exclusivity(unchecked) var savepointNames: [String] = []
+
     /// The statement that runs, while there are transaction observers:
     /// update events report the columns it updates.
     private(set) weak var executingStatement: Statement?
@@ -390,7 +395,9 @@ public final class Database {
             clearSchemaDerivedCaches()
             accessChanges.schemaChanged = true
         }
-        if statement.region.mayBeginTransaction, !isInsideTransaction { currentTransactionDate = nil }
+        if statement.region.controlsTransactions, let control = statement.region.transactionControl {
+            willExecute(control)
+        }
         if recordsWrittenTables && statement.recordedAccessGeneration != accessGeneration
             && !statement.region.writtenTables.isEmpty
         {
@@ -523,14 +530,29 @@ public final class Database {
                 if let context {
                     Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedStatementChangesSchema = true
                 }
-            case SQLITE_SAVEPOINT, SQLITE_TRANSACTION:
+            case SQLITE_TRANSACTION:
+                guard let context, let operation else { break }
+                let db = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+                switch String(cString: operation) {
+                case "BEGIN": db.preparedRegion.transactionControl = .beginTransaction
                 // A rollback may undo schema changes.
-                if let context, let operation, String(cString: operation) == "ROLLBACK" {
-                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedStatementChangesSchema = true
+                case "ROLLBACK": db.preparedStatementChangesSchema = true
+                default: break
                 }
-                // BEGIN, and SAVEPOINT out of a transaction, begin one.
-                if let context, let operation, String(cString: operation) == "BEGIN" {
-                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedRegion.mayBeginTransaction = true
+            case SQLITE_SAVEPOINT:
+                // The second argument is the name of the savepoint.
+                guard let context, let operation, let name = column else { break }
+                let db = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+                switch String(cString: operation) {
+                case "BEGIN":
+                    db.preparedRegion.transactionControl = .beginSavepoint(String(cString: name))
+                case "RELEASE":
+                    db.preparedRegion.transactionControl = .releaseSavepoint(String(cString: name))
+                case "ROLLBACK":
+                    db.preparedRegion.transactionControl = .rollbackToSavepoint(String(cString: name))
+                    db.preparedStatementChangesSchema = true
+                default:
+                    break
                 }
             default:
                 break

@@ -5,10 +5,16 @@ struct StatementRegion: Sendable {
     var readTables: Set<String> = []
     var writtenTables: Set<String> = []
 
-    /// Whether the statement is a `BEGIN` or a `SAVEPOINT`, which begin a
-    /// transaction when none is open: the transaction date of the previous
-    /// transaction is then forgotten.
-    var mayBeginTransaction = false
+    /// Set when the statement begins, releases or rolls back a
+    /// transaction or a savepoint: the connection keeps track of its
+    /// savepoints, and forgets the previous transaction date.
+    var transactionControl: TransactionControl? {
+        didSet { controlsTransactions = transactionControl != nil }
+    }
+
+    /// Whether `transactionControl` is set: what each statement checks,
+    /// at the cost of a byte, before it runs.
+    private(set) var controlsTransactions = false
 
     /// The name SQLite gave last: it reports a read for each column, with
     /// the same pointer for the columns of one table, and comparing

@@ -24,7 +24,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     private var nextReader = 0
     private var isClosed = false
     private let lock = NSLock()
-    private let readerConfiguration: Configuration
+    let readerConfiguration: Configuration
 
     /// The path of the database.
     public let path: String
@@ -47,7 +47,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         writer = try SerializedDatabase(
             path: path, configuration: writerConfiguration,
             label: (configuration.label ?? "Trellis.DatabasePool") + ".writer",
-            checksSchemaVersion: true)
+            isWriter: true, checksSchemaVersion: true)
         var readerConfiguration = writerConfiguration
         readerConfiguration.journalMode = .default
         // Readers never write, even in `unsafeRead`: writes go through the
@@ -56,6 +56,11 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         // An IMMEDIATE transaction would take the write lock from the writer.
         readerConfiguration.defaultTransactionKind = .deferred
         self.readerConfiguration = readerConfiguration
+    }
+
+    /// The writer, then the readers opened so far.
+    var connections: [SerializedDatabase] {
+        lock.withLock { [writer] + readers }
     }
 
     /// A reader connection: a new one while there are fewer than
@@ -70,7 +75,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
             let reader = try SerializedDatabase(
                 path: path, configuration: readerConfiguration,
                 label: (readerConfiguration.label ?? "Trellis.DatabasePool") + ".reader\(readers.count + 1)",
-                checksSchemaVersion: true)
+                isWriter: false, checksSchemaVersion: true)
             readers.append(reader)
             return reader
         }

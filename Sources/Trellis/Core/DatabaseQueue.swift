@@ -32,7 +32,7 @@ public final class DatabaseQueue: DatabaseWriter {
         self.path = path
         writer = try SerializedDatabase(
             path: path, configuration: configuration,
-            label: configuration.label ?? "Trellis.DatabaseQueue")
+            label: configuration.label ?? "Trellis.DatabaseQueue", isWriter: true)
     }
 
     /// Opens a private in-memory database.

@@ -77,6 +77,10 @@ public final class Row {
     /// statement row: see ``beginReuse()``. Nil when nothing is reused.
     @usableFromInline @exclusivity(unchecked) private(set) var reuse: RowReuse?
 
+    /// The fetched row that a ``RowAdapter`` made this row from: see
+    /// ``unadapted``.
+    @exclusivity(unchecked) var adaptedRow: Row?
+
     /// The row this one is a scope of; decoding errors are reported to
     /// the root.
     private let parent: Row?
@@ -163,6 +167,7 @@ public final class Row {
         if unretainedStatement == nil && parent == nil { return self }
         let copied = Row(statement: nil, values: databaseValues, names: columnNames, offset: 0, count: count,
                          layout: layout, prefetched: prefetched, parent: nil)
+        copied.adaptedRow = root.adaptedRow
         // The prefetched rows of the scopes inside this row, rebased.
         let scopePrefetched = root.scopePrefetched
         if scopePrefetched.isEmpty { return copied }

@@ -54,7 +54,9 @@ public struct RowAdaptation: Sendable {
     @usableFromInline
     func adapt(_ row: Row) -> Row {
         let values = copiedIndexes.map { row.databaseValue(atIndex: $0) }
-        return Row(statement: nil, values: values, names: copiedNames, offset: 0, count: columns.count, layout: layout, parent: nil)
+        let adapted = Row(statement: nil, values: values, names: copiedNames, offset: 0, count: columns.count, layout: layout, parent: nil)
+        adapted.adaptedRow = row.copy()
+        return adapted
     }
 }
 

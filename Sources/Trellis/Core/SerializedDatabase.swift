@@ -7,7 +7,8 @@ import TrellisSQLite
 ///
 /// Asynchronous accesses run on a serial dispatch queue. A synchronous
 /// access runs on the caller's thread: it goes through the queue only when
-/// asynchronous accesses are waiting there, behind them. Otherwise it just
+/// asynchronous accesses are waiting there, behind them, or when the queue
+/// has a target queue (`Configuration.targetQueue`). Otherwise it just
 /// takes the access lock, which costs a fraction of a `DispatchQueue.sync`
 /// (its generic wrapper, block and bookkeeping): a single-row read and write
 /// cycle makes two accesses, so that cost shows next to raw SQLite.
@@ -24,6 +25,9 @@ final class SerializedDatabase: @unchecked Sendable {
     private let pendingLock = NSLock()
     private var pendingAsyncAccesses = 0
 
+    /// Whether synchronous accesses run on the queue, always.
+    private let synchronousAccessesUseQueue: Bool
+
     // Guarded by `connectionLock`: the connection that `interrupt()` reaches
     // from any thread, until it closes.
     private let connectionLock = NSLock()
@@ -35,11 +39,18 @@ final class SerializedDatabase: @unchecked Sendable {
     private var changeObservers: [Int: @Sendable (DatabaseChanges) -> Void] = [:]
     private var nextObserverId = 0
 
-    init(path: String, configuration: Configuration, label: String, checksSchemaVersion: Bool = false) throws {
+    /// Opens a connection whose accesses run on a queue of the
+    /// configuration's quality of service and target queue: the writer's
+    /// when `isWriter`, else the readers'.
+    init(path: String, configuration: Configuration, label: String, isWriter: Bool, checksSchemaVersion: Bool = false) throws {
         db = try Database(path: path, configuration: configuration, label: label)
         db.checksSchemaVersion = checksSchemaVersion
         interruptibleConnection = db.sqliteConnection
-        queue = DispatchQueue(label: label)
+        let targetQueue = isWriter ? configuration.writeTargetQueue ?? configuration.targetQueue : configuration.targetQueue
+        queue = DispatchQueue(label: label, qos: isWriter ? configuration.writeQoS : configuration.readQoS, target: targetQueue)
+        // A target queue serializes the accesses with the other work of
+        // that queue: synchronous accesses must go through it too.
+        synchronousAccessesUseQueue = targetQueue != nil
     }
 
     var configuration: Configuration { db.configuration }
@@ -65,6 +76,9 @@ final class SerializedDatabase: @unchecked Sendable {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
                 message: "Database methods are not reentrant: use the Database value given to the enclosing closure.")
+        }
+        if synchronousAccessesUseQueue {
+            return try queue.sync { try lockedAccess(block) }
         }
         accessLock.lock()
         if pendingLock.withLock({ pendingAsyncAccesses == 0 }) {

@@ -41,4 +41,37 @@ import Trellis
             try DatabaseQueue.inMemoryCopy(fromPath: "/nonexistent/\(UUID().uuidString).sqlite")
         }
     }
+
+    @Test func aTemporaryCopyLivesInATemporaryFileAndLeavesTheOriginalAlone() throws {
+        let path = try makeFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let copy = try DatabaseQueue.temporaryCopy(fromPath: path)
+        #expect(copy.path == "")
+        // A database in memory would answer "memory".
+        #expect(try copy.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "delete")
+        try copy.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Craig')") }
+        #expect(try copy.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 3)
+        let original = try DatabaseQueue(path: path)
+        #expect(try original.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 2)
+    }
+
+    @Test func aReadOnlyTemporaryCopyRefusesWrites() throws {
+        let path = try makeFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let copy = try DatabaseQueue.temporaryCopy(fromPath: path, configuration: configuration)
+        #expect(try copy.read { try String.fetchAll($0, sql: "SELECT name FROM player ORDER BY name") } == ["Arthur", "Barbara"])
+        let error = #expect(throws: DatabaseError.self) {
+            try copy.writeWithoutTransaction { db in try db.execute(sql: "DELETE FROM player") }
+        }
+        #expect(error?.resultCode == .SQLITE_READONLY)
+    }
+
+    @Test func theTemporaryCopyOfAMissingFileIsAnError() throws {
+        let error = #expect(throws: DatabaseError.self) {
+            try DatabaseQueue.temporaryCopy(fromPath: "/nonexistent/\(UUID().uuidString).sqlite")
+        }
+        #expect(error?.resultCode == .SQLITE_CANTOPEN)
+    }
 }

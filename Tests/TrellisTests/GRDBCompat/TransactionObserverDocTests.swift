@@ -134,9 +134,7 @@ private final class PlayerObserver: TransactionObserver, @unchecked Sendable {
         let dbQueue = try makeDatabase()
         let observer = EventLog()
         dbQueue.add(transactionObserver: observer)
-        withKnownIssue("Trellis reports the changes of savepoints at once, those rolled back included: its transaction hooks do not see savepoints (Core)") {
-            try delaysChangesOfSavepoints(dbQueue, observer)
-        }
+        try delaysChangesOfSavepoints(dbQueue, observer)
 
         // A savepoint outside of a transaction is the transaction: nothing
         // is delayed.

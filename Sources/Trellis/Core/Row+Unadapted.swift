@@ -1,0 +1,19 @@
+extension Row {
+    /// The row as it was fetched, before a ``RowAdapter`` picked, renamed
+    /// or scoped its columns: all the columns of the statement. A row that
+    /// no adapter made is its own unadapted row; the scopes of an adapted
+    /// row share the unadapted row of their parent.
+    ///
+    /// ```swift
+    /// let adapter = ScopeAdapter(["author": SuffixRowAdapter(fromIndex: 2)])
+    /// let row = try Row.fetchOne(db, sql: "SELECT id, title, id, name FROM ...", adapter: adapter)!
+    /// row.scopes["author"]!  // [id:2 name:"Herman Melville"]
+    /// row.unadapted          // [id:1 title:"Moby-Dick" id:2 name:"Herman Melville"]
+    /// ```
+    ///
+    /// It helps debugging adapters: see what they were given.
+    public var unadapted: Row {
+        let root = self.root
+        return root.adaptedRow ?? root
+    }
+}
