@@ -242,7 +242,7 @@ public final class Database {
         guard statements.count <= 1 else {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
-                message: "Multiple statements found. To execute multiple statements, use Database.execute(sql:) instead.",
+                message: "Multiple statements found. To execute multiple statements, use Database.execute(sql:) or Database.allStatements(sql:) instead.",
                 sql: sql)
         }
         guard let statement = statements.popLast() else {
@@ -283,7 +283,7 @@ public final class Database {
         guard statements.count == 1, let statement = statements.popLast() else {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
-                message: statements.isEmpty ? "No statement found" : "Multiple statements found. To execute multiple statements, use Database.execute(sql:) instead.",
+                message: statements.isEmpty ? "No statement found" : "Multiple statements found. To execute multiple statements, use Database.execute(sql:) or Database.allStatements(sql:) instead.",
                 sql: sql)
         }
         if statementCache.count >= configuration.maximumStatementCacheSize {
@@ -380,6 +380,7 @@ public final class Database {
     /// traces the statement.
     @usableFromInline
     func willExecute(_ statement: Statement) throws {
+        if let error = statement.invalidArgumentsError { throw error }
         if isReadOnlyAccess && !statement.isAllowedInReadOnlyAccess {
             throw DatabaseError(
                 resultCode: .SQLITE_READONLY,
