@@ -37,7 +37,8 @@ public final class Database {
     @exclusivity(unchecked) private var lastCachedStatement: Statement?
 
     /// The cancellation of the asynchronous access that runs, if any:
-    /// transactions check it before they commit.
+    /// once the task is cancelled, statements other than ROLLBACK throw
+    /// `CancellationError`, and transactions do not commit.
     var accessCancellation: AccessCancellation?
 
     /// The statements that begin and end transactions, by
@@ -381,6 +382,10 @@ public final class Database {
     @usableFromInline
     func willExecute(_ statement: Statement) throws {
         if let error = statement.invalidArgumentsError { throw error }
+        // As in GRDB, the only statement a cancelled access runs is ROLLBACK.
+        if let accessCancellation, accessCancellation.isCancelled, !statement.sql.hasPrefix("ROLLBACK") {
+            throw CancellationError()
+        }
         if isReadOnlyAccess && !statement.isAllowedInReadOnlyAccess {
             throw DatabaseError(
                 resultCode: .SQLITE_READONLY,
