@@ -37,7 +37,8 @@ public final class Database {
     @exclusivity(unchecked) private var lastCachedStatement: Statement?
 
     /// The cancellation of the asynchronous access that runs, if any:
-    /// transactions check it before they commit.
+    /// once the task is cancelled, statements other than ROLLBACK throw
+    /// `CancellationError`, and transactions do not commit.
     var accessCancellation: AccessCancellation?
 
     /// The statements that begin and end transactions, by
@@ -247,7 +248,7 @@ public final class Database {
         guard statements.count <= 1 else {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
-                message: "Multiple statements found. To execute multiple statements, use Database.execute(sql:) instead.",
+                message: "Multiple statements found. To execute multiple statements, use Database.execute(sql:) or Database.allStatements(sql:) instead.",
                 sql: sql)
         }
         guard let statement = statements.popLast() else {
@@ -288,7 +289,7 @@ public final class Database {
         guard statements.count == 1, let statement = statements.popLast() else {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
-                message: statements.isEmpty ? "No statement found" : "Multiple statements found. To execute multiple statements, use Database.execute(sql:) instead.",
+                message: statements.isEmpty ? "No statement found" : "Multiple statements found. To execute multiple statements, use Database.execute(sql:) or Database.allStatements(sql:) instead.",
                 sql: sql)
         }
         if statementCache.count >= configuration.maximumStatementCacheSize {
@@ -385,6 +386,11 @@ public final class Database {
     /// traces the statement.
     @usableFromInline
     func willExecute(_ statement: Statement) throws {
+        if let error = statement.invalidArgumentsError { throw error }
+        // As in GRDB, the only statement a cancelled access runs is ROLLBACK.
+        if let accessCancellation, accessCancellation.isCancelled, !statement.sql.hasPrefix("ROLLBACK") {
+            throw CancellationError()
+        }
         if isReadOnlyAccess && !statement.isAllowedInReadOnlyAccess {
             throw DatabaseError(
                 resultCode: .SQLITE_READONLY,

@@ -230,6 +230,15 @@ extension String {
         quoted(by: "\"")
     }
 
+    /// The string as is when it is a plain identifier (`swiftLocalizedCompare`), else quoted: the
+    /// way GRDB writes collation names, without letting an odd name change the statement.
+    var databaseIdentifierQuotedIfNeeded: String {
+        let isPlain = !isEmpty && utf8.allSatisfy { byte in
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
+        } && !(utf8.first.map { $0 >= 0x30 && $0 <= 0x39 } ?? false)
+        return isPlain ? self : quotedDatabaseIdentifier
+    }
+
     /// The string between quotes, with inner quotes doubled.
     private func quoted(by quote: Character) -> String {
         var result = String(quote)

@@ -117,6 +117,37 @@ extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: Datab
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
         RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
     }
+
+    // Restated so that the defaults of raw-representable types below do
+    // not compete with those of all convertible types.
+    public var sqlExpression: SQLExpression { .value(databaseValue) }
+
+    public func bindingDatabaseValue() -> DatabaseValue { databaseValue }
+}
+
+/// Raw-representable wrappers, such as the values of the Tagged library,
+/// are expressions, arguments and fast columns when their raw values are:
+///
+/// ```swift
+/// extension Tagged: @retroactive SQLExpressible where RawValue: SQLExpressible { }
+/// extension Tagged: @retroactive StatementBinding where RawValue: StatementBinding { }
+/// extension Tagged: @retroactive StatementColumnConvertible where RawValue: StatementColumnConvertible { }
+/// extension Tagged: @retroactive DatabaseValueConvertible where RawValue: DatabaseValueConvertible { }
+/// ```
+extension SQLExpressible where Self: RawRepresentable, RawValue: SQLExpressible {
+    public var sqlExpression: SQLExpression { rawValue.sqlExpression }
+}
+
+extension StatementBinding where Self: RawRepresentable, RawValue: StatementBinding {
+    public func bindingDatabaseValue() -> DatabaseValue { rawValue.bindingDatabaseValue() }
+}
+
+extension StatementColumnConvertible where Self: RawRepresentable, RawValue: StatementColumnConvertible {
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let rawValue = RawValue(sqliteStatement: sqliteStatement, index: index) else { return nil }
+        self.init(rawValue: rawValue)
+    }
 }
 
 // MARK: - Placeholders

@@ -50,7 +50,35 @@ public final class Statement {
     @exclusivity(unchecked) var recordedAccessGeneration = 0
 
     /// The current arguments.
-    @exclusivity(unchecked) public private(set) var arguments = StatementArguments()
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (:name, :score)")
+    /// statement.arguments = ["name": "Arthur", "score": 1000]
+    /// try statement.execute()
+    /// ```
+    ///
+    /// Arguments that do not fit the parameters (where GRDB stops the
+    /// process) make the next execution or fetch of the statement throw a
+    /// ``DatabaseError``, until valid arguments are set. Use
+    /// ``setArguments(_:)`` to hear of the mistake at once.
+    public var arguments: StatementArguments {
+        get { _arguments }
+        set {
+            do {
+                try setArguments(newValue)
+            } catch {
+                _arguments = newValue
+                invalidArgumentsError = error
+            }
+        }
+    }
+
+    @exclusivity(unchecked) private var _arguments = StatementArguments()
+
+    /// The error of the last arguments given to the `arguments` property,
+    /// thrown when the statement runs.
+    @usableFromInline @exclusivity(unchecked)
+    var invalidArgumentsError: (any Error)?
 
     @usableFromInline
     let columnLookup = ColumnLookup()
@@ -135,6 +163,11 @@ public final class Statement {
     }
 
     /// Sets the arguments, after checking they fit the parameters.
+    ///
+    /// ```swift
+    /// try statement.setArguments(["Arthur", 1000])
+    /// try statement.execute()
+    /// ```
     public func setArguments(_ arguments: StatementArguments) throws {
         if arguments.namedValues.isEmpty && arguments.values.count == parameterNames.count {
             // Positional values fill the parameters in order, named or not.
@@ -142,7 +175,31 @@ public final class Statement {
         } else {
             try bind(orderedValues(for: arguments))
         }
-        self.arguments = arguments
+        _arguments = arguments
+    }
+
+    /// Sets the arguments without checking that they fit: a parameter
+    /// takes its named value, else the next positional value, else NULL;
+    /// values left over are ignored. This is GRDB's behaviour.
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement(sql: "SELECT ?, :a")
+    /// statement.setUncheckedArguments([5])   // SELECT 5, NULL
+    /// ```
+    public func setUncheckedArguments(_ arguments: StatementArguments) {
+        var positional = arguments.values.makeIterator()
+        let values = parameterNames.map { name in
+            name.flatMap { arguments.namedValues[$0] } ?? positional.next() ?? .null
+        }
+        do {
+            try bind(values)
+            _arguments = arguments
+        } catch {
+            // SQLite refuses a value only when it is too big: the statement
+            // runs with what was bound, or reports the error when it runs.
+            _arguments = arguments
+            invalidArgumentsError = error
+        }
     }
 
     /// Binds values to the parameters, in order, without a
@@ -150,6 +207,7 @@ public final class Statement {
     @inlinable
     func bind(_ values: some Collection<DatabaseValue>) throws {
         sqlite3_reset(sqliteStatement)
+        invalidArgumentsError = nil
         var index: CInt = 1
         for value in values {
             let code = value.bind(to: sqliteStatement, at: index)

@@ -7,6 +7,8 @@
 ///     print("no \(table) with key \(key)")
 /// }
 /// ```
+///
+/// Its description is GRDB's: `Key not found in table player: [id:42]`.
 public enum RecordError: Error, CustomStringConvertible, Sendable {
     /// No row matches the primary key of the record.
     case recordNotFound(databaseTableName: String, key: [String: DatabaseValue])
@@ -17,8 +19,9 @@ public enum RecordError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case let .recordNotFound(table, key):
-            let keyDescription = key.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-            return "Record not found in table \(table), key: [\(keyDescription)]"
+            // GRDB's words: `Key not found in table player: [id:42]`.
+            let keyDescription = key.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ")
+            return "Key not found in table \(table): [\(keyDescription)]"
         case let .callbackNotCalled(name):
             return "\(name) did not call its closure: the operation did not run"
         }

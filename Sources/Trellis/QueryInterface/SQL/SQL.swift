@@ -112,7 +112,7 @@ public struct SQL: Sendable {
                 result += try ordering.sql(context)
             case .collation(let collation):
                 context.db.addIfNeeded(collation: collation)
-                result += collation.name.quotedDatabaseIdentifier
+                result += collation.name.databaseIdentifierQuotedIfNeeded
             }
         }
         return result
@@ -219,15 +219,24 @@ extension SQL: ExpressibleByStringInterpolation {
             elements.append(.ordering(ordering.sqlOrdering))
         }
 
-        /// A parenthesized list of values, for `IN` and `NOT IN`:
-        /// `"WHERE id IN \(ids)"` gives `WHERE id IN (?, ?, ?)`. An empty
-        /// sequence gives `()`, which matches no row.
+        /// A parenthesized list of values, for `IN` and `NOT IN`, written as
+        /// GRDB writes it: `"WHERE id IN \(ids)"` gives `WHERE id IN (?,?,?)`.
+        /// An empty sequence gives `(SELECT NULL WHERE NULL)`, an empty list
+        /// that every SQL engine accepts: `IN` matches no row, `NOT IN` all.
+        ///
+        /// ```swift
+        /// let ids: [Int64] = [1, 2, 3]
+        /// let players = try SQLRequest<Player>(literal: "SELECT * FROM player WHERE id IN \(ids)").fetchAll(db)
+        /// ```
         public mutating func appendInterpolation<S: Sequence>(_ sequence: S) where S.Element: SQLExpressible {
+            var isEmpty = true
             elements.append(.sql("(", StatementArguments()))
-            for (index, element) in sequence.enumerated() {
-                if index > 0 { elements.append(.sql(", ", StatementArguments())) }
+            for element in sequence {
+                if !isEmpty { elements.append(.sql(",", StatementArguments())) }
+                isEmpty = false
                 elements.append(.expression(element.sqlExpression))
             }
+            if isEmpty { elements.append(.sql("SELECT NULL WHERE NULL", StatementArguments())) }
             elements.append(.sql(")", StatementArguments()))
         }
 

@@ -249,7 +249,7 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
             return try x.sql(context, wrappedInParenthesis: true) + " COLLATE " + collation
         case .customCollated(let x, let collation):
             context.db.addIfNeeded(collation: collation)
-            return try x.sql(context, wrappedInParenthesis: true) + " COLLATE " + collation.name.quotedDatabaseIdentifier
+            return try x.sql(context, wrappedInParenthesis: true) + " COLLATE " + collation.name.databaseIdentifierQuotedIfNeeded
         case .cast(let x, let type):
             return "CAST(" + (try x.sql(context)) + " AS " + type + ")"
         case .exists(let subquery, let negated):
