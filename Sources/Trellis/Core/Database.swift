@@ -101,6 +101,10 @@ public final class Database {
     /// `willExecute(_: TransactionControl)`.
     @exclusivity(unchecked) var savepointNames: [String] = []
 
+    /// Whether the open transaction began with a `SAVEPOINT` (not a
+    /// `BEGIN`): the `RELEASE` of its outermost savepoint commits it.
+    @exclusivity(unchecked) var transactionBeganWithSavepoint = false
+
     /// The statement that runs, while there are transaction observers:
     /// update events report the columns it updates.
     private(set) weak var executingStatement: Statement?
@@ -402,7 +406,7 @@ public final class Database {
             accessChanges.schemaChanged = true
         }
         if statement.region.controlsTransactions, let control = statement.region.transactionControl {
-            willExecute(control)
+            try willExecute(control)
         }
         if recordsWrittenTables && statement.recordedAccessGeneration != accessGeneration
             && !statement.region.writtenTables.isEmpty
@@ -541,6 +545,7 @@ public final class Database {
                 let db = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
                 switch String(cString: operation) {
                 case "BEGIN": db.preparedRegion.transactionControl = .beginTransaction
+                case "COMMIT": db.preparedRegion.transactionControl = .commitTransaction
                 // A rollback may undo schema changes.
                 case "ROLLBACK": db.preparedStatementChangesSchema = true
                 default: break
