@@ -105,11 +105,7 @@ public final class SharedValueObservation<Value: Sendable>: @unchecked Sendable 
         lock.unlock()
 
         if let replayed {
-            if case .immediate = scheduler.kind {
-                onChange(replayed)
-            } else {
-                deliveryQueue.async { onChange(replayed) }
-            }
+            deliveryQueue.async { onChange(replayed) }
         }
         if startsObservation {
             startObservation()
@@ -133,13 +129,8 @@ public final class SharedValueObservation<Value: Sendable>: @unchecked Sendable 
     }
 
     private func startObservation() {
-        let observationScheduler: ValueObservationScheduler
-        switch scheduler.kind {
-        case .immediate: observationScheduler = .immediate
-        case .background, .queue: observationScheduler = .async(onQueue: deliveryQueue)
-        }
-        // The observation may deliver its first value before `start`
-        // returns (`.immediate`): the cancellable is set first.
+        let observationScheduler = ValueObservationScheduler.async(onQueue: deliveryQueue)
+        // The cancellable is set first, before any value can arrive.
         let placeholder = AnyDatabaseCancellable {}
         lock.lock()
         cancellable = placeholder

@@ -21,7 +21,8 @@ import Foundation
 /// }
 /// ```
 ///
-/// Values are fetched and delivered on a background queue, in order. The
+/// Values are fetched on a background queue, and delivered in order: on
+/// the main actor by default, as in GRDB, or where a scheduler says. The
 /// observation tracks the tables that its last fetch read: a write access
 /// that changes one of them, or the schema, triggers a new fetch; writes
 /// to other tables do not. A fetch may deliver a value equal to the
@@ -106,13 +107,40 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     /// the value after each change; `onError` receives the first error,
     /// which ends the observation.
     ///
-    /// Values are delivered in order, on a background queue by default.
-    /// With `scheduling: .immediate`, the current value is fetched and
-    /// delivered before this method returns; with
-    /// `scheduling: .async(onQueue: queue)`, values are delivered on `queue`.
+    /// As in GRDB, values are delivered on the main actor, asynchronously;
+    /// with `scheduling: .immediate`, the current value is fetched and
+    /// delivered before this method returns.
     ///
     /// ```swift
     /// let cancellable = observation.start(in: dbQueue) { error in
+    ///     // Handle error (on the main actor)
+    /// } onChange: { (players: [Player]) in
+    ///     print("Fresh players", players)
+    /// }
+    /// ```
+    ///
+    /// Off the main actor, name a scheduler: `.async(onQueue:)`, or
+    /// `.background`.
+    @preconcurrency @MainActor
+    public func start(
+        in reader: any DatabaseReader,
+        scheduling scheduler: ValueObservationMainActorScheduler = .mainActor,
+        onError: @escaping @MainActor (any Error) -> Void,
+        onChange: @escaping @MainActor (Value) -> Void) -> AnyDatabaseCancellable
+    {
+        start(
+            in: reader, scheduling: scheduler.scheduler,
+            onError: { error in MainActor.assumeIsolated { onError(error) } },
+            onChange: { value in MainActor.assumeIsolated { onChange(value) } })
+    }
+
+    /// Starts the observation, delivering values where `scheduler` says:
+    /// `onChange` receives the current value, then the value after each
+    /// change; `onError` receives the first error, which ends the
+    /// observation.
+    ///
+    /// ```swift
+    /// let cancellable = observation.start(in: dbQueue, scheduling: .async(onQueue: myQueue)) { error in
     ///     // Handle error
     /// } onChange: { (players: [Player]) in
     ///     print("Fresh players", players)
@@ -120,7 +148,7 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     /// ```
     public func start(
         in reader: any DatabaseReader,
-        scheduling scheduler: ValueObservationScheduler = .background,
+        scheduling scheduler: ValueObservationScheduler,
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
     {

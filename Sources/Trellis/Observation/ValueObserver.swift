@@ -87,8 +87,8 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
         queue.async { [self] in
             fetchAndDeliver { delivery in
                 switch scheduler.kind {
-                case .background, .immediate: delivery()
-                case .queue(let queue): queue.async(execute: delivery)
+                case .background: delivery()
+                case .queue(let queue), .immediate(later: let queue): queue.async(execute: delivery)
                 }
             }
         }

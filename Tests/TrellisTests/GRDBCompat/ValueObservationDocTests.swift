@@ -4,8 +4,8 @@ import Testing
 import Trellis
 
 // GRDB's ValueObservation page (Extension/ValueObservation.md): its
-// samples (but the Combine publishers and the main actor), with what GRDB 7
-// delivers for them. Values arrive asynchronously: the tests wait for
+// samples (but the Combine publishers), with what GRDB 7 delivers for
+// them; the samples that start without a scheduler run on the main actor. Values arrive asynchronously: the tests wait for
 // them, and never for a duration.
 
 private struct Player: Codable, FetchableRecord, MutablePersistableRecord, Identifiable, Equatable {
@@ -93,7 +93,7 @@ private final class Inbox<Value: Sendable>: @unchecked Sendable {
 
     // MARK: ValueObservation Usage
 
-    @Test func startAndCancel() async throws {
+    @Test @MainActor func startAndCancel() async throws {
         let dbQueue = try makeDatabase()
         // For example, an observation of [Player], which tracks all players:
         let observation = ValueObservation.tracking { db in
@@ -165,7 +165,7 @@ private final class Inbox<Value: Sendable>: @unchecked Sendable {
 
     // MARK: ValueObservation Scheduling
 
-    @Test func immediateSchedulingNotifiesTheInitialValueRightOnSubscription() throws {
+    @Test @MainActor func immediateSchedulingNotifiesTheInitialValueRightOnSubscription() throws {
         let dbQueue = try makeDatabase()
         try insert("Arthur", in: dbQueue)
         let observation = ValueObservation.tracking(Player.fetchAll)

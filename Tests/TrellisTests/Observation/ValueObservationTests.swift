@@ -37,7 +37,7 @@ import Trellis
         let box = Box()
         let changed = DispatchSemaphore(value: 0)
         let cancellable = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? 0 }
-            .start(in: dbPool) { error in
+            .start(in: dbPool, scheduling: .background) { error in
                 Issue.record("unexpected error \(error)")
             } onChange: { count in
                 box.append(count)
@@ -82,6 +82,17 @@ import Trellis
             delivered.wait(timeout: .now() + seconds) == .success
         }
 
+        /// Waits, without blocking the thread, until `count` values arrived;
+        /// false after a timeout.
+        func nextValues(count: Int, seconds: Double = 5) async -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while values.count < count {
+                if Date() > deadline { return false }
+                try? await Task.sleep(nanoseconds: 5_000_000)
+            }
+            return true
+        }
+
         /// Gives a value that should not come the time to arrive.
         func settle() { Thread.sleep(forTimeInterval: 0.3) }
     }
@@ -91,7 +102,7 @@ import Trellis
         in writer: some DatabaseWriter,
         into recorder: Recorder<Value>) -> AnyDatabaseCancellable
     {
-        observation.start(in: writer) { error in
+        observation.start(in: writer, scheduling: .background) { error in
             Issue.record("unexpected error \(error)")
         } onChange: { value in
             recorder.append(value)
@@ -258,23 +269,50 @@ import Trellis
         #expect(recorder.values == ["0 players", "1 players"])
     }
 
-    @Test func immediateSchedulingDeliversTheCurrentValueBeforeStartReturns() throws {
+    @Test @MainActor func immediateSchedulingDeliversTheCurrentValueBeforeStartReturns() async throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)") }
+        try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)") }
         let recorder = Recorder<Int>()
         let cancellable = ValueObservation
             .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? 0 }
             .start(in: dbQueue, scheduling: .immediate) { error in
                 Issue.record("unexpected error \(error)")
             } onChange: { count in
+                MainActor.assertIsolated()
                 recorder.append(count)
             }
         defer { cancellable.cancel() }
         #expect(recorder.values == [1])
-        try dbQueue.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
-        #expect(recorder.waitForValue())
-        #expect(recorder.waitForValue())
+        try await dbQueue.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+        // The next values come asynchronously, on the main actor: it must
+        // be free to run them.
+        #expect(await recorder.nextValues(count: 2))
         #expect(recorder.values == [1, 2])
+    }
+
+    @Test @MainActor func valuesAreDeliveredOnTheMainActorByDefault() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+        final class Model {
+            var counts: [Int] = []
+        }
+        let model = Model()   // main-actor state, not Sendable
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? 0 }
+            .start(in: dbQueue) { error in
+                Issue.record("unexpected error \(error)")
+            } onChange: { count in
+                model.counts.append(count)
+                recorder.append(count)
+            }
+        defer { cancellable.cancel() }
+        // Asynchronous: nothing before start returns.
+        #expect(model.counts.isEmpty)
+        #expect(await recorder.nextValues(count: 1))
+        try await dbQueue.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        #expect(await recorder.nextValues(count: 2))
+        #expect(model.counts == [0, 1])
     }
 
     @Test func asyncSchedulingDeliversOnTheGivenQueue() throws {
