@@ -19,11 +19,15 @@ final class BoxState: @unchecked Sendable {
     let encoder: EntityEncoder
     /// The coding key of the id property, when it is not `id`.
     let renamedIdKey: String?
+    /// Whether the entity type is a class: its objects are references,
+    /// which the store tracks while it puts them, and reads as such.
+    let isClass: Bool
 
     init(table: EntityTable, link: StoreLink, entityType: any Entity.Type) {
         self.table = table
         decoder = EntityDecoder(plan: decodingPlan, link: link, entityType: entityType)
         renamedIdKey = entityType.renamedIdKey
         encoder = EntityEncoder(plan: encodingPlan, renamedIdKey: renamedIdKey)
+        isClass = entityType is AnyObject.Type
     }
 }

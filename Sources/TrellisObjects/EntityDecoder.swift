@@ -82,6 +82,12 @@ final class EntityDecoder: Decoder {
         return try T(from: self)
     }
 
+    /// Decodes an entity of a class type from `row`, as the object it is.
+    func decodeObject<T: Entity>(_ type: T.Type, from row: Row) throws -> AnyObject {
+        // `T` is a class: its value is the reference to the object.
+        unsafeBitCast(try decode(T.self, from: row), to: AnyObject.self)
+    }
+
     /// The id of the entity of the row, for its `ToMany` relations.
     var ownerId: Id {
         get throws {

@@ -39,8 +39,9 @@ public final class Store: @unchecked Sendable {
     // The access in progress: only one runs at a time on the queue.
     private var activeDatabase: DatabaseBox?
     private var activeThread: pthread_t?
-    // The objects that the write in progress inserted; only touched inside
-    // database accesses, which the queue serializes.
+    // The class objects that the write in progress inserted (structs are
+    // values, out of reach); only touched inside database accesses, which
+    // the queue serializes.
     @exclusivity(unchecked) private var insertedObjects: [any Entity] = []
 
     /// The name of the database file in the store's folder.
@@ -330,13 +331,13 @@ public final class Store: @unchecked Sendable {
             }
         } catch {
             // The transaction rolled back, and tables it created with it.
-            for object in inserted { object.id = 0 }
+            for object in inserted { Self.resetId(of: object) }
             invalidateTables()
             throw ObjectBoxError.translating(error)
         }
     }
 
-    /// Records an object that the write in progress inserted.
+    /// Records a class object that the write in progress inserted.
     func didInsert(_ object: any Entity) {
         if let primary { return primary.didInsert(object) }
         insertedObjects.append(object)
@@ -344,8 +345,15 @@ public final class Store: @unchecked Sendable {
 
     private func resetIds(from index: Int) {
         guard index < insertedObjects.count else { return }
-        for object in insertedObjects[index...] { object.id = 0 }
+        for object in insertedObjects[index...] { Self.resetId(of: object) }
         insertedObjects.removeSubrange(index...)
+    }
+
+    /// Gives a class object that a rolled back write inserted its id 0
+    /// back: the copy refers to the object.
+    private static func resetId(of object: any Entity) {
+        var object = object
+        object.id = 0
     }
 
     private func invalidateTables() {
@@ -396,7 +404,9 @@ private final class DatabaseBox {
 }
 
 /// The state of one `put`: the objects being put (to stop at cycles), and
-/// the objects to put again once the objects they point to have ids.
+/// the objects to put again once the objects they point to have ids. Only
+/// class objects are tracked: relations point to classes, so a cycle never
+/// goes through a struct.
 final class PutContext {
     // Only touched by its put, inside a database access.
     @exclusivity(unchecked) private var putting: Set<ObjectIdentifier> = []
