@@ -3,8 +3,8 @@ import Trellis
 // The puts of ObjectBox's "Put with structs": a struct is a value, which
 // the store can not reach once it is passed, so these methods hand the id
 // back: in the caller's variable (`inout`), as a return value, or in a
-// copy. They take class objects too, which get their ids as with
-// ``Box/put(_:mode:)-(T,_)``.
+// copy. They take class objects too, which get their ids as with the put
+// of objects.
 extension Box {
     /// Stores an entity, inserting it when its id is 0, and writes the id
     /// of a new one into it. Targets of its relations that are not stored
@@ -24,7 +24,7 @@ extension Box {
     /// With `mode: .insert`, the put throws when an entity with the id
     /// exists already; with `mode: .update`, when none does. When the put
     /// throws, `entity` is unchanged. A struct put inside
-    /// ``Store/runInTransaction(_:)-(()->R)`` keeps its new id when the
+    /// `store.runInTransaction { ... }` keeps its new id when the
     /// transaction rolls back later (a class object gets 0 back); put it
     /// again to store it under that id.
     @discardableResult

@@ -11,8 +11,14 @@
 /// try box.remove(person)
 /// ```
 ///
-/// The entities of a box may be structs: see ``put(_:mode:)-(T,_)`` for
-/// how they get their ids.
+/// The entities of a box may be structs, which get their ids from the
+/// puts that hand them back:
+///
+/// ```swift
+/// var author = Author(id: 0, name: "Nnedi Okorafor", age: 45)
+/// try authorBox.put(&author)                   // author.id is set
+/// let copy = try authorBox.put(struct: author)  // or a copy with the id
+/// ```
 public final class Box<T: Entity>: @unchecked Sendable {
     // A box holds no mutable state: the store serializes database work.
     /// The store of the box.
@@ -93,7 +99,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
             guard entity.id == newId else {
                 throw ObjectStoreError(EntityIdFields.shared.field(of: T.self).problem ?? "\(T.entityName) did not keep the id \(newId) that the store wrote to it")
             }
-            if identity != nil { store.didInsert(entity) }
+            if let identity { store.didInsert(identity, of: T.self) }
         } else {
             let statement = try db.cachedStatement(sql: table.upsertSQL(columns: encoded.columns))
             try statement.execute(arguments: StatementArguments(values: encoded.values))
@@ -122,6 +128,21 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// The object with the given id, or nil.
     public func get(_ id: Id) throws -> T? {
+        guard state.isClass else { return try getValue(id) }
+        let object = try readTable(orIfMissing: nil) { db in
+            let statement = try db.cachedStatement(sql: table.selectByIdSQL)
+            return try decodeObject(statement, arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]))
+        }
+        guard let object else { return nil }
+        // The decode made a `T`, a class.
+        return unsafeBitCast(object, to: T.self)
+    }
+
+    /// The struct with the given id, or nil. Apart from ``get(_:)-(Id)``,
+    /// so that the read of objects, which the optimizer specializes for
+    /// `AnyObject?`, stays as small as it was.
+    @inline(never)
+    private func getValue(_ id: Id) throws -> T? {
         try readTable(orIfMissing: nil) { db in
             let statement = try db.cachedStatement(sql: table.selectByIdSQL)
             return try decodeOne(statement, arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]))
@@ -341,15 +362,24 @@ public final class Box<T: Entity>: @unchecked Sendable {
         // Objects are collected as `AnyObject`, for which the fetch loop is
         // specialized: appending to an array of the generic `T` looks up
         // its metadata for every object.
-        let objects = try withDecoder(reading: statement) { decoder in
-            try statement.decodeAll(arguments: arguments) { row -> AnyObject in try decoder.decodeObject(T.self, from: row) }
-        }
+        let objects = try decodeObjects(statement, arguments: arguments)
         return Array(unsafeUninitializedCapacity: objects.count) { buffer, initializedCount in
-            for (index, object) in objects.enumerated() {
-                // The decode above made a `T`, a class.
-                buffer.initializeElement(at: index, to: unsafeBitCast(object, to: T.self))
+            guard let elements = buffer.baseAddress else { return }
+            objects.withUnsafeBufferPointer { decoded in
+                guard let references = decoded.baseAddress else { return }
+                // The decode made `T`s, of a class: their values are the
+                // references.
+                UnsafeMutableRawPointer(elements).initializeMemory(as: AnyObject.self, from: references, count: decoded.count)
             }
             initializedCount = objects.count
+        }
+    }
+
+    /// The objects of the rows of `statement`, for a class entity.
+    private func decodeObjects(_ statement: Statement, arguments: StatementArguments?) throws -> [AnyObject] {
+        guard let objectDecoder = state.objectDecoder else { throw ObjectStoreError("\(T.entityName) is not a class") }
+        return try withDecoder(reading: statement) { decoder in
+            try statement.decodeAll(arguments: arguments) { row in try objectDecoder.decodeObject(decoder, from: row) }
         }
     }
 
@@ -360,14 +390,19 @@ public final class Box<T: Entity>: @unchecked Sendable {
                 try statement.decodeOne(arguments: arguments) { row in try decoder.decode(T.self, from: row) }
             }
         }
-        // As `AnyObject`: generic code that handles a `T?` looks up the
-        // metadata of `Optional<T>` every time.
-        let object = try withDecoder(reading: statement) { decoder in
-            try statement.decodeOne(arguments: arguments) { row -> AnyObject in try decoder.decodeObject(T.self, from: row) }
-        }
-        guard let object else { return nil }
-        // The decode above made a `T`, a class.
+        guard let object = try decodeObject(statement, arguments: arguments) else { return nil }
+        // The decode made a `T`, a class.
         return unsafeBitCast(object, to: T.self)
+    }
+
+    /// The object of the first row of `statement`, for a class entity, as
+    /// `AnyObject`: generic code that handles a `T?` looks up the metadata
+    /// of `Optional<T>` every time.
+    private func decodeObject(_ statement: Statement, arguments: StatementArguments?) throws -> AnyObject? {
+        guard let objectDecoder = state.objectDecoder else { throw ObjectStoreError("\(T.entityName) is not a class") }
+        return try withDecoder(reading: statement) { decoder in
+            try statement.decodeOne(arguments: arguments) { row in try objectDecoder.decodeObject(decoder, from: row) }
+        }
     }
 
     /// The object of a row.

@@ -82,12 +82,6 @@ final class EntityDecoder: Decoder {
         return try T(from: self)
     }
 
-    /// Decodes an entity of a class type from `row`, as the object it is.
-    func decodeObject<T: Entity>(_ type: T.Type, from row: Row) throws -> AnyObject {
-        // `T` is a class: its value is the reference to the object.
-        unsafeBitCast(try decode(T.self, from: row), to: AnyObject.self)
-    }
-
     /// The id of the entity of the row, for its `ToMany` relations.
     var ownerId: Id {
         get throws {
@@ -347,5 +341,22 @@ final class EntityDecoder: Decoder {
 
         func superDecoder() throws -> any Decoder { decoder }
         func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
+    }
+}
+
+/// Decodes the objects of a class entity type as `AnyObject`, for the
+/// fetch loops of a box whose generic entity type may be a struct: here
+/// the type is known to be a class, whose objects come back as references
+/// without the copies that a value of an unknown type goes through. A
+/// class, so that handing it around costs a retain, where an existential
+/// value would go through its witnesses.
+protocol ObjectDecoding: AnyObject, Sendable {
+    func decodeObject(_ decoder: EntityDecoder, from row: Row) throws -> AnyObject
+}
+
+/// The ``ObjectDecoding`` of the class entity type `C`.
+final class ObjectDecoder<C: Entity & AnyObject>: ObjectDecoding {
+    func decodeObject(_ decoder: EntityDecoder, from row: Row) throws -> AnyObject {
+        try decoder.decode(C.self, from: row)
     }
 }

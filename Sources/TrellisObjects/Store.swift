@@ -42,7 +42,7 @@ public final class Store: @unchecked Sendable {
     // The class objects that the write in progress inserted (structs are
     // values, out of reach); only touched inside database accesses, which
     // the queue serializes.
-    @exclusivity(unchecked) private var insertedObjects: [any Entity] = []
+    @exclusivity(unchecked) private var insertedObjects: [InsertedObject] = []
 
     /// The name of the database file in the store's folder.
     public static let databaseFileName = "objects.sqlite"
@@ -317,7 +317,7 @@ public final class Store: @unchecked Sendable {
             guard let result else { throw ObjectStoreError("a write of the object store returned no result") }
             return result
         }
-        var inserted: [any Entity] = []
+        var inserted: [InsertedObject] = []
         do {
             return try queue.write { db in
                 currentDatabase = db
@@ -337,10 +337,11 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    /// Records a class object that the write in progress inserted.
-    func didInsert(_ object: any Entity) {
-        if let primary { return primary.didInsert(object) }
-        insertedObjects.append(object)
+    /// Records a class object of `type` that the write in progress
+    /// inserted.
+    func didInsert(_ object: AnyObject, of type: any Entity.Type) {
+        if let primary { return primary.didInsert(object, of: type) }
+        insertedObjects.append(InsertedObject(object: object, type: type))
     }
 
     private func resetIds(from index: Int) {
@@ -350,10 +351,14 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Gives a class object that a rolled back write inserted its id 0
-    /// back: the copy refers to the object.
-    private static func resetId(of object: any Entity) {
-        var object = object
-        object.id = 0
+    /// back.
+    private static func resetId(of inserted: InsertedObject) {
+        func reset<E: Entity>(_ type: E.Type) {
+            // `E` is the class of the object: the copy refers to it.
+            var entity = unsafeBitCast(inserted.object, to: E.self)
+            entity.id = 0
+        }
+        reset(inserted.type)
     }
 
     private func invalidateTables() {
@@ -395,6 +400,14 @@ public final class Store: @unchecked Sendable {
         tables[name] = table
         return table
     }
+}
+
+/// A class object that a write inserted, and its entity type: kept apart
+/// (rather than as `any Entity`, a container of five words that every copy
+/// and release goes through) since only a rollback reads them.
+struct InsertedObject {
+    let object: AnyObject
+    let type: any Entity.Type
 }
 
 /// Holds a connection in a thread dictionary.
