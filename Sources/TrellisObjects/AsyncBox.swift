@@ -36,14 +36,21 @@ public final class AsyncBox<T: Entity>: @unchecked Sendable {
     /// ```swift
     /// let id = try personBox.async.put(person)
     /// ```
+    ///
+    /// A struct passed here is a copy, put under the id returned: give it
+    /// the id (`author.id = try authorBox.async.put(author)`) so that its
+    /// next put updates it.
     @discardableResult
     public func put(_ object: T, mode: PutMode = .put) throws -> Id {
-        if object.id == 0 {
-            object.id = try box.reserveId(for: object)
+        // For a class, the copy refers to the object, which gets the id.
+        var entity = object
+        if entity.id == 0 {
+            entity.id = try box.reserveId(for: entity)
         }
         let box = self.box
-        enqueue { _ = try? box.put(object, mode: mode) }
-        return object.id
+        let queued = entity
+        enqueue { _ = try? box.putAndReturnID(queued, mode: mode) }
+        return entity.id
     }
 
     /// Queues the puts of `objects`, and returns their ids.

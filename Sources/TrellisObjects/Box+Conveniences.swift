@@ -64,13 +64,6 @@ extension Box {
     public func allContiguous() throws -> ContiguousArray<T> {
         ContiguousArray(try all())
     }
-
-    /// Puts the objects in one transaction and returns their ids, as
-    /// ``put(_:mode:)-([T],_)`` does.
-    @discardableResult
-    public func putAndReturnIDs(_ objects: [T]) throws -> [Id] {
-        try put(objects)
-    }
 }
 
 extension Query {

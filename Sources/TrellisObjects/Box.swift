@@ -10,13 +10,22 @@
 /// let amandas = try box.query { Column("name") == "Amanda" }.find()
 /// try box.remove(person)
 /// ```
+///
+/// The entities of a box may be structs, which get their ids from the
+/// puts that hand them back:
+///
+/// ```swift
+/// var author = Author(id: 0, name: "Nnedi Okorafor", age: 45)
+/// try authorBox.put(&author)                   // author.id is set
+/// let copy = try authorBox.put(struct: author)  // or a copy with the id
+/// ```
 public final class Box<T: Entity>: @unchecked Sendable {
     // A box holds no mutable state: the store serializes database work.
     /// The store of the box.
     public let store: Store
 
     /// What the boxes of `T` share in the store.
-    private let state: BoxState
+    let state: BoxState
 
     /// The table of the objects.
     var table: EntityTable { state.table }
@@ -30,48 +39,8 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     // MARK: Put
 
-    /// Stores an object, inserting it when its id is 0, and returns its id.
-    /// Targets of its relations that are not stored yet are put first, in
-    /// the same transaction.
-    ///
-    /// With `mode: .insert`, the put throws when an object with the id
-    /// exists already; with `mode: .update`, when none does.
-    ///
-    /// ```swift
-    /// let id = try personBox.put(person)
-    /// try personBox.put(person, mode: .update)
-    /// ```
-    @discardableResult
-    public func put(_ object: T, mode: PutMode = .put) throws -> Id {
-        try store.write { db in
-            if mode != .put { try check(object, mode, db) }
-            let context = PutContext()
-            try put(object, db: db, context: context)
-            try context.finish()
-            return object.id
-        }
-    }
-
-    /// Stores objects in one transaction, and returns their ids. With a
-    /// `mode` other than `.put`, nothing is stored when one object fails
-    /// its check.
-    @discardableResult
-    public func put(_ objects: [T], mode: PutMode = .put) throws -> [Id] {
-        try store.write { db in
-            if mode != .put {
-                for object in objects { try check(object, mode, db) }
-            }
-            let context = PutContext()
-            for object in objects {
-                try put(object, db: db, context: context)
-            }
-            try context.finish()
-            return objects.map(\.id)
-        }
-    }
-
     /// Throws when `object` can not be put with `mode`.
-    private func check(_ object: T, _ mode: PutMode, _ db: Database) throws {
+    func check(_ object: T, _ mode: PutMode, _ db: Database) throws {
         var exists = false
         if object.id != 0, try db.tableExists(tableName) {
             exists = try Bool.fetchOne(
@@ -92,17 +61,21 @@ public final class Box<T: Entity>: @unchecked Sendable {
         }
     }
 
-    func put(_ object: T, db: Database, context: PutContext) throws {
-        context.begin(object)
-        defer { context.end(object) }
-        // The targets put below may have the type of the object.
+    /// Writes `entity`, inserting it when its id is 0: a new entity gets its
+    /// id. `identity` is the object of a class entity, which the put tracks
+    /// (to stop at cycles, and so that a rollback gives it its id 0 back);
+    /// nil for a struct, which no relation can lead back to.
+    func write(_ entity: inout T, identity: AnyObject?, db: Database, context: PutContext) throws {
+        if let identity { context.begin(identity) }
+        defer { if let identity { context.end(identity) } }
+        // The targets put below may have the type of the entity.
         let encoded = state.encoder.isInUse ? EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey) : state.encoder
         encoded.isInUse = true
         defer {
             encoded.removeAll()
             encoded.isInUse = false
         }
-        try encoded.encode(object)
+        try encoded.encode(entity)
         var cycle = false
         var hadUnsavedTargets = false
         for toOne in encoded.toOnes where toOne.relation.targetId == nil {
@@ -112,33 +85,39 @@ public final class Box<T: Entity>: @unchecked Sendable {
             }
         }
         if hadUnsavedTargets {
-            try encoded.encode(object)
+            try encoded.encode(entity)
         }
         try table.prepare(db, for: encoded)
-        if object.id == 0 {
+        if entity.id == 0 {
             let insert = table.insert(encodedColumns: encoded.columns)
             var values = encoded.values
             if let idIndex = insert.idIndex { values.remove(at: idIndex) }
             let statement = try db.cachedStatement(sql: insert.sql)
             try statement.execute(arguments: StatementArguments(values: values))
             let newId = Id(bitPattern: db.lastInsertedRowID)
-            object.id = newId
-            guard object.id == newId else {
+            entity.id = newId
+            guard entity.id == newId else {
                 throw ObjectStoreError(EntityIdFields.shared.field(of: T.self).problem ?? "\(T.entityName) did not keep the id \(newId) that the store wrote to it")
             }
-            store.didInsert(object)
+            if let identity { store.didInsert(identity, of: T.self) }
         } else {
             let statement = try db.cachedStatement(sql: table.upsertSQL(columns: encoded.columns))
             try statement.execute(arguments: StatementArguments(values: encoded.values))
         }
         if cycle {
-            context.putAgain.append { try self.put(object, db: db, context: context) }
+            // Only a class object is put again: a cycle goes through
+            // relations, whose targets are classes.
+            let pending = entity
+            context.putAgain.append {
+                var entity = pending
+                try self.write(&entity, identity: identity, db: db, context: context)
+            }
         }
         // Every list is attached to its stored owner, so that later changes
         // can be applied and reads reach the database; modified ones are
         // written.
         for toMany in encoded.toManys {
-            try toMany.relation.save(db, store: store, ownerType: T.self, ownerId: object.id, propertyName: toMany.property, context: context)
+            try toMany.relation.save(db, store: store, ownerType: T.self, ownerId: entity.id, propertyName: toMany.property, context: context)
         }
         for toOne in encoded.toOnes {
             toOne.relation.link = store.link
@@ -149,12 +128,25 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// The object with the given id, or nil.
     public func get(_ id: Id) throws -> T? {
+        guard state.isClass else { return try getValue(id) }
         let object = try readTable(orIfMissing: nil) { db in
             let statement = try db.cachedStatement(sql: table.selectByIdSQL)
             return try decodeObject(statement, arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]))
         }
         guard let object else { return nil }
-        return unsafeDowncast(object, to: T.self)
+        // The decode made a `T`, a class.
+        return unsafeBitCast(object, to: T.self)
+    }
+
+    /// The struct with the given id, or nil. Apart from ``get(_:)-(Id)``,
+    /// so that the read of objects, which the optimizer specializes for
+    /// `AnyObject?`, stays as small as it was.
+    @inline(never)
+    private func getValue(_ id: Id) throws -> T? {
+        try readTable(orIfMissing: nil) { db in
+            let statement = try db.cachedStatement(sql: table.selectByIdSQL)
+            return try decodeOne(statement, arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]))
+        }
     }
 
     /// The objects with the given ids, in the order of the ids; missing
@@ -242,23 +234,41 @@ public final class Box<T: Entity>: @unchecked Sendable {
         }
     }
 
-    /// Removes an object; returns whether it existed. Its id is reset to 0.
+    /// Removes an object; returns whether it existed. The id of a class
+    /// object is reset to 0 (a struct passed here is a copy: keep in mind
+    /// that yours keeps its id).
+    ///
+    /// ```swift
+    /// try personBox.remove(person)   // person.id == 0
+    /// try authorBox.remove(author)   // a struct: author.id is unchanged
+    /// ```
     @discardableResult
     public func remove(_ object: T) throws -> Bool {
         let removed = try remove(object.id)
-        object.id = 0
+        Self.resetId(of: object)
         return removed
     }
 
     /// Removes objects, in one transaction; returns how many existed.
-    /// Their ids are reset to 0.
+    /// The ids of class objects are reset to 0.
+    ///
+    /// ```swift
+    /// try personBox.remove([amanda, bob])
+    /// ```
     @discardableResult
     public func remove(_ objects: [T]) throws -> Int {
         let count = try store.write { db in
             try delete(objects.map(\.id), db)
         }
-        for object in objects { object.id = 0 }
+        for object in objects { Self.resetId(of: object) }
         return count
+    }
+
+    /// Sets the id of a class object to 0; a struct is a copy, unchanged
+    /// outside.
+    private static func resetId(of object: T) {
+        var object = object
+        object.id = 0
     }
 
     /// Removes the objects with the given ids, in one transaction; returns
@@ -284,12 +294,6 @@ public final class Box<T: Entity>: @unchecked Sendable {
             count += db.changesCount
         }
         return count
-    }
-
-    /// Stores objects in one transaction: `try personBox.put(amanda, bob)`.
-    @discardableResult
-    public func put(_ first: T, _ second: T, _ others: T...) throws -> [Id] {
-        try put([first, second] + others)
     }
 
     /// Removes objects in one transaction: `try personBox.remove(amanda, bob)`.
@@ -350,33 +354,54 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// The objects of the rows of `statement`, run with `arguments`.
     func decodeAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [T] {
-        // Collected as `AnyObject`, for which the fetch loop is specialized:
-        // appending to an array of the generic `T` looks up its metadata
-        // for every object.
-        let objects = try withDecoder(reading: statement) { decoder in
-            try statement.decodeAll(arguments: arguments) { row -> AnyObject in try decoder.decode(T.self, from: row) }
+        guard state.isClass else {
+            return try withDecoder(reading: statement) { decoder in
+                try statement.decodeAll(arguments: arguments) { row in try decoder.decode(T.self, from: row) }
+            }
         }
+        // Objects are collected as `AnyObject`, for which the fetch loop is
+        // specialized: appending to an array of the generic `T` looks up
+        // its metadata for every object.
+        let objects = try decodeObjects(statement, arguments: arguments)
         return Array(unsafeUninitializedCapacity: objects.count) { buffer, initializedCount in
-            for (index, object) in objects.enumerated() {
-                // The decode above made a `T`.
-                buffer.initializeElement(at: index, to: unsafeDowncast(object, to: T.self))
+            guard let elements = buffer.baseAddress else { return }
+            objects.withUnsafeBufferPointer { decoded in
+                guard let references = decoded.baseAddress else { return }
+                // The decode made `T`s, of a class: their values are the
+                // references.
+                UnsafeMutableRawPointer(elements).initializeMemory(as: AnyObject.self, from: references, count: decoded.count)
             }
             initializedCount = objects.count
         }
     }
 
-    /// The object of the first row of `statement`, run with `arguments`.
-    func decodeOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> T? {
-        guard let object = try decodeObject(statement, arguments: arguments) else { return nil }
-        return unsafeDowncast(object, to: T.self)
+    /// The objects of the rows of `statement`, for a class entity.
+    private func decodeObjects(_ statement: Statement, arguments: StatementArguments?) throws -> [AnyObject] {
+        guard let objectDecoder = state.objectDecoder else { throw ObjectStoreError("\(T.entityName) is not a class") }
+        return try withDecoder(reading: statement) { decoder in
+            try statement.decodeAll(arguments: arguments) { row in try objectDecoder.decodeObject(decoder, from: row) }
+        }
     }
 
-    /// The object of the first row of `statement`, as `AnyObject`: generic
-    /// code that handles a `T?` looks up the metadata of `Optional<T>`
-    /// every time.
+    /// The object of the first row of `statement`, run with `arguments`.
+    func decodeOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> T? {
+        guard state.isClass else {
+            return try withDecoder(reading: statement) { decoder in
+                try statement.decodeOne(arguments: arguments) { row in try decoder.decode(T.self, from: row) }
+            }
+        }
+        guard let object = try decodeObject(statement, arguments: arguments) else { return nil }
+        // The decode made a `T`, a class.
+        return unsafeBitCast(object, to: T.self)
+    }
+
+    /// The object of the first row of `statement`, for a class entity, as
+    /// `AnyObject`: generic code that handles a `T?` looks up the metadata
+    /// of `Optional<T>` every time.
     private func decodeObject(_ statement: Statement, arguments: StatementArguments?) throws -> AnyObject? {
-        try withDecoder(reading: statement) { decoder in
-            try statement.decodeOne(arguments: arguments) { row -> AnyObject in try decoder.decode(T.self, from: row) }
+        guard let objectDecoder = state.objectDecoder else { throw ObjectStoreError("\(T.entityName) is not a class") }
+        return try withDecoder(reading: statement) { decoder in
+            try statement.decodeOne(arguments: arguments) { row in try objectDecoder.decodeObject(decoder, from: row) }
         }
     }
 
@@ -407,5 +432,65 @@ public final class Box<T: Entity>: @unchecked Sendable {
                 throw error
             }
         }
+    }
+}
+
+// MARK: Put of class objects
+
+extension Box where T: AnyObject {
+    /// Stores an object, inserting it when its id is 0, and returns its id:
+    /// a new object gets its id. Targets of its relations that are not
+    /// stored yet are put first, in the same transaction.
+    ///
+    /// With `mode: .insert`, the put throws when an object with the id
+    /// exists already; with `mode: .update`, when none does.
+    ///
+    /// ```swift
+    /// let id = try personBox.put(person)
+    /// try personBox.put(person, mode: .update)
+    /// ```
+    @discardableResult
+    public func put(_ object: T, mode: PutMode = .put) throws -> Id {
+        try store.write { db in
+            if mode != .put { try check(object, mode, db) }
+            let context = PutContext()
+            try put(object, db: db, context: context)
+            try context.finish()
+            return object.id
+        }
+    }
+
+    /// Stores objects in one transaction, and returns their ids. With a
+    /// `mode` other than `.put`, nothing is stored when one object fails
+    /// its check.
+    ///
+    /// ```swift
+    /// let ids = try personBox.put([amanda, bob])
+    /// ```
+    @discardableResult
+    public func put(_ objects: [T], mode: PutMode = .put) throws -> [Id] {
+        try store.write { db in
+            if mode != .put {
+                for object in objects { try check(object, mode, db) }
+            }
+            let context = PutContext()
+            for object in objects {
+                try put(object, db: db, context: context)
+            }
+            try context.finish()
+            return objects.map(\.id)
+        }
+    }
+
+    /// Stores objects in one transaction: `try personBox.put(amanda, bob)`.
+    @discardableResult
+    public func put(_ first: T, _ second: T, _ others: T...) throws -> [Id] {
+        try put([first, second] + others)
+    }
+
+    /// Puts `object` in the write in progress.
+    func put(_ object: T, db: Database, context: PutContext) throws {
+        var entity = object
+        try write(&entity, identity: object, db: db, context: context)
     }
 }

@@ -19,11 +19,25 @@ final class BoxState: @unchecked Sendable {
     let encoder: EntityEncoder
     /// The coding key of the id property, when it is not `id`.
     let renamedIdKey: String?
+    /// Decodes the objects of a class entity type; nil for a struct.
+    let objectDecoder: (any ObjectDecoding)?
+    /// Whether the entity type is a class: its objects are references,
+    /// which the store tracks while it puts them, and reads as such.
+    let isClass: Bool
 
     init(table: EntityTable, link: StoreLink, entityType: any Entity.Type) {
         self.table = table
         decoder = EntityDecoder(plan: decodingPlan, link: link, entityType: entityType)
         renamedIdKey = entityType.renamedIdKey
         encoder = EntityEncoder(plan: encodingPlan, renamedIdKey: renamedIdKey)
+        objectDecoder = Self.objectDecoder(of: entityType)
+        isClass = objectDecoder != nil
+    }
+
+    /// The object decoder of `type` when it is a class, nil for a struct.
+    private static func objectDecoder(of type: any Entity.Type) -> (any ObjectDecoding)? {
+        guard let classType = type as? any (Entity & AnyObject).Type else { return nil }
+        func make<Class: Entity & AnyObject>(_ type: Class.Type) -> any ObjectDecoding { ObjectDecoder<Class>() }
+        return make(classType)
     }
 }

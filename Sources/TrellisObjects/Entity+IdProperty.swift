@@ -10,15 +10,16 @@ extension Entity {
     /// The id of an entity whose id property is not `var id: Id`: an
     /// `EntityId<Self>`, a `UInt64` or an `Int64` named ``idPropertyName``,
     /// or, as ObjectBox's generator does, the only `Id` or `EntityId`
-    /// property of an entity that has no `id`.
+    /// property of an entity that has no `id`. (A class entity reads and
+    /// writes it in the object.)
     ///
     /// ```swift
-    /// class Thing: Entity {
+    /// struct Thing: Entity {
     ///     static let idPropertyName = "thisIsMyId"   // objectbox: id
     ///     var thisIsMyId: UInt64 = 0
     /// }
-    /// let thing = Thing()
-    /// try thingBox.put(thing)
+    /// var thing = Thing()
+    /// try thingBox.put(&thing)
     /// print(thing.thisIsMyId, thing.id)          // the same id
     /// ```
     ///
@@ -28,11 +29,11 @@ extension Entity {
     public var id: Id {
         get {
             guard let field = EntityIdFields.shared.field(of: Self.self).field else { return 0 }
-            return UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()).load(fromByteOffset: field.offset, as: Id.self)
+            return withUnsafeBytes(of: self) { $0.load(fromByteOffset: field.offset, as: Id.self) }
         }
         set {
             guard let field = EntityIdFields.shared.field(of: Self.self).field else { return }
-            UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque()).storeBytes(of: newValue, toByteOffset: field.offset, as: Id.self)
+            withUnsafeMutableBytes(of: &self) { $0.storeBytes(of: newValue, toByteOffset: field.offset, as: Id.self) }
         }
     }
 
@@ -43,9 +44,35 @@ extension Entity {
     }
 }
 
+extension Entity where Self: AnyObject {
+    /// The id of a class entity whose id property is not `var id: Id`:
+    /// read and written in the object, as for a struct in the value (see
+    /// the `id` of every ``Entity``).
+    ///
+    /// ```swift
+    /// class Teacher: Entity {
+    ///     var id: EntityId<Teacher> = 0
+    /// }
+    /// let teacher = Teacher()
+    /// try teacherBox.put(teacher)
+    /// print(teacher.id.value)
+    /// ```
+    public var id: Id {
+        get {
+            guard let field = EntityIdFields.shared.field(of: Self.self).field else { return 0 }
+            return UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()).load(fromByteOffset: field.offset, as: Id.self)
+        }
+        set {
+            guard let field = EntityIdFields.shared.field(of: Self.self).field else { return }
+            UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque()).storeBytes(of: newValue, toByteOffset: field.offset, as: Id.self)
+        }
+    }
+}
+
 /// The stored id property of an entity type, found once per type.
 struct EntityIdField {
-    /// The offset of the property in the objects.
+    /// The offset of the property in the objects (a class) or the values
+    /// (a struct).
     let offset: Int
     /// The name of the property, when it is not `id`.
     let renamedKey: String?
@@ -78,16 +105,16 @@ final class EntityIdFields: @unchecked Sendable {
     /// `idPropertyName`, else, when that is the default `id`, the only
     /// stored `Id` or `EntityId` property, as ObjectBox's generator picks.
     ///
-    /// Only the layout of the stored properties tells where an object
-    /// keeps them: Swift has no key path from a property name. The
+    /// Only the layout of the stored properties tells where an object or a
+    /// value keeps them: Swift has no key path from a property name. The
     /// properties that qualify are all one 64-bit integer, which the store
     /// reads and writes in place.
     private static func find(in type: any Entity.Type) -> (field: EntityIdField?, problem: String?) {
         var stored: [(name: String, offset: Int, type: Any.Type)] = []
-        // `.classType`, which the standard library declares as a mutable
-        // static that strict concurrency refuses to read.
-        let classType = _EachFieldOptions(rawValue: 1)
-        let listed = _forEachField(of: type, options: classType) { name, offset, fieldType, _ in
+        // `.classType` for a class, which the standard library declares as
+        // a mutable static that strict concurrency refuses to read.
+        let options = _EachFieldOptions(rawValue: type is AnyObject.Type ? 1 : 0)
+        let listed = _forEachField(of: type, options: options) { name, offset, fieldType, _ in
             stored.append((String(cString: name), offset, fieldType))
             return true
         }

@@ -4,8 +4,8 @@ import Trellis
 /// The identifier of a stored object: 0 means "not stored yet".
 public typealias Id = UInt64
 
-/// An object that a ``Store`` persists: a class with an `id`, whose
-/// stored properties are saved in a table named after the class.
+/// An object that a ``Store`` persists: a class or a struct with an `id`,
+/// whose stored properties are saved in a table named after the type.
 ///
 /// ```swift
 /// class Person: Entity {
@@ -13,19 +13,39 @@ public typealias Id = UInt64
 ///     var name = ""
 ///     var spouse: ToOne<Person> = nil
 /// }
+///
+/// struct Author: Entity {
+///     var id: Id          // 0 until the author is stored
+///     var name: String
+///     var age: Int
+/// }
 /// ```
 ///
 /// No code generator and no hand-written binding: the properties are read
-/// and written through the class's `Codable` conformance, which the
+/// and written through the type's `Codable` conformance, which the
 /// compiler synthesizes. Supported property types are those Trellis stores
 /// in a column (numbers, `Bool`, `String`, `Data`, `Date`, `UUID`...,
 /// optional or not), ``ToOne`` and ``ToMany`` relations, and other Codable
 /// values, stored as JSON text.
 ///
-/// Entities are classes: a store writes the id of a new object back into
-/// it, and relations load lazily into the object. Structs are not
-/// supported.
-public protocol Entity: AnyObject, Codable {
+/// A store writes the id of a new class object back into it, and its
+/// relations load lazily into the object. A struct is a value: the store
+/// can not reach the caller's copy, so a struct is put with the methods
+/// that hand its id back, as in ObjectBox:
+///
+/// ```swift
+/// let authorBox = store.box(for: Author.self)
+/// var author = Author(id: 0, name: "Nnedi Okorafor", age: 45)
+/// try authorBox.put(&author)                        // author.id is set
+/// let id = try authorBox.putAndReturnID(author)     // the id, author unchanged
+/// let stored = try authorBox.put(struct: author)    // a copy with its id
+/// ```
+///
+/// Structs may own ``ToOne`` and ``ToMany`` properties; the targets of
+/// relations are classes (`ToOne<Author>` with a struct `Author` does not
+/// compile), since a relation writes ids into its targets and tells them
+/// apart by identity.
+public protocol Entity: Codable {
     /// The identifier: 0 until the object is stored. Declare it as
     /// `var id: Id = 0`; an entity whose id is an `EntityId<Self>`, or has
     /// another name (see ``idPropertyName``), gets it from its id property.
@@ -42,7 +62,7 @@ public protocol Entity: AnyObject, Codable {
     /// ```
     static var idPropertyName: String { get }
 
-    /// The name of the entity, and of its table. Default: the class name.
+    /// The name of the entity, and of its table. Default: the type name.
     static var entityName: String { get }
 
     /// What happens to an object when the target of one of its `ToOne`

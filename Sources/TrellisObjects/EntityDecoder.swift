@@ -343,3 +343,20 @@ final class EntityDecoder: Decoder {
         func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
     }
 }
+
+/// Decodes the objects of a class entity type as `AnyObject`, for the
+/// fetch loops of a box whose generic entity type may be a struct: here
+/// the type is known to be a class, whose objects come back as references
+/// without the copies that a value of an unknown type goes through. A
+/// class, so that handing it around costs a retain, where an existential
+/// value would go through its witnesses.
+protocol ObjectDecoding: AnyObject, Sendable {
+    func decodeObject(_ decoder: EntityDecoder, from row: Row) throws -> AnyObject
+}
+
+/// The ``ObjectDecoding`` of the class entity type `C`.
+final class ObjectDecoder<C: Entity & AnyObject>: ObjectDecoding {
+    func decodeObject(_ decoder: EntityDecoder, from row: Row) throws -> AnyObject {
+        try decoder.decode(C.self, from: row)
+    }
+}

@@ -73,7 +73,7 @@ extension Store {
     }
 
     /// Writes the objects of a `ToMany` relation after its owner was put.
-    func saveRelation<Source: Entity>(
+    func saveRelation<Source: Entity & AnyObject>(
         _ objects: [Source], owner: any Entity.Type, ownerId: Id, property: String, db: Database, context: PutContext) throws
     {
         let box = self.box(for: Source.self)

@@ -39,9 +39,10 @@ public final class Store: @unchecked Sendable {
     // The access in progress: only one runs at a time on the queue.
     private var activeDatabase: DatabaseBox?
     private var activeThread: pthread_t?
-    // The objects that the write in progress inserted; only touched inside
-    // database accesses, which the queue serializes.
-    @exclusivity(unchecked) private var insertedObjects: [any Entity] = []
+    // The class objects that the write in progress inserted (structs are
+    // values, out of reach); only touched inside database accesses, which
+    // the queue serializes.
+    @exclusivity(unchecked) private var insertedObjects: [InsertedObject] = []
 
     /// The name of the database file in the store's folder.
     public static let databaseFileName = "objects.sqlite"
@@ -316,7 +317,7 @@ public final class Store: @unchecked Sendable {
             guard let result else { throw ObjectStoreError("a write of the object store returned no result") }
             return result
         }
-        var inserted: [any Entity] = []
+        var inserted: [InsertedObject] = []
         do {
             return try queue.write { db in
                 currentDatabase = db
@@ -330,22 +331,34 @@ public final class Store: @unchecked Sendable {
             }
         } catch {
             // The transaction rolled back, and tables it created with it.
-            for object in inserted { object.id = 0 }
+            for object in inserted { Self.resetId(of: object) }
             invalidateTables()
             throw ObjectBoxError.translating(error)
         }
     }
 
-    /// Records an object that the write in progress inserted.
-    func didInsert(_ object: any Entity) {
-        if let primary { return primary.didInsert(object) }
-        insertedObjects.append(object)
+    /// Records a class object of `type` that the write in progress
+    /// inserted.
+    func didInsert(_ object: AnyObject, of type: any Entity.Type) {
+        if let primary { return primary.didInsert(object, of: type) }
+        insertedObjects.append(InsertedObject(object: object, type: type))
     }
 
     private func resetIds(from index: Int) {
         guard index < insertedObjects.count else { return }
-        for object in insertedObjects[index...] { object.id = 0 }
+        for object in insertedObjects[index...] { Self.resetId(of: object) }
         insertedObjects.removeSubrange(index...)
+    }
+
+    /// Gives a class object that a rolled back write inserted its id 0
+    /// back.
+    private static func resetId(of inserted: InsertedObject) {
+        func reset<E: Entity>(_ type: E.Type) {
+            // `E` is the class of the object: the copy refers to it.
+            var entity = unsafeBitCast(inserted.object, to: E.self)
+            entity.id = 0
+        }
+        reset(inserted.type)
     }
 
     private func invalidateTables() {
@@ -389,6 +402,14 @@ public final class Store: @unchecked Sendable {
     }
 }
 
+/// A class object that a write inserted, and its entity type: kept apart
+/// (rather than as `any Entity`, a container of five words that every copy
+/// and release goes through) since only a rollback reads them.
+struct InsertedObject {
+    let object: AnyObject
+    let type: any Entity.Type
+}
+
 /// Holds a connection in a thread dictionary.
 private final class DatabaseBox {
     unowned let db: Database
@@ -396,7 +417,9 @@ private final class DatabaseBox {
 }
 
 /// The state of one `put`: the objects being put (to stop at cycles), and
-/// the objects to put again once the objects they point to have ids.
+/// the objects to put again once the objects they point to have ids. Only
+/// class objects are tracked: relations point to classes, so a cycle never
+/// goes through a struct.
 final class PutContext {
     // Only touched by its put, inside a database access.
     @exclusivity(unchecked) private var putting: Set<ObjectIdentifier> = []

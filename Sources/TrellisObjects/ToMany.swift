@@ -50,10 +50,13 @@ import Trellis
 /// customer.orders.append(newOrder)
 /// try customer.orders.applyToDb()
 /// ```
+///
+/// The related type is a class, as the target of a ``ToOne`` is; the owner
+/// may be a struct, whose copies share the relation.
 // No key path literal in the code of this type (`map(\.id)`): the Swift
 // 6.3 runtime stops the process when it instantiates one in the context of
 // a type with a parameter pack ("could not demangle keypath type").
-public final class ToMany<S: Entity, each Owner>: ExpressibleByNilLiteral, Codable, RandomAccessCollection, RangeReplaceableCollection {
+public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLiteral, Codable, RandomAccessCollection, RangeReplaceableCollection {
     /// Where the relation is stored, once its owner is.
     var link: StoreLink?
     var ownerId: Id = 0

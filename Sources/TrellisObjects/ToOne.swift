@@ -25,7 +25,11 @@ import Trellis
 ///
 /// Relations do not keep their store open: loading a relation after the
 /// store was released is an error (nil from `target`).
-public final class ToOne<T: Entity>: ExpressibleByNilLiteral, Codable {
+///
+/// The target type is a class: a relation puts a new target and reads the
+/// id the store gave it, which a struct copy would not keep. The owner may
+/// be a struct; copies of it share the relation.
+public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codable {
     private var storedTargetId: Id?
     private var loadedTarget: T?
     private var isLoaded: Bool

@@ -15,6 +15,12 @@ extension Person {
     static let name = Property<Person, String>("name")
 }
 
+private struct Author: Entity {
+    var id: Id
+    var name: String
+    var age: Int
+}
+
 @Suite struct ReadmeObjectsTests {
     @Test func objectsExample() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("people-\(UUID().uuidString)").path
@@ -35,5 +41,20 @@ extension Person {
         #expect(andreas.isEmpty)
         let amandas = try personBox.query { Person.name.startsWith("Am") }.build().find()
         #expect(amandas.map(\.name) == ["Amanda"])
+    }
+
+    @Test func structExample() throws {
+        let store = try Store()
+        let authorBox = store.box(for: Author.self)
+        var author = Author(id: 0, name: "Nnedi Okorafor", age: 45)
+        try authorBox.put(&author)                          // author.id is set; arrays too: put(&authors)
+        #expect(author.id != 0)
+        let id = try authorBox.putAndReturnID(author)       // the id, author unchanged
+        #expect(id == author.id)
+        let stored = try authorBox.put(struct: author)      // a copy with its id
+        #expect(stored.id == author.id)
+        let older = try authorBox.query { Column("age") > 40 }.find()   // [Author] values
+        #expect(older.map(\.name) == ["Nnedi Okorafor"])
+        #expect(try authorBox.count() == 1)
     }
 }
