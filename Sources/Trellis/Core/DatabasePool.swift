@@ -245,10 +245,13 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     public func close() throws {
         lock.lock()
         let readers = self.readers
-        isClosed = true
         lock.unlock()
-        for reader in readers { reader.close() }
-        writer.close()
+        // All or nothing: a call from an access of one of the connections
+        // throws before any closes.
+        for connection in readers + [writer] { try connection.checkCallerIsOutsideAccess(of: "close()") }
+        lock.withLock { isClosed = true }
+        for reader in readers { try reader.close() }
+        try writer.close()
     }
 
     public func interrupt() {

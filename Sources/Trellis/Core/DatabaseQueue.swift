@@ -165,7 +165,7 @@ public final class DatabaseQueue: DatabaseWriter {
 
     /// Closes the connection. Later accesses throw a ``DatabaseError``.
     public func close() throws {
-        writer.close()
+        try writer.close()
     }
 
     public func interrupt() {

@@ -74,7 +74,7 @@ public final class DatabaseSnapshot: DatabaseReader {
     /// Closes the connection, which ends the snapshot. Later accesses
     /// throw.
     public func close() throws {
-        connection.close()
+        try connection.close()
     }
 
     public func interrupt() {

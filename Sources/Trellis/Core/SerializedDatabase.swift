@@ -212,11 +212,24 @@ final class SerializedDatabase: @unchecked Sendable {
         }
     }
 
-    func close() {
+    /// Closes the connection, after the accesses asked for before. A call
+    /// from an access of this connection throws instead of deadlocking.
+    func close() throws {
+        try checkCallerIsOutsideAccess(of: "close()")
         connectionLock.lock()
         interruptibleConnection = nil
         connectionLock.unlock()
         queue.sync { accessLock.withLock { db.close() } }
+    }
+
+    /// Throws when the caller runs in an access of this connection, where
+    /// `operation`, which waits for the connection, would wait forever.
+    func checkCallerIsOutsideAccess(of operation: String) throws {
+        if isAccessingOnCurrentThread {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "\(operation) can not be called from an access of the connection it waits for")
+        }
     }
 
     /// Makes the running statement of the connection, if any, stop at its

@@ -88,6 +88,25 @@ import Trellis
         #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT value FROM counter") } == 400)
     }
 
+    @Test func closingFromAnAccessThrowsInsteadOfDeadlocking() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("close-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let dbQueue = try DatabaseQueue()
+        let queueError = #expect(throws: DatabaseError.self) {
+            try dbQueue.writeWithoutTransaction { _ in try dbQueue.close() }
+        }
+        #expect(queueError?.message == "close() can not be called from an access of the connection it waits for")
+        #expect(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT 1") } == 1)
+        let dbPool = try DatabasePool(path: path)
+        #expect(throws: DatabaseError.self) {
+            try dbPool.read { _ in try dbPool.close() }
+        }
+        // Nothing was closed.
+        #expect(try dbPool.read { try Int.fetchOne($0, sql: "SELECT 1") } == 1)
+        try dbPool.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+        try dbPool.close()
+    }
+
     @Test func aClosedQueueThrows() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.close()
