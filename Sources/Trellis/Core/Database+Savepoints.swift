@@ -9,6 +9,8 @@ enum TransactionControl: Sendable, Equatable {
     case beginTransaction
     /// `COMMIT [TRANSACTION]`, `END [TRANSACTION]`
     case commitTransaction
+    /// `ROLLBACK [TRANSACTION]` (SQLite's rollback hook tells of it)
+    case rollbackTransaction
     /// `SAVEPOINT name`
     case beginSavepoint(String)
     /// `RELEASE [SAVEPOINT] name`
@@ -39,6 +41,8 @@ extension Database {
             if !savepointNames.isEmpty { savepointNames.removeAll() }
         case .commitTransaction:
             try willCommitTransaction()
+        case .rollbackTransaction:
+            break
         case .beginSavepoint(let name):
             if !isInsideTransaction {
                 // The savepoint begins a transaction; the names of a

@@ -392,7 +392,7 @@ public final class Database {
     func willExecute(_ statement: Statement) throws {
         if let error = statement.invalidArgumentsError { throw error }
         // As in GRDB, the only statement a cancelled access runs is ROLLBACK.
-        if let accessCancellation, accessCancellation.isCancelled, !statement.sql.hasPrefix("ROLLBACK") {
+        if let accessCancellation, accessCancellation.isCancelled, !statement.region.rollsBack {
             throw CancellationError()
         }
         if isReadOnlyAccess && !statement.isAllowedInReadOnlyAccess {
@@ -546,8 +546,10 @@ public final class Database {
                 switch String(cString: operation) {
                 case "BEGIN": db.preparedRegion.transactionControl = .beginTransaction
                 case "COMMIT": db.preparedRegion.transactionControl = .commitTransaction
-                // A rollback may undo schema changes.
-                case "ROLLBACK": db.preparedStatementChangesSchema = true
+                case "ROLLBACK":
+                    db.preparedRegion.transactionControl = .rollbackTransaction
+                    // A rollback may undo schema changes.
+                    db.preparedStatementChangesSchema = true
                 default: break
                 }
             case SQLITE_SAVEPOINT:

@@ -16,6 +16,15 @@ struct StatementRegion: Sendable {
     /// at the cost of a byte, before it runs.
     private(set) var controlsTransactions = false
 
+    /// Whether the statement rolls back a transaction or to a savepoint:
+    /// the only statements a cancelled access still runs.
+    var rollsBack: Bool {
+        switch transactionControl {
+        case .rollbackTransaction, .rollbackToSavepoint: return true
+        default: return false
+        }
+    }
+
     /// The name SQLite gave last: it reports a read for each column, with
     /// the same pointer for the columns of one table, and comparing
     /// pointers spares a string per column.

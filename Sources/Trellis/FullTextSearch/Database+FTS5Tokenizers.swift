@@ -84,11 +84,9 @@ extension Database {
         let arguments = descriptor.components.dropFirst().map { strdup($0) }
         defer { arguments.forEach { free($0) } }
         var handle: OpaquePointer?
-        let code = arguments.map { UnsafePointer<CChar>($0) }.withUnsafeBufferPointer { arguments in
-            var pointers = Array(arguments)
-            return pointers.withUnsafeMutableBufferPointer { pointers in
-                create(context, pointers.baseAddress, CInt(pointers.count), &handle)
-            }
+        var pointers = arguments.map { UnsafePointer<CChar>($0) }
+        let code = pointers.withUnsafeMutableBufferPointer { pointers in
+            create(context, pointers.baseAddress, CInt(pointers.count), &handle)
         }
         guard code == SQLITE_OK, let handle else {
             throw DatabaseError(
@@ -148,18 +146,15 @@ private final class TokenizerBox {
 
 /// A tokenizer that FTS5 made: a built-in one, or a registered custom one.
 private final class FTS5TokenizerHandle: FTS5Tokenizer {
+    /// `fts5_tokenizer.xTokenize`.
+    typealias TokenizeFunction = @convention(c) (
+        OpaquePointer?, UnsafeMutableRawPointer?, CInt, UnsafePointer<CChar>?, CInt, FTS5TokenCallback?) -> CInt
+
     private let handle: OpaquePointer
     private let delete: @convention(c) (OpaquePointer?) -> Void
-    private let tokenizeFunction: @convention(c) (
-        OpaquePointer?, UnsafeMutableRawPointer?, CInt, UnsafePointer<CChar>?, CInt,
-        (@convention(c) (UnsafeMutableRawPointer?, CInt, UnsafePointer<CChar>?, CInt, CInt, CInt) -> CInt)?) -> CInt
+    private let tokenizeFunction: TokenizeFunction
 
-    init(handle: OpaquePointer,
-         delete: @escaping @convention(c) (OpaquePointer?) -> Void,
-         tokenize: @escaping @convention(c) (
-            OpaquePointer?, UnsafeMutableRawPointer?, CInt, UnsafePointer<CChar>?, CInt,
-            (@convention(c) (UnsafeMutableRawPointer?, CInt, UnsafePointer<CChar>?, CInt, CInt, CInt) -> CInt)?) -> CInt)
-    {
+    init(handle: OpaquePointer, delete: @escaping @convention(c) (OpaquePointer?) -> Void, tokenize: @escaping TokenizeFunction) {
         self.handle = handle
         self.delete = delete
         self.tokenizeFunction = tokenize

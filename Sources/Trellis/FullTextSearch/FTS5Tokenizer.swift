@@ -106,9 +106,7 @@ extension FTS5Tokenizer {
                     pText: text.baseAddress, nText: CInt(text.count - 1),
                     tokenCallback: { context, flags, pToken, nToken, _, _ in
                         guard let context else { return SQLITE_ERROR }
-                        let token = pToken.map {
-                            String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(nToken)), as: UTF8.self)
-                        } ?? ""
+                        let token = String(fts5Token: pToken, count: nToken)
                         context.assumingMemoryBound(to: [(token: String, flags: FTS5TokenFlags)].self)
                             .pointee.append((token, FTS5TokenFlags(rawValue: flags)))
                         return SQLITE_OK
@@ -119,5 +117,18 @@ extension FTS5Tokenizer {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "the tokenizer failed")
         }
         return tokens
+    }
+}
+
+extension String {
+    /// The text of a token that a tokenizer hands to its callback: `count`
+    /// UTF-8 bytes, not necessarily nul-terminated.
+    init(fts5Token bytes: UnsafePointer<CChar>?, count: CInt) {
+        guard let bytes else {
+            self = ""
+            return
+        }
+        let buffer = UnsafeRawBufferPointer(start: bytes, count: count > 0 ? Int(count) : 0)
+        self.init(decoding: buffer, as: UTF8.self)
     }
 }

@@ -70,9 +70,7 @@ extension FTS5WrapperTokenizer {
                 tokenCallback: { wrapperContext, flags, pToken, nToken, iStart, iEnd in
                     guard let wrapperContext else { return SQLITE_ERROR }
                     let context = wrapperContext.assumingMemoryBound(to: WrapperTokenizationContext.self).pointee
-                    let token = pToken.map {
-                        String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(nToken)), as: UTF8.self)
-                    } ?? ""
+                    let token = String(fts5Token: pToken, count: nToken)
                     do {
                         try context.tokenizer.accept(
                             token: token, flags: FTS5TokenFlags(rawValue: flags), for: context.tokenization,
