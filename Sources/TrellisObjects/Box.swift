@@ -131,7 +131,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
         guard state.isClass else { return try getValue(id) }
         let object = try readTable(orIfMissing: nil) { db in
             let statement = try db.cachedStatement(sql: table.selectByIdSQL)
-            return try decodeObject(statement, arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]))
+            return try decodeObject(statement, id: id)
         }
         guard let object else { return nil }
         // The decode made a `T`, a class.
@@ -145,7 +145,9 @@ public final class Box<T: Entity>: @unchecked Sendable {
     private func getValue(_ id: Id) throws -> T? {
         try readTable(orIfMissing: nil) { db in
             let statement = try db.cachedStatement(sql: table.selectByIdSQL)
-            return try decodeOne(statement, arguments: StatementArguments(values: [Int64(bitPattern: id).databaseValue]))
+            return try withDecoder(reading: statement) { decoder in
+                try statement.decodeOne(argument: Int64(bitPattern: id).databaseValue) { row in try decoder.decode(T.self, from: row) }
+            }
         }
     }
 
@@ -402,6 +404,14 @@ public final class Box<T: Entity>: @unchecked Sendable {
         guard let objectDecoder = state.objectDecoder else { throw ObjectStoreError("\(T.entityName) is not a class") }
         return try withDecoder(reading: statement) { decoder in
             try statement.decodeOne(arguments: arguments) { row in try objectDecoder.decodeObject(decoder, from: row) }
+        }
+    }
+
+    /// The object with the given id, read by `statement`, for a class entity.
+    private func decodeObject(_ statement: Statement, id: Id) throws -> AnyObject? {
+        guard let objectDecoder = state.objectDecoder else { throw ObjectStoreError("\(T.entityName) is not a class") }
+        return try withDecoder(reading: statement) { decoder in
+            try statement.decodeOne(argument: Int64(bitPattern: id).databaseValue) { row in try objectDecoder.decodeObject(decoder, from: row) }
         }
     }
 

@@ -196,4 +196,13 @@ extension Statement {
     public func decodeOne<T>(arguments: StatementArguments? = nil, _ decode: (Row) throws -> T) throws -> T? {
         try database.fetchOne(self, arguments: arguments, decode: decode)
     }
+
+    /// Decodes the first row of the statement, run with its one parameter
+    /// set to `argument`: a lookup by id, which binds the value without
+    /// making a `StatementArguments`, as records' `fetchOne(_:key:)` does.
+    @_spi(TrellisObjects) @inlinable
+    public func decodeOne<T>(argument: DatabaseValue, _ decode: (Row) throws -> T) throws -> T? {
+        try bind(CollectionOfOne(argument))
+        return try database.fetchOne(self, arguments: nil, boundArguments: true, decode: decode)
+    }
 }
