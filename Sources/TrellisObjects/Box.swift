@@ -90,10 +90,11 @@ public final class Box<T: Entity>: @unchecked Sendable {
         try table.prepare(db, for: encoded)
         if entity.id == 0 {
             let insert = table.insert(encodedColumns: encoded.columns)
-            var values = encoded.values
-            if let idIndex = insert.idIndex { values.remove(at: idIndex) }
+            // In place: the values are not read again before the next
+            // encode, and a copy would cost an allocation per object.
+            if let idIndex = insert.idIndex { encoded.values.remove(at: idIndex) }
             let statement = try db.cachedStatement(sql: insert.sql)
-            try statement.execute(arguments: StatementArguments(values: values))
+            try statement.execute(values: encoded.values)
             let newId = Id(bitPattern: db.lastInsertedRowID)
             entity.id = newId
             guard entity.id == newId else {
@@ -102,7 +103,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
             if let identity { store.didInsert(identity, of: T.self) }
         } else {
             let statement = try db.cachedStatement(sql: table.upsertSQL(columns: encoded.columns))
-            try statement.execute(arguments: StatementArguments(values: encoded.values))
+            try statement.execute(values: encoded.values)
         }
         if cycle {
             // Only a class object is put again: a cycle goes through
@@ -488,7 +489,9 @@ extension Box where T: AnyObject {
                 try put(object, db: db, context: context)
             }
             try context.finish()
-            return objects.map(\.id)
+            // A closure, where a key path to a requirement of a generic
+            // type is read through the runtime.
+            return objects.map { $0.id }
         }
     }
 

@@ -57,10 +57,13 @@ final class EntityEncoder: Encoder {
     /// Forgets the encoded object: its relations refer to other objects,
     /// and to the store, which keeps the encoder.
     func removeAll() {
-        columns.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
-        toOnes.removeAll(keepingCapacity: true)
-        toManys.removeAll(keepingCapacity: true)
+        // Emptying an empty array still costs a call to the runtime: the
+        // encoder is often empty already (an entity without relations, the
+        // encode that follows the removal at the end of a put).
+        if !columns.isEmpty { columns.removeAll(keepingCapacity: true) }
+        if !values.isEmpty { values.removeAll(keepingCapacity: true) }
+        if !toOnes.isEmpty { toOnes.removeAll(keepingCapacity: true) }
+        if !toManys.isEmpty { toManys.removeAll(keepingCapacity: true) }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {

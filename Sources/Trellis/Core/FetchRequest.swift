@@ -197,6 +197,15 @@ extension Statement {
         try database.fetchOne(self, arguments: arguments, decode: decode)
     }
 
+    /// Runs the statement with `values` bound to its parameters, in order,
+    /// without a `StatementArguments`: the writes of the object store, as
+    /// records' persistence methods do.
+    @_spi(TrellisObjects) @inlinable
+    public func execute(values: [DatabaseValue]) throws {
+        try bind(values)
+        try executeBoundStatement(arguments: values)
+    }
+
     /// Decodes the first row of the statement, run with its one parameter
     /// set to `argument`: a lookup by id, which binds the value without
     /// making a `StatementArguments`, as records' `fetchOne(_:key:)` does.
