@@ -77,8 +77,8 @@ public final class Database {
     /// someone observes changes.
     @exclusivity(unchecked) private var recordsWrittenTables = false
 
-    /// The tables read while ``recordingReadTables(_:)`` runs.
-    @exclusivity(unchecked) private var recordedReadTables: Set<String>?
+    /// The columns read while ``recordingReadColumns(_:)`` runs.
+    @exclusivity(unchecked) private var recordedReadColumns: [String: ColumnSet]?
 
     /// What the data change, commit and rollback hooks report to: the
     /// transaction observers. Setting it installs or removes the hooks.
@@ -409,24 +409,24 @@ public final class Database {
             try willExecute(control)
         }
         if recordsWrittenTables && statement.recordedAccessGeneration != accessGeneration
-            && !statement.region.writtenTables.isEmpty
+            && !statement.region.writtenColumns.isEmpty
         {
             statement.recordedAccessGeneration = accessGeneration
-            accessChanges.tables.formUnion(statement.region.writtenTables)
+            accessChanges.tables.formColumnUnion(statement.region.writtenColumns)
         }
-        if recordedReadTables != nil {
-            recordedReadTables?.formUnion(statement.region.readTables)
+        if recordedReadColumns != nil {
+            recordedReadColumns?.formColumnUnion(statement.region.readColumns)
         }
         if transactionHookHandler != nil { executingStatement = statement }
     }
 
-    /// Records changes that SQLite does not report, in the tables (lowercased)
-    /// or in the whole database (nil): the observers of the access's
-    /// changes hear of them when it ends.
-    func recordNotifiedChanges(inTables tables: Set<String>?) {
+    /// Records changes that SQLite does not report, in the columns of
+    /// tables (lowercased) or in the whole database (nil): the observers of
+    /// the access's changes hear of them when it ends.
+    func recordNotifiedChanges(inTables tables: [String: ColumnSet]?) {
         accessChanges.isNotified = true
         if let tables {
-            accessChanges.tables.formUnion(tables)
+            accessChanges.tables.formColumnUnion(tables)
         } else {
             accessChanges.tablesAreUnknown = true
         }
@@ -440,20 +440,22 @@ public final class Database {
         recordStatementCache.clear()
     }
 
-    /// Runs `body`, and returns the tables read by the statements it ran
-    /// (lowercased): the region that a ``ValueObservation`` observes.
-    func recordingReadTables<T>(_ body: () throws -> T) rethrows -> (value: T, tables: Set<String>) {
-        let outer = recordedReadTables
-        recordedReadTables = []
+    /// Runs `body`, and returns the columns read by the statements it ran,
+    /// by lowercased table name: the region that a ``ValueObservation``
+    /// observes.
+    func recordingReadColumns<T>(_ body: () throws -> T) rethrows -> (value: T, columns: [String: ColumnSet]) {
+        let outer = recordedReadColumns
+        recordedReadColumns = [:]
         defer {
-            if let outer {
-                recordedReadTables = outer.union(recordedReadTables ?? [])
+            if var outer {
+                outer.formColumnUnion(recordedReadColumns ?? [:])
+                recordedReadColumns = outer
             } else {
-                recordedReadTables = nil
+                recordedReadColumns = nil
             }
         }
         let value = try body()
-        return (value, recordedReadTables ?? [])
+        return (value, recordedReadColumns ?? [:])
     }
 
     // MARK: - Schema changes
@@ -511,7 +513,7 @@ public final class Database {
             switch action {
             case SQLITE_READ:
                 if let context, let table = operation {
-                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedRegion.recordRead(table)
+                    Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedRegion.recordRead(table, column: column)
                 }
             case SQLITE_INSERT:
                 if let context, let table = operation {

@@ -1,9 +1,13 @@
-/// The tables that a statement reads and writes, as SQLite's authorizer
-/// reports them when the statement is prepared (writes of its triggers
-/// included). Names are lowercased.
+/// The tables and columns that a statement reads and writes, as SQLite's
+/// authorizer reports them when the statement is prepared (writes of its
+/// triggers and foreign key actions included). Names are lowercased.
 struct StatementRegion: Sendable {
-    var readTables: Set<String> = []
-    var writtenTables: Set<String> = []
+    /// The columns read, by table: all of them for a table read without
+    /// naming a column (`SELECT COUNT(*) FROM player`).
+    var readColumns: [String: ColumnSet] = [:]
+    /// The columns written, by table: all of them for insertions and
+    /// deletions, the updated ones for updates.
+    var writtenColumns: [String: ColumnSet] = [:]
 
     /// Set when the statement begins, releases or rolls back a
     /// transaction or a savepoint: the connection keeps track of its
@@ -25,35 +29,47 @@ struct StatementRegion: Sendable {
         }
     }
 
-    /// The name SQLite gave last: it reports a read for each column, with
-    /// the same pointer for the columns of one table, and comparing
-    /// pointers spares a string per column.
+    /// The name SQLite gave last, and its lowercased string: it reports a
+    /// read for each column, with the same pointer for the columns of one
+    /// table, and comparing pointers spares a string per column.
     private nonisolated(unsafe) var lastReadName: UnsafePointer<CChar>?
+    private var lastReadTable = ""
 
-    mutating func recordRead(_ table: UnsafePointer<CChar>) {
-        guard table != lastReadName else { return }
-        lastReadName = table
-        readTables.insert(String(cString: table).lowercased())
+    mutating func recordRead(_ table: UnsafePointer<CChar>, column: UnsafePointer<CChar>?) {
+        if table != lastReadName {
+            lastReadName = table
+            lastReadTable = String(cString: table).lowercased()
+        }
+        guard let column, column.pointee != 0 else {
+            readColumns[lastReadTable] = .all
+            return
+        }
+        readColumns[lastReadTable, default: .some([])].insert(String(cString: column))
     }
 
-    /// The columns that the statement updates, by lowercased table name.
+    /// The columns that the statement updates, by lowercased table name, as
+    /// the statement spells them: what transaction observers are told.
     var updatedColumns: [String: Set<String>] = [:]
 
     mutating func recordWrite(_ table: UnsafePointer<CChar>) {
-        writtenTables.insert(String(cString: table).lowercased())
+        writtenColumns[String(cString: table).lowercased()] = .all
     }
 
     mutating func recordUpdate(_ table: UnsafePointer<CChar>, column: UnsafePointer<CChar>?) {
         let name = String(cString: table).lowercased()
-        writtenTables.insert(name)
-        if let column { updatedColumns[name, default: []].insert(String(cString: column)) }
+        guard let column else {
+            writtenColumns[name] = .all
+            return
+        }
+        writtenColumns[name, default: .some([])].insert(String(cString: column))
+        updatedColumns[name, default: []].insert(String(cString: column))
     }
 }
 
-/// What a write access changed: the tables it wrote to (lowercased), and
-/// whether it changed the schema.
+/// What a write access changed: the columns it wrote to, by lowercased
+/// table name, and whether it changed the schema.
 struct DatabaseChanges: Sendable {
-    var tables: Set<String> = []
+    var tables: [String: ColumnSet] = [:]
     var schemaChanged = false
     /// Set when rows changed through statements Trellis did not prepare
     /// (the raw connection handle), whose tables are unknown.
@@ -62,8 +78,8 @@ struct DatabaseChanges: Sendable {
     /// (`notifyChanges(in:)`), which count even if no row changed.
     var isNotified = false
 
-    /// Whether a value read from `readTables` may have changed.
-    func impacts(readTables: Set<String>) -> Bool {
-        schemaChanged || tablesAreUnknown || !tables.isDisjoint(with: readTables)
+    /// Whether a value read from `readColumns` may have changed.
+    func impacts(readColumns: [String: ColumnSet]) -> Bool {
+        schemaChanged || tablesAreUnknown || tables.intersectsColumns(of: readColumns)
     }
 }

@@ -30,7 +30,7 @@ extension Database {
         }
         // Value observations hear of the changes of the access when it ends,
         // as they do of the rows it changes.
-        recordNotifiedChanges(inTables: region.tableNames)
+        recordNotifiedChanges(inTables: region.tables)
     }
 
     /// The tables of the region, with their columns, as their schema spells

@@ -1,84 +1,138 @@
-/// A part of the database that observations watch: a set of tables, or
+/// A part of the database that observations watch: columns of tables, or
 /// the full database.
 ///
 /// ```swift
-/// let region = try Player.all().databaseRegion(db)   // the player table
+/// let region = try Player.select(Column("score")).databaseRegion(db)
+/// print(region)                                 // player(score)
+/// region.isModified(byEventsOfKind: .update(tableName: "player", columnNames: ["name"]))   // false
 /// let everything = DatabaseRegion.fullDatabase
 /// ```
 ///
-/// Regions are made of whole tables: a change to any row or column of a
-/// table impacts the regions that contain it.
+/// A region knows the columns that a request reads, as SQLite reports them
+/// when it prepares its statement: an update of other columns does not
+/// impact it, and insertions and deletions in its tables do. It does not
+/// know rows: a change to any row of the columns impacts it.
 public struct DatabaseRegion: Sendable, Hashable {
-    /// The lowercased table names; nil for the full database.
-    let tableNames: Set<String>?
+    /// The columns, by lowercased table name; nil for the full database.
+    let tables: [String: ColumnSet]?
 
     /// The empty region.
     public init() {
-        tableNames = []
+        tables = [:]
     }
 
-    init(tableNames: Set<String>?) {
-        self.tableNames = tableNames
+    init(tables: [String: ColumnSet]?) {
+        self.tables = tables
     }
 
-    /// The region of the tables.
+    /// The region of the tables, with all their columns.
     ///
     /// ```swift
     /// let region = DatabaseRegion(tables: ["player", "team"])
     /// ```
     public init(tables: some Sequence<String>) {
-        tableNames = Set(tables.map { $0.lowercased() })
+        self.tables = Dictionary(tables.map { ($0.lowercased(), ColumnSet.all) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The full database: every table, and the schema.
-    public static let fullDatabase = DatabaseRegion(tableNames: nil)
+    public static let fullDatabase = DatabaseRegion(tables: nil)
 
     /// Whether the region is the full database.
-    public var isFullDatabase: Bool { tableNames == nil }
+    public var isFullDatabase: Bool { tables == nil }
 
     /// Whether the region contains nothing.
-    public var isEmpty: Bool { tableNames?.isEmpty ?? false }
+    public var isEmpty: Bool { tables?.isEmpty ?? false }
+
+    /// The lowercased names of the tables of the region; nil for the full
+    /// database.
+    var tableNames: Set<String>? { tables.map { Set($0.keys) } }
 
     /// The region that contains both regions.
     public func union(_ other: DatabaseRegion) -> DatabaseRegion {
-        guard let tableNames, let otherNames = other.tableNames else { return .fullDatabase }
-        return DatabaseRegion(tableNames: tableNames.union(otherNames))
+        guard var tables, let otherTables = other.tables else { return .fullDatabase }
+        tables.formColumnUnion(otherTables)
+        return DatabaseRegion(tables: tables)
     }
 
-    /// Whether the regions have a table in common (the full database has
+    /// Adds the other region to this one.
+    ///
+    /// ```swift
+    /// var region = try Player.all().databaseRegion(db)
+    /// region.formUnion(try Team.all().databaseRegion(db))
+    /// ```
+    public mutating func formUnion(_ other: DatabaseRegion) {
+        self = union(other)
+    }
+
+    /// Whether the regions have a column in common (the full database has
     /// all of them).
     func intersects(_ other: DatabaseRegion) -> Bool {
-        guard let tableNames, let otherNames = other.tableNames else { return !isEmpty && !other.isEmpty }
-        return !tableNames.isDisjoint(with: otherNames)
+        guard let tables, let otherTables = other.tables else { return !isEmpty && !other.isEmpty }
+        return tables.intersectsColumns(of: otherTables)
     }
 
     /// Whether a change to the table impacts the region.
     public func contains(table: String) -> Bool {
-        tableNames?.contains(table.lowercased()) ?? true
+        guard let tables else { return true }
+        return tables[table.lowercased()] != nil
+    }
+
+    /// Whether statements that perform changes of this kind may modify the
+    /// region: what a ``TransactionObserver`` answers in
+    /// ``TransactionObserver/observes(eventsOfKind:)``.
+    ///
+    /// ```swift
+    /// func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+    ///     region.isModified(byEventsOfKind: eventKind)
+    /// }
+    /// ```
+    public func isModified(byEventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        guard let tables else { return true }
+        guard let columns = tables[eventKind.tableName.lowercased()] else { return false }
+        switch eventKind {
+        case .insert, .delete:
+            return true
+        case .update(_, let columnNames):
+            // No column names: an update SQLite reported without them.
+            if columnNames.isEmpty { return true }
+            return columns.intersects(.some(Set(columnNames.map { $0.lowercased() })))
+        }
+    }
+
+    /// Whether the change may modify the region: it happened in one of its
+    /// tables. Call it from ``TransactionObserver/databaseDidChange(with:)``
+    /// for events whose kind ``isModified(byEventsOfKind:)`` accepted.
+    public func isModified(by event: DatabaseEvent) -> Bool {
+        contains(table: event.tableName)
     }
 
     /// Whether the rows that a write access changed may change a value
     /// read from the region, whatever the access did to the schema.
     func isImpacted(byRowsOf changes: DatabaseChanges) -> Bool {
-        guard let tableNames else { return true }
-        return changes.tablesAreUnknown || !changes.tables.isDisjoint(with: tableNames)
+        guard let tables else { return true }
+        return changes.tablesAreUnknown || changes.tables.intersectsColumns(of: tables)
     }
 
     /// Whether what a write access changed may change a value read from
     /// the region.
     func isImpacted(by changes: DatabaseChanges) -> Bool {
-        guard let tableNames else { return true }
-        return changes.impacts(readTables: tableNames)
+        guard let tables else { return true }
+        return changes.impacts(readColumns: tables)
     }
 }
 
 extension DatabaseRegion: CustomStringConvertible {
-    /// `player(*),team(*)`, `full database`, or `empty`, as GRDB writes
-    /// regions (Trellis regions are made of whole tables).
+    /// `player(name,score),team(*)`, `full database`, or `empty`, as GRDB
+    /// writes regions (without rows: Trellis regions do not track them).
     public var description: String {
-        guard let tableNames else { return "full database" }
-        if tableNames.isEmpty { return "empty" }
-        return tableNames.sorted().map { "\($0)(*)" }.joined(separator: ",")
+        guard let tables else { return "full database" }
+        if tables.isEmpty { return "empty" }
+        return tables.keys.sorted().map { table in
+            switch tables[table] {
+            case .some(.some(let columns)): return "\(table)(\(columns.sorted().joined(separator: ",")))"
+            default: return "\(table)(*)"
+            }
+        }.joined(separator: ",")
     }
 }
 
@@ -118,25 +172,25 @@ extension Table: DatabaseRegionConvertible {
 }
 
 extension FetchRequest {
-    /// The tables that the request reads, as SQLite reports them when its
+    /// The columns that the request reads, as SQLite reports them when its
     /// statement is prepared (the tables of views included).
     ///
     /// ```swift
     /// let region = try Player.filter(Column("score") > 1000).databaseRegion(db)
     /// ```
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        DatabaseRegion(tableNames: try statementReadTables(db))
+        DatabaseRegion(tables: try statementReadColumns(db))
     }
 
-    /// The tables that the statement of the request reads.
-    func statementReadTables(_ db: Database) throws -> Set<String> {
-        try makePreparedRequest(db, forSingleResult: false).statement.region.readTables
+    /// The columns that the statement of the request reads, by table.
+    func statementReadColumns(_ db: Database) throws -> [String: ColumnSet] {
+        try makePreparedRequest(db, forSingleResult: false).statement.region.readColumns
     }
 }
 
 extension QueryInterfaceRequest: DatabaseRegionConvertible {
-    /// The tables that the request reads: those of its statement, and
-    /// those of the to-many associations it prefetches
+    /// The columns that the request reads: those of its statement, and
+    /// the tables of the to-many associations it prefetches
     /// (`including(all:)`), which later statements read.
     ///
     /// ```swift
@@ -144,15 +198,15 @@ extension QueryInterfaceRequest: DatabaseRegionConvertible {
     /// // author and book
     /// ```
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        var tables = try statementReadTables(db)
+        var tables = try statementReadColumns(db)
         func addPrefetchedTables(of relation: SQLRelation, prefetched: Bool) {
-            if prefetched { tables.insert(relation.tableName.lowercased()) }
+            if prefetched { tables[relation.tableName.lowercased()] = .all }
             for (_, child) in relation.children {
                 addPrefetchedTables(of: child.relation, prefetched: prefetched || child.kind == .all)
             }
         }
         addPrefetchedTables(of: relation, prefetched: false)
-        return DatabaseRegion(tableNames: tables)
+        return DatabaseRegion(tables: tables)
     }
 }
 

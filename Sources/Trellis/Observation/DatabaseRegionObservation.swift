@@ -79,7 +79,7 @@ private final class RegionObserver: TransactionObserver, @unchecked Sendable {
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        region.contains(table: eventKind.tableName)
+        region.isModified(byEventsOfKind: eventKind)
     }
 
     func databaseDidChange(with event: DatabaseEvent) {

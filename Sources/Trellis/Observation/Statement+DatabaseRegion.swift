@@ -1,5 +1,5 @@
 extension Statement {
-    /// The part of the database the statement reads: the tables SQLite
+    /// The part of the database the statement reads: the columns SQLite
     /// reported when it prepared the statement. A statement that reads
     /// nothing (a plain `INSERT`) has an empty region.
     ///
@@ -8,9 +8,8 @@ extension Statement {
     /// statement.databaseRegion.contains(table: "player") // true
     /// ```
     ///
-    /// Trellis regions are made of whole tables: GRDB describes this one as
-    /// `player(name)`, Trellis as `player(*)`.
+    /// Its description is `player(name)`.
     public var databaseRegion: DatabaseRegion {
-        DatabaseRegion(tableNames: region.readTables)
+        DatabaseRegion(tables: region.readColumns)
     }
 }

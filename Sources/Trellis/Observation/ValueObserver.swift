@@ -100,10 +100,10 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
         do {
             events.willFetch?()
             let fetch = { [self] (db: Database) throws -> (Value?, DatabaseRegion) in
-                let ((value, tables), registered) = try ObservedAccesses.recording(db) {
-                    try db.recordingReadTables { try fetcher.next(db) }
+                let ((value, columns), registered) = try ObservedAccesses.recording(db) {
+                    try db.recordingReadColumns { try fetcher.next(db) }
                 }
-                let region = try fetcher.region?(db) ?? DatabaseRegion(tableNames: tables).union(registered)
+                let region = try fetcher.region?(db) ?? DatabaseRegion(tables: columns).union(registered)
                 // Known before the access ends, and tells what its changes
                 // (a fetch with write access) impact.
                 lock.lock()

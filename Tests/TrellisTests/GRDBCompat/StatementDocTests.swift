@@ -265,7 +265,7 @@ private struct Player: Codable, FetchableRecord, PersistableRecord, Hashable {
             #expect(statement.index(ofColumn: "score") == nil)
             #expect(statement.isReadonly)
             #expect(statement.sql == "SELECT name, score AS s FROM player WHERE name = ?")
-            #expect(statement.databaseRegion.description == "player(*)") // GRDB: player(name,score)
+            #expect(statement.databaseRegion.description == "player(name,score)")
             #expect(statement.databaseRegion.contains(table: "player"))
             _ = statement.sqliteStatement
         }

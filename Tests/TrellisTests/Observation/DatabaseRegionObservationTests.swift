@@ -53,7 +53,10 @@ private struct Player: Codable, FetchableRecord, PersistableRecord {
     @Test func regionsComeFromRequestsViewsAndTableNames() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { (db: Database) throws in
-            #expect(try Player.filter(Column("name") == "Arthur").databaseRegion(db) == DatabaseRegion(tables: ["player"]))
+            let region = try Player.filter(Column("name") == "Arthur").databaseRegion(db)
+            #expect(try region == Player.all().databaseRegion(db))
+            #expect(region != DatabaseRegion(tables: ["player"]))
+            #expect(region.union(DatabaseRegion(tables: ["player"])) == DatabaseRegion(tables: ["player"]))
             // A view reads its tables.
             #expect(try SQLRequest<Row>(sql: "SELECT * FROM playerName").databaseRegion(db).contains(table: "player"))
             #expect(try !SQLRequest<Row>(sql: "SELECT * FROM playerName").databaseRegion(db).contains(table: "team"))
