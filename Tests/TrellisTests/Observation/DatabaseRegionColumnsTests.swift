@@ -46,6 +46,9 @@ import Trellis
             // A table read without naming a column is read whole.
             #expect(try SQLRequest<Int>(sql: "SELECT COUNT(*) FROM player").databaseRegion(db).description == "player(*)")
             #expect(try Table("player").databaseRegion(db).description == "player(*)")
+            #expect(try SQLRequest<Row>(sql: "SELECT rowid FROM player").databaseRegion(db).description == "player(*)")
+            #expect(try SQLRequest<Bool>(sql: "SELECT EXISTS (SELECT 1 FROM player)").databaseRegion(db).description == "player(*)")
+            #expect(try SQLRequest<Row>(sql: "SELECT * FROM player").databaseRegion(db).description == "player(id,name,score)")
             #expect(try db.makeStatement(sql: "SELECT name FROM player").databaseRegion.description == "player(name)")
             var region = try Player.select(Column("name")).databaseRegion(db)
             region.formUnion(try Table("team").databaseRegion(db))
