@@ -64,13 +64,6 @@ public struct DatabaseRegion: Sendable, Hashable {
         self = union(other)
     }
 
-    /// Whether the regions have a column in common (the full database has
-    /// all of them).
-    func intersects(_ other: DatabaseRegion) -> Bool {
-        guard let tables, let otherTables = other.tables else { return !isEmpty && !other.isEmpty }
-        return tables.intersectsColumns(of: otherTables)
-    }
-
     /// Whether a change to the table impacts the region.
     public func contains(table: String) -> Bool {
         guard let tables else { return true }
