@@ -107,7 +107,7 @@ public enum SchemaInspector {
             virtualTableModule: try virtualTableModule(name, db: db),
             columns: try db.columns(in: name).map(column),
             primaryKey: primaryKey.columns,
-            hasExplicitPrimaryKey: !primaryKey.isRowID,
+            hasExplicitPrimaryKey: !(primaryKey.isRowID && primaryKey.rowIDColumn == nil),
             // SQLite numbers foreign keys from the last declared one.
             foreignKeys: try db.foreignKeys(on: name).sorted { $0.id > $1.id }.map {
                 DatabaseReport.ForeignKey(columns: $0.originColumns, destinationTable: $0.destinationTable, destinationColumns: $0.destinationColumns)

@@ -162,8 +162,12 @@ extension Database {
                 columns: try columnsForPrimaryKey(inView: table, columns: columns), rowIDColumn: nil, isRowID: false)
         } else if keyColumns.isEmpty {
             primaryKey = .hiddenRowID
-        } else if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER", try !isWithoutRowID(table, in: schemaName) {
-            primaryKey = PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: false)
+        } else if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER", try !isWithoutRowID(table, in: schemaName),
+                  // `INTEGER PRIMARY KEY DESC` is no alias of the rowid:
+                  // SQLite backs it with an index, as any other key.
+                  try !indexes(on: table, in: schemaName).contains(where: { $0.origin == .primaryKeyConstraint })
+        {
+            primaryKey = PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: true)
         } else {
             primaryKey = PrimaryKeyInfo(columns: keyColumns.map(\.name), rowIDColumn: nil, isRowID: false)
         }
