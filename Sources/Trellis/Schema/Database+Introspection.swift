@@ -260,7 +260,7 @@ extension Database {
         let wanted = Set(columns.map { $0.lowercased() })
         let primaryKey = try self.primaryKey(table)
         if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: wanted) { return true }
-        if wanted == ["rowid"] { return true }
+        if wanted.contains("rowid"), try !isWithoutRowID(table, in: nil) { return true }
         return try indexes(on: table).contains { index in
             index.isUnique && Set(index.columns.map { $0.lowercased() }).isSubset(of: wanted)
         }
