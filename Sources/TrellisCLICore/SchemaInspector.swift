@@ -108,12 +108,38 @@ public enum SchemaInspector {
             columns: try db.columns(in: name).map(column),
             primaryKey: primaryKey.columns,
             hasExplicitPrimaryKey: !(primaryKey.isRowID && primaryKey.rowIDColumn == nil),
-            // SQLite numbers foreign keys from the last declared one.
-            foreignKeys: try db.foreignKeys(on: name).sorted { $0.id > $1.id }.map {
-                DatabaseReport.ForeignKey(columns: $0.originColumns, destinationTable: $0.destinationTable, destinationColumns: $0.destinationColumns)
-            },
+            foreignKeys: try foreignKeys(on: name, db: db),
             indexes: try indexes(on: name, db: db),
             error: nil)
+    }
+
+    /// The foreign keys of a table, in the order of their declaration.
+    /// One whose destination columns are implicit and whose table is
+    /// missing has no columns that `db.foreignKeys(on:)` can tell: the
+    /// pragma still lists it, with its origin columns only.
+    private static func foreignKeys(on table: String, db: Database) throws -> [DatabaseReport.ForeignKey] {
+        do {
+            // SQLite numbers foreign keys from the last declared one.
+            return try db.foreignKeys(on: table).sorted { $0.id > $1.id }.map {
+                DatabaseReport.ForeignKey(columns: $0.originColumns, destinationTable: $0.destinationTable, destinationColumns: $0.destinationColumns)
+            }
+        } catch {
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id DESC, seq",
+                arguments: [table])
+            var foreignKeys: [(id: Int, key: DatabaseReport.ForeignKey)] = []
+            for row in rows {
+                let id: Int = row["id"]
+                if foreignKeys.last?.id != id {
+                    foreignKeys.append((id, DatabaseReport.ForeignKey(columns: [], destinationTable: row["table"], destinationColumns: [])))
+                }
+                foreignKeys[foreignKeys.count - 1].key.columns.append(row["from"])
+                if let destination: String = row["to"] {
+                    foreignKeys[foreignKeys.count - 1].key.destinationColumns.append(destination)
+                }
+            }
+            return foreignKeys.map(\.key)
+        }
     }
 
     private static func column(_ column: ColumnInfo) -> DatabaseReport.Column {

@@ -209,9 +209,9 @@ extension Database {
             guard let entry = byID[id] else { continue }
             var mapping: [(origin: String, destination: String)] = []
             if entry.mapping.contains(where: { $0.destination == nil }) {
-                // A foreign key to a missing table has no known destination
-                // columns: joins on it fail with a clear error later.
-                let destinationKey = (try? primaryKey(entry.table, in: schemaName).columns) ?? []
+                // The primary key of the destination: `no such table`
+                // when it is missing, as in GRDB.
+                let destinationKey = try primaryKey(entry.table, in: schemaName).columns
                 for (index, pair) in entry.mapping.enumerated() {
                     mapping.append((pair.origin, index < destinationKey.count ? destinationKey[index] : ""))
                 }
