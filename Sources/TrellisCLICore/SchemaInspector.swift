@@ -82,19 +82,21 @@ public enum SchemaInspector {
 
     /// The tables of the main schema, virtual tables included, without
     /// SQLite's own tables nor the shadow tables that store virtual ones
-    /// (`docs_content` of a full-text `docs` table, for example).
+    /// (`docs_content` of a full-text `docs` table, for example). In LIKE,
+    /// `_` matches any character: it is escaped, so that a table named
+    /// `sqlitebrowser_backup` is kept.
     private static func tableNames(_ db: Database) throws -> [String] {
         do {
             // `table_list` (SQLite 3.37+) tells shadow tables apart.
             return try String.fetchAll(db, sql: """
                 SELECT name FROM pragma_table_list
-                WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite_%'
+                WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
                 ORDER BY name
                 """)
         } catch {
             return try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master
-                WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+                WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
                 ORDER BY name
                 """)
         }
