@@ -187,15 +187,19 @@ public enum SchemaInspector {
         var associations: [DatabaseReport.Association] = []
         var ambiguities: [DatabaseReport.Ambiguity] = []
         var warnings: [String] = []
-        let tableNames = Set(tables.map { $0.name.lowercased() })
+        // A foreign key may spell its table in another case (`REFERENCES
+        // PARENT` for the table `Parent`): associations use the table's name.
+        let tableNames = Dictionary(tables.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
         for table in tables {
-            let foreignKeys = table.foreignKeys.filter { foreignKey in
-                guard tableNames.contains(foreignKey.destinationTable.lowercased()) else {
+            let foreignKeys = table.foreignKeys.compactMap { foreignKey -> DatabaseReport.ForeignKey? in
+                guard let destination = tableNames[foreignKey.destinationTable.lowercased()] else {
                     warnings.append("Foreign key (\(foreignKey.columns.joined(separator: ", "))) of \(table.name) "
                         + "references \(foreignKey.destinationTable), which is not a table of this database: no association")
-                    return false
+                    return nil
                 }
-                return true
+                var foreignKey = foreignKey
+                foreignKey.destinationTable = destination
+                return foreignKey
             }
             let originType = typeName(table.name)
             let byDestination = Dictionary(grouping: foreignKeys, by: { $0.destinationTable.lowercased() })
