@@ -18,6 +18,8 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
     public struct ForeignKey: Codable, Equatable, Sendable {
         public var columns: [String]
         public var destinationTable: String
+        /// Empty for a foreign key that does not name them, to a table
+        /// that is missing.
         public var destinationColumns: [String]
     }
 

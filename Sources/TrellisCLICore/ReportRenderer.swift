@@ -27,7 +27,9 @@ public enum ReportRenderer {
                 }).rendered)
             output.append("Primary key: " + (table.hasExplicitPrimaryKey ? table.primaryKey.joined(separator: ", ") : "none (hidden rowid)"))
             for foreignKey in table.foreignKeys {
-                output.append("Foreign key: (\(foreignKey.columns.joined(separator: ", "))) -> \(foreignKey.destinationTable)(\(foreignKey.destinationColumns.joined(separator: ", ")))")
+                let destinationColumns = foreignKey.destinationColumns.isEmpty
+                    ? "" : "(\(foreignKey.destinationColumns.joined(separator: ", ")))"
+                output.append("Foreign key: (\(foreignKey.columns.joined(separator: ", "))) -> \(foreignKey.destinationTable)\(destinationColumns)")
             }
             for index in table.indexes {
                 let description = index.definition.map { "on expressions: \($0)" }

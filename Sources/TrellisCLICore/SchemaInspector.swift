@@ -82,19 +82,21 @@ public enum SchemaInspector {
 
     /// The tables of the main schema, virtual tables included, without
     /// SQLite's own tables nor the shadow tables that store virtual ones
-    /// (`docs_content` of a full-text `docs` table, for example).
+    /// (`docs_content` of a full-text `docs` table, for example). In LIKE,
+    /// `_` matches any character: it is escaped, so that a table named
+    /// `sqlitebrowser_backup` is kept.
     private static func tableNames(_ db: Database) throws -> [String] {
         do {
             // `table_list` (SQLite 3.37+) tells shadow tables apart.
             return try String.fetchAll(db, sql: """
                 SELECT name FROM pragma_table_list
-                WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite_%'
+                WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
                 ORDER BY name
                 """)
         } catch {
             return try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master
-                WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+                WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
                 ORDER BY name
                 """)
         }
@@ -107,13 +109,39 @@ public enum SchemaInspector {
             virtualTableModule: try virtualTableModule(name, db: db),
             columns: try db.columns(in: name).map(column),
             primaryKey: primaryKey.columns,
-            hasExplicitPrimaryKey: !primaryKey.isRowID,
-            // SQLite numbers foreign keys from the last declared one.
-            foreignKeys: try db.foreignKeys(on: name).sorted { $0.id > $1.id }.map {
-                DatabaseReport.ForeignKey(columns: $0.originColumns, destinationTable: $0.destinationTable, destinationColumns: $0.destinationColumns)
-            },
+            hasExplicitPrimaryKey: !(primaryKey.isRowID && primaryKey.rowIDColumn == nil),
+            foreignKeys: try foreignKeys(on: name, db: db),
             indexes: try indexes(on: name, db: db),
             error: nil)
+    }
+
+    /// The foreign keys of a table, in the order of their declaration.
+    /// One whose destination columns are implicit and whose table is
+    /// missing has no columns that `db.foreignKeys(on:)` can tell: the
+    /// pragma still lists it, with its origin columns only.
+    private static func foreignKeys(on table: String, db: Database) throws -> [DatabaseReport.ForeignKey] {
+        do {
+            // SQLite numbers foreign keys from the last declared one.
+            return try db.foreignKeys(on: table).sorted { $0.id > $1.id }.map {
+                DatabaseReport.ForeignKey(columns: $0.originColumns, destinationTable: $0.destinationTable, destinationColumns: $0.destinationColumns)
+            }
+        } catch {
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id DESC, seq",
+                arguments: [table])
+            var foreignKeys: [(id: Int, key: DatabaseReport.ForeignKey)] = []
+            for row in rows {
+                let id: Int = row["id"]
+                if foreignKeys.last?.id != id {
+                    foreignKeys.append((id, DatabaseReport.ForeignKey(columns: [], destinationTable: row["table"], destinationColumns: [])))
+                }
+                foreignKeys[foreignKeys.count - 1].key.columns.append(row["from"])
+                if let destination: String = row["to"] {
+                    foreignKeys[foreignKeys.count - 1].key.destinationColumns.append(destination)
+                }
+            }
+            return foreignKeys.map(\.key)
+        }
     }
 
     private static func column(_ column: ColumnInfo) -> DatabaseReport.Column {
@@ -159,15 +187,19 @@ public enum SchemaInspector {
         var associations: [DatabaseReport.Association] = []
         var ambiguities: [DatabaseReport.Ambiguity] = []
         var warnings: [String] = []
-        let tableNames = Set(tables.map { $0.name.lowercased() })
+        // A foreign key may spell its table in another case (`REFERENCES
+        // PARENT` for the table `Parent`): associations use the table's name.
+        let tableNames = Dictionary(tables.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
         for table in tables {
-            let foreignKeys = table.foreignKeys.filter { foreignKey in
-                guard tableNames.contains(foreignKey.destinationTable.lowercased()) else {
+            let foreignKeys = table.foreignKeys.compactMap { foreignKey -> DatabaseReport.ForeignKey? in
+                guard let destination = tableNames[foreignKey.destinationTable.lowercased()] else {
                     warnings.append("Foreign key (\(foreignKey.columns.joined(separator: ", "))) of \(table.name) "
                         + "references \(foreignKey.destinationTable), which is not a table of this database: no association")
-                    return false
+                    return nil
                 }
-                return true
+                var foreignKey = foreignKey
+                foreignKey.destinationTable = destination
+                return foreignKey
             }
             let originType = typeName(table.name)
             let byDestination = Dictionary(grouping: foreignKeys, by: { $0.destinationTable.lowercased() })

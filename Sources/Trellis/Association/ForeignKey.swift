@@ -89,7 +89,7 @@ extension Database {
                 return ResolvedForeignKey(originTable: originTable, destinationTable: destinationTable, mapping: match.mapping)
             }
             let primaryKey = try self.primaryKey(destinationTable)
-            if primaryKey.isRowID {
+            if primaryKey.isHiddenRowID {
                 throw DatabaseError(
                     resultCode: .SQLITE_ERROR,
                     message: "Could not infer foreign key from \(originTable) to \(destinationTable): table \(destinationTable) has no primary key; give the destination columns with ForeignKey(_:to:)")

@@ -30,8 +30,7 @@ struct ExternalContentSynchronization {
     /// PRIMARY KEY`, or nil for the hidden `rowid`. Throws `no such table`
     /// when the content table does not exist.
     func contentRowIDColumn(_ db: Database) throws -> String? {
-        let primaryKey = try db.primaryKey(contentTable)
-        return primaryKey.isRowID ? nil : primaryKey.rowIDColumn
+        try db.primaryKey(contentTable).rowIDColumn
     }
 
     /// The triggers of an FTS5 table, and the statement that indexes the

@@ -21,7 +21,7 @@ extension MutablePersistableRecord {
     private func deleteWithoutCallbacks(_ db: Database) throws -> Bool {
         let container = try persistenceContainer()
         let primaryKey = try Self.tableAndPrimaryKey(db).primaryKey
-        let key = try primaryKeyValues(primaryKey, container: container)
+        let key = primaryKeyValues(primaryKey, container: container)
         let statement = try Self.primaryKeyStatement(db, operation: .deleteByPrimaryKey, primaryKey: primaryKey)
         try statement.bind(key)
         // The changes of an INSTEAD OF trigger (a view) are not in
@@ -39,7 +39,7 @@ extension MutablePersistableRecord {
     public func exists(_ db: Database) throws -> Bool {
         let container = try persistenceContainer()
         let primaryKey = try Self.tableAndPrimaryKey(db).primaryKey
-        let key = try primaryKeyValues(primaryKey, container: container)
+        let key = primaryKeyValues(primaryKey, container: container)
         if key.allSatisfy(\.isNull) { return false }
         let statement = try Self.primaryKeyStatement(db, operation: .existsByPrimaryKey, primaryKey: primaryKey)
         try statement.bind(key)

@@ -70,7 +70,7 @@ extension MutablePersistableRecord {
         container: PersistenceContainer, returning: PersistenceReturning? = nil) throws -> PersistenceSuccess
     {
         let (table, primaryKey) = try Self.tableAndPrimaryKey(db)
-        let keyValues = try primaryKeyValues(primaryKey, container: container)
+        let keyValues = primaryKeyValues(primaryKey, container: container)
         // Column names compare as SQLite compares them: ignoring ASCII case.
         var setColumns = container.columns.filter { column in
             !primaryKey.columns.contains { $0.isEqualIgnoringASCIICase(column) }
@@ -117,17 +117,11 @@ extension MutablePersistableRecord {
         return PersistenceSuccess(persistenceContainer: container)
     }
 
-    /// The values of the primary key in the encoded columns. Throws when
-    /// the record does not encode its primary key.
-    func primaryKeyValues(_ primaryKey: PrimaryKeyInfo, container: PersistenceContainer) throws -> [DatabaseValue] {
-        try primaryKey.columns.map { column in
-            guard let value = container.databaseValue(forColumn: column) else {
-                throw DatabaseError(
-                    resultCode: .SQLITE_MISUSE,
-                    message: "\(Self.self) does not encode the primary key column \"\(column)\" of table \(Self.databaseTableName)")
-            }
-            return value
-        }
+    /// The values of the primary key in the encoded columns. A key column
+    /// that the record does not encode (the hidden rowid, most often) is
+    /// NULL, as in GRDB: such a record matches no row.
+    func primaryKeyValues(_ primaryKey: PrimaryKeyInfo, container: PersistenceContainer) -> [DatabaseValue] {
+        primaryKey.columns.map { container.databaseValue(forColumn: $0) ?? .null }
     }
 
     /// Updates the columns that differ from `record`. Returns whether a

@@ -27,8 +27,10 @@ extension Row {
     @usableFromInline
     func fastString(atIndex index: Int, record: Any.Type) throws -> String {
         if let sqliteStatement {
+            // Numbers read as SQLite writes them (`0.99` in a NUMERIC
+            // column), as GRDB does for rows read from a statement.
             if let value = sqlite3_column_value(sqliteStatement, CInt(offset + index)),
-               sqlite3_value_type(value) == SQLITE_TEXT
+               case let type = sqlite3_value_type(value), type == SQLITE_TEXT || type == SQLITE_INTEGER || type == SQLITE_FLOAT
             {
                 return String(sqliteValue: value)
             }

@@ -162,8 +162,12 @@ extension Database {
                 columns: try columnsForPrimaryKey(inView: table, columns: columns), rowIDColumn: nil, isRowID: false)
         } else if keyColumns.isEmpty {
             primaryKey = .hiddenRowID
-        } else if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER", try !isWithoutRowID(table, in: schemaName) {
-            primaryKey = PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: false)
+        } else if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER", try !isWithoutRowID(table, in: schemaName),
+                  // `INTEGER PRIMARY KEY DESC` is no alias of the rowid:
+                  // SQLite backs it with an index, as any other key.
+                  try !indexes(on: table, in: schemaName).contains(where: { $0.origin == .primaryKeyConstraint })
+        {
+            primaryKey = PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: true)
         } else {
             primaryKey = PrimaryKeyInfo(columns: keyColumns.map(\.name), rowIDColumn: nil, isRowID: false)
         }
@@ -205,9 +209,9 @@ extension Database {
             guard let entry = byID[id] else { continue }
             var mapping: [(origin: String, destination: String)] = []
             if entry.mapping.contains(where: { $0.destination == nil }) {
-                // A foreign key to a missing table has no known destination
-                // columns: joins on it fail with a clear error later.
-                let destinationKey = (try? primaryKey(entry.table, in: schemaName).columns) ?? []
+                // The primary key of the destination: `no such table`
+                // when it is missing, as in GRDB.
+                let destinationKey = try primaryKey(entry.table, in: schemaName).columns
                 for (index, pair) in entry.mapping.enumerated() {
                     mapping.append((pair.origin, index < destinationKey.count ? destinationKey[index] : ""))
                 }
@@ -256,7 +260,7 @@ extension Database {
         let wanted = Set(columns.map { $0.lowercased() })
         let primaryKey = try self.primaryKey(table)
         if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: wanted) { return true }
-        if wanted == ["rowid"] { return true }
+        if wanted.contains("rowid"), try !isWithoutRowID(table, in: nil) { return true }
         return try indexes(on: table).contains { index in
             index.isUnique && Set(index.columns.map { $0.lowercased() }).isSubset(of: wanted)
         }

@@ -1,0 +1,38 @@
+import Foundation
+import Trellis
+
+/// A database file that another tool wrote: a SQL script run into a new
+/// file, then closed, as Trellis finds it on disk. The file is deleted
+/// with the value.
+final class RealDatabaseFile {
+    let path: String
+
+    init(_ script: String) throws {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("real-\(UUID().uuidString).sqlite").path
+        // A writer that knows nothing of Trellis: SQLite's own defaults.
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
+        try dbQueue.writeWithoutTransaction { db in try db.execute(sql: script) }
+        try dbQueue.close()
+    }
+
+    /// A new connection to the file, with Trellis's default configuration.
+    func open(_ configuration: Configuration = Configuration()) throws -> DatabaseQueue {
+        try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// The names of the tables and views of the main schema, in order, as
+    /// `sqlite_master` lists them (SQLite's own tables included).
+    func schemaObjects(_ db: Database) throws -> [(type: String, name: String)] {
+        try Row.fetchAll(db, sql: "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name")
+            .map { ($0["type"], $0["name"]) }
+    }
+
+    deinit {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+}
