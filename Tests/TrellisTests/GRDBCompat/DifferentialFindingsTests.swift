@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import Trellis
+
+// Differences found by running the same program against Trellis and the real
+// GRDB 7.10.0 and comparing their outputs. Each test states what GRDB does.
+
+@Suite("Differential findings: values")
+struct DifferentialValueFindingsTests {
+    @Test("Optional<Int>.fetchOne converts text with SQLite's rules, as Int.fetchOne does")
+    func optionalFetchOneConvertsLikeTheWrappedType() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT '12'") == .some(.some(12)))
+            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT '20 small cigars'") == .some(.some(20)))
+            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT NULL") == .some(.none))
+            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT 1 WHERE 0") == .none)
+            #expect(try Optional<Double>.fetchAll(db, sql: "SELECT '1.5' UNION ALL SELECT NULL") == [1.5, nil])
+            #expect(throws: RowDecodingError.self) {
+                try Optional<Int8>.fetchOne(db, sql: "SELECT 256")
+            }
+        }
+    }
+
+    @Test("Row subscripts of optionals read NULL and missing columns as nil")
+    func optionalSubscripts() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let rows = try Row.fetchCursor(db, sql: "SELECT NULL AS a, '7' AS b")
+            let row = try #require(try rows.next())
+            #expect(row["a"] as Int? == nil)
+            #expect(row["b"] as Int? == 7)
+            #expect(row["missing"] as Int? == nil)
+            #expect(row[0] as String? == nil)
+            #expect(row[1] as String? == "7")
+        }
+    }
+
+    @Test("A blob of UTF-8 converts to String and URL; invalid UTF-8 does not")
+    func blobToString() throws {
+        #expect(String.fromDatabaseValue(Data("abc".utf8).databaseValue) == "abc")
+        #expect(String.fromDatabaseValue(Data([0xFF, 0x41]).databaseValue) == nil)
+        #expect(URL.fromDatabaseValue(Data("https://example.com".utf8).databaseValue)?.host == "example.com")
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT CAST('é' AS BLOB) AS a"))
+            #expect(try row.decode(String.self, forColumn: "a") == "é")
+        }
+    }
+
+    @Test("Dates keep milliseconds and drop further digits")
+    func dateFractionIsTruncatedToMilliseconds() throws {
+        let date = try #require(Date.fromDatabaseValue("2024-01-02 03:04:05.6789".databaseValue))
+        #expect(date.timeIntervalSince1970 == 1_704_164_645.678)
+        let components = try #require(DatabaseDateComponents.fromDatabaseValue("2024-01-02 03:04:05.999999".databaseValue))
+        #expect(components.dateComponents.nanosecond == 999_000_000)
+    }
+}
