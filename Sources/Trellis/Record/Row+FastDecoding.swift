@@ -5,6 +5,10 @@ import TrellisSQLite
 // generic row accessors would not be specialized there. Each reads the
 // value once (`sqlite3_column_value`) and then its type and content, which
 // costs one call into SQLite's column API instead of two.
+//
+// A value of another storage class converts the way SQLite converts it, as
+// in GRDB: the text "12" reads as the integer 12, "abc" as 0, the integer 12
+// as the text "12". Copied rows (no statement) convert strictly.
 
 extension Row {
     @usableFromInline
@@ -14,12 +18,13 @@ extension Row {
             switch sqlite3_value_type(value) {
             case SQLITE_FLOAT: return sqlite3_value_double(value)
             case SQLITE_INTEGER: return Double(sqlite3_value_int64(value))
-            default: break
+            case SQLITE_NULL: break
+            default: return sqlite3_value_double(value)
             }
         }
         let dbValue = databaseValue(atIndex: index)
         guard let value = Double.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.valueMismatch(Double.self, value: dbValue, index: index, row: self).forRecord(record)
+            throw RowDecodingError.valueMismatch(Double.self, value: dbValue, index: index, row: self)
         }
         return value
     }
@@ -28,14 +33,14 @@ extension Row {
     func fastString(atIndex index: Int, record: Any.Type) throws -> String {
         if let sqliteStatement {
             if let value = sqlite3_column_value(sqliteStatement, CInt(offset + index)),
-               sqlite3_value_type(value) == SQLITE_TEXT
+               sqlite3_value_type(value) != SQLITE_NULL
             {
                 return String(sqliteValue: value)
             }
         }
         let dbValue = databaseValue(atIndex: index)
         guard let value = String.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.valueMismatch(String.self, value: dbValue, index: index, row: self).forRecord(record)
+            throw RowDecodingError.valueMismatch(String.self, value: dbValue, index: index, row: self)
         }
         return value
     }
@@ -44,13 +49,15 @@ extension Row {
     func fastBool(atIndex index: Int, record: Any.Type) throws -> Bool {
         if let sqliteStatement {
             let value = sqlite3_column_value(sqliteStatement, CInt(offset + index))
-            if sqlite3_value_type(value) == SQLITE_INTEGER {
-                return sqlite3_value_int64(value) != 0
+            switch sqlite3_value_type(value) {
+            case SQLITE_INTEGER: return sqlite3_value_int64(value) != 0
+            case SQLITE_NULL: break
+            default: return sqlite3_value_int64(value) != 0
             }
         }
         let dbValue = databaseValue(atIndex: index)
         guard let value = Bool.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.valueMismatch(Bool.self, value: dbValue, index: index, row: self).forRecord(record)
+            throw RowDecodingError.valueMismatch(Bool.self, value: dbValue, index: index, row: self)
         }
         return value
     }

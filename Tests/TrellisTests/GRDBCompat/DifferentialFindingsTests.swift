@@ -56,3 +56,94 @@ struct DifferentialValueFindingsTests {
         #expect(components.dateComponents.nanosecond == 999_000_000)
     }
 }
+
+@Suite("Differential findings: records")
+struct DifferentialRecordFindingsTests {
+    private struct Sample: Codable, FetchableRecord {
+        var int8: Int8
+        var double: Double
+        var string: String
+        var bool: Bool
+        var float: Float
+        var optionalInt: Int?
+    }
+
+    @Test("A fetched record converts values of another storage class with SQLite's rules")
+    func recordDecodingUsesStatementConversions() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let sample = try #require(try Sample.fetchOne(db, sql: """
+                SELECT '7' AS int8, '0.25' AS double, 12 AS string, 'abc' AS bool, 300 AS float, '42' AS optionalInt
+                """))
+            #expect(sample.int8 == 7)
+            #expect(sample.double == 0.25)
+            #expect(sample.string == "12")
+            #expect(sample.bool == false)
+            #expect(sample.float == 300)
+            #expect(sample.optionalInt == 42)
+
+            // Out of range, or NULL for a non-optional property: an error.
+            #expect(throws: RowDecodingError.self) {
+                try Sample.fetchOne(db, sql: "SELECT 300 AS int8, 1 AS double, 'x' AS string, 1 AS bool, 1 AS float, NULL AS optionalInt")
+            }
+            #expect(throws: RowDecodingError.self) {
+                try Sample.fetchOne(db, sql: "SELECT 1 AS int8, 1 AS double, NULL AS string, 1 AS bool, 1 AS float, NULL AS optionalInt")
+            }
+        }
+    }
+
+    @Test("A record built from a copied row converts strictly")
+    func copiedRowsConvertStrictly() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let row = try #require(try Row.fetchOne(db, sql: """
+                SELECT 1 AS int8, 1.0 AS double, 1.9 AS string, 1 AS bool, 1 AS float, NULL AS optionalInt
+                """))
+            #expect(throws: RowDecodingError.self) { try Sample(row: row) }
+        }
+    }
+}
+
+@Suite("Differential findings: errors")
+struct DifferentialErrorFindingsTests {
+    @Test("RowDecodingError describes the column, the row, the SQL and its arguments as GRDB does")
+    func rowDecodingErrorDescriptions() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            do {
+                _ = try Int.fetchAll(db, sql: "SELECT ? UNION ALL SELECT NULL", arguments: [1])
+                Issue.record("expected an error")
+            } catch let error as RowDecodingError {
+                #expect(error.description == """
+                    could not decode Int from database value NULL - column: "?", column index: 0, \
+                    row: [?:NULL], sql: `SELECT ? UNION ALL SELECT NULL`, arguments: [1]
+                    """)
+            }
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT 'x' AS a"))
+            do {
+                _ = try row.decode(Int.self, forColumn: "b")
+                Issue.record("expected an error")
+            } catch let error as RowDecodingError {
+                #expect(error.description == #"column not found: "b" - row: [a:"x"]"#)
+            }
+        }
+    }
+
+    private struct Book: Codable, FetchableRecord {
+        var id: Int64
+        var title: String
+    }
+
+    @Test("A record's decoding error does not name the record type, as in GRDB")
+    func recordDecodingErrorDescription() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            do {
+                _ = try Book.fetchOne(db, sql: "SELECT 1 AS id")
+                Issue.record("expected an error")
+            } catch let error as RowDecodingError {
+                #expect(error.description == #"column not found: "title" - row: [id:1], sql: `SELECT 1 AS id`, arguments: []"#)
+            }
+        }
+    }
+}
