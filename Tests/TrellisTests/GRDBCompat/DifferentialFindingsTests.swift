@@ -146,4 +146,57 @@ struct DifferentialErrorFindingsTests {
             }
         }
     }
+
+    @Test("A DatabaseError without a message gets SQLite's text for its code")
+    func defaultMessage() {
+        #expect(DatabaseError().message == "SQL logic error")
+        #expect(DatabaseError(resultCode: .SQLITE_BUSY).message == "database is locked")
+        #expect(DatabaseError(resultCode: .SQLITE_CONSTRAINT_UNIQUE).description == "SQLite error 19: constraint failed")
+        #expect(DatabaseError(resultCode: .SQLITE_ERROR, sql: "SELECT ?").description
+            == "SQLite error 1: SQL logic error - while executing `SELECT ?`")
+    }
+
+    @Test("A DatabaseError is an NSError of the extended code, described by its description")
+    func nsErrorBridging() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+            do {
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                Issue.record("expected an error")
+            } catch {
+                #expect(error.localizedDescription
+                    == "SQLite error 19: UNIQUE constraint failed: t.id - while executing `INSERT INTO t VALUES (1)`")
+                #expect((error as NSError).code == 1555)
+                #expect((error as NSError).localizedFailureReason == "UNIQUE constraint failed: t.id")
+            }
+        }
+    }
+
+    @Test("A primary result code matches its extended codes in patterns")
+    func resultCodePatterns() {
+        let code = ResultCode.SQLITE_CONSTRAINT_UNIQUE
+        var matched = false
+        if case ResultCode.SQLITE_CONSTRAINT = code { matched = true }
+        #expect(matched)
+        switch code {
+        case .SQLITE_CONSTRAINT_PRIMARYKEY: Issue.record("wrong extended code")
+        case .SQLITE_CONSTRAINT_UNIQUE: break
+        default: Issue.record("no match")
+        }
+        if case ResultCode.SQLITE_CONSTRAINT_PRIMARYKEY = code { Issue.record("wrong extended code") }
+    }
+
+    @Test("SQL without a statement is SQLite error 1, empty statement")
+    func emptyStatement() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let error = try #require(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "") }
+            #expect(error.resultCode == .SQLITE_ERROR)
+            #expect(error.message == "empty statement")
+            let statementError = try #require(throws: DatabaseError.self) { try db.makeStatement(sql: " ") }
+            #expect(statementError.message == "empty statement")
+        }
+    }
 }
