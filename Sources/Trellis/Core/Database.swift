@@ -256,7 +256,8 @@ public final class Database {
                 sql: sql)
         }
         guard let statement = statements.popLast() else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "No statement found", sql: sql)
+            // GRDB's code and message for SQL without a statement.
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "empty statement", sql: sql)
         }
         return statement
     }
@@ -290,10 +291,14 @@ public final class Database {
     @usableFromInline
     func cacheStatement(sql: String) throws -> Statement {
         var statements = try prepareStatements(sql: sql, persistent: true)
+        if statements.isEmpty {
+            // GRDB's code and message for SQL without a statement.
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "empty statement", sql: sql)
+        }
         guard statements.count == 1, let statement = statements.popLast() else {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
-                message: statements.isEmpty ? "No statement found" : "Multiple statements found. To execute multiple statements, use Database.execute(sql:) or Database.allStatements(sql:) instead.",
+                message: "Multiple statements found. To execute multiple statements, use Database.execute(sql:) or Database.allStatements(sql:) instead.",
                 sql: sql)
         }
         if statementCache.count >= configuration.maximumStatementCacheSize {

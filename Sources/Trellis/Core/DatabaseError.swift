@@ -1,3 +1,4 @@
+import Foundation
 import TrellisSQLite
 
 /// An error thrown by SQLite, or by Trellis when a request can not run.
@@ -50,7 +51,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         publicStatementArguments: Bool)
     {
         self.extendedResultCode = resultCode
-        self.message = message
+        // Without a message, SQLite's text for the code, as in GRDB:
+        // `DatabaseError(resultCode: .SQLITE_BUSY).message` is "database is locked".
+        self.message = message ?? String(cString: sqlite3_errstr(resultCode.rawValue))
         self.sql = sql
         self.arguments = arguments
         self.publicStatementArguments = publicStatementArguments
@@ -131,5 +134,22 @@ extension DatabaseError {
     /// count, a reentrant access, a closed connection.
     static func misuse(_ message: String, sql: String? = nil) -> DatabaseError {
         DatabaseError(resultCode: .SQLITE_MISUSE, message: message, sql: sql)
+    }
+}
+
+/// As an `NSError`, the code is the extended result code, and the
+/// description is the localized description, as in GRDB:
+///
+/// ```swift
+/// (error as NSError).code     // 2067 (SQLITE_CONSTRAINT_UNIQUE)
+/// error.localizedDescription  // SQLite error 19: UNIQUE constraint failed: ...
+/// ```
+extension DatabaseError: CustomNSError {
+    public var errorCode: Int { Int(extendedResultCode.rawValue) }
+
+    public var errorUserInfo: [String: Any] {
+        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: description]
+        if let message { userInfo[NSLocalizedFailureReasonErrorKey] = message }
+        return userInfo
     }
 }

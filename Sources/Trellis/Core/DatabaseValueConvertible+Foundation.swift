@@ -5,7 +5,7 @@ import TrellisSQLite
 
 /// Dates are stored as UTC text, `yyyy-MM-dd HH:mm:ss.SSS`, which sorts and
 /// compares correctly in SQL. They are read from that text (the date alone,
-/// minutes, seconds and fractions are all optional; a `T` may separate date
+/// minutes, seconds and milliseconds are all optional; a `T` may separate date
 /// and time; a trailing `Z` or `±HH:MM` offset is honoured) and from numbers,
 /// read as seconds since 1970.
 extension Date: DatabaseValueConvertible {
@@ -137,8 +137,10 @@ struct DatabaseDateComponentsParser {
                 result.hasFraction = true
                 var digits: Int64 = 0
                 var scale: Int64 = 1_000_000_000
+                // Digits after the milliseconds are read and dropped, as in
+                // GRDB: "05.6789" is 5.678 seconds.
                 while position < bytes.count, let digit = digitValue(bytes[position]) {
-                    if scale > 1 {
+                    if scale > 1_000_000 {
                         scale /= 10
                         digits += digit * scale
                     }
@@ -236,9 +238,9 @@ extension UUID: DatabaseValueConvertible {
 extension URL: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(absoluteString)) }
 
+    /// Text, and blobs of UTF-8 text, convert to URLs.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> URL? {
-        guard case .string(let string) = dbValue.storage else { return nil }
-        return URL(string: string)
+        String.fromDatabaseValue(dbValue).flatMap { URL(string: $0) }
     }
 }
 

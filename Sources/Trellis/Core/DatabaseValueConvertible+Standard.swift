@@ -357,9 +357,14 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
 
+    /// Text converts to a string, and so does a blob of valid UTF-8, as in
+    /// GRDB.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
-        if case .string(let value) = dbValue.storage { return value }
-        return nil
+        switch dbValue.storage {
+        case .string(let value): return value
+        case .blob(let data): return String(data: data, encoding: .utf8)
+        default: return nil
+        }
     }
 
     @inlinable

@@ -109,6 +109,30 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
     public static func fromMissingColumn() -> Wrapped?? { .some(nil) }
 }
 
+/// Optionals of values read straight from the statement read the same way,
+/// with SQLite's conversions, as in GRDB:
+///
+/// ```swift
+/// try Optional<Int>.fetchOne(db, sql: "SELECT '12'") // .some(.some(12))
+/// ```
+extension Optional: StatementColumnConvertible where Wrapped: StatementColumnConvertible {
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = Wrapped(sqliteStatement: sqliteStatement, index: index) else { return nil }
+        self = .some(value)
+    }
+
+    /// NULL is a value of an optional: `.some(nil)`.
+    @inlinable
+    public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Wrapped??? {
+        switch Wrapped._decodeColumn(sqliteStatement: sqliteStatement, index: index) {
+        case .none: return .some(.some(.none))
+        case .some(.none): return .some(.none)
+        case .some(.some(let value)): return .some(.some(.some(value)))
+        }
+    }
+}
+
 // MARK: - RawRepresentable
 
 extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {

@@ -39,6 +39,23 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
         return error.extendedResultCode == pattern
     }
 
+    /// Matches result codes as errors are matched: a primary code matches
+    /// all its extended codes, as in GRDB.
+    ///
+    /// ```swift
+    /// switch error.extendedResultCode {
+    /// case .SQLITE_CONSTRAINT_FOREIGNKEY: ... // foreign key violation
+    /// case .SQLITE_CONSTRAINT: ...            // any other constraint violation
+    /// default: ...
+    /// }
+    /// ```
+    public static func ~= (pattern: ResultCode, code: ResultCode) -> Bool {
+        if pattern.primaryResultCode == pattern {
+            return code.primaryResultCode == pattern
+        }
+        return code == pattern
+    }
+
     public static let SQLITE_OK = ResultCode(rawValue: 0)
     public static let SQLITE_ERROR = ResultCode(rawValue: 1)
     public static let SQLITE_INTERNAL = ResultCode(rawValue: 2)

@@ -88,6 +88,7 @@ extension Row {
         _ type: Value.Type = Value.self, forColumn name: String) throws -> Value
     {
         guard let index = index(ofColumn: name) else {
+            if let value = Value.fromMissingColumn() { return value }
             throw RowDecodingError.columnNotFound(name, type: Value.self, row: self)
         }
         return try decode(Value.self, atIndex: index)
@@ -108,6 +109,7 @@ extension Row {
     ///
     /// ```swift
     /// let name: String = row[0]
+    /// let score: Int? = row[2]   // nil when NULL
     /// ```
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
@@ -127,34 +129,11 @@ extension Row {
         }
     }
 
-    /// The value at `index`, or nil when it is NULL.
-    ///
-    /// ```swift
-    /// let score: Int? = row[2]
-    /// ```
-    ///
-    /// Optional values of the other types (`Date?`) are read by the
-    /// subscript above, since `Optional` is ``DatabaseValueConvertible``:
-    /// a second generic subscript would make their reads ambiguous.
-    @inlinable
-    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value? {
-        guard index >= 0 && index < count else {
-            recordDecodingError(RowDecodingError.indexOutOfRange(index, type: Value.self, row: self))
-            return nil
-        }
-        if hasNull(atIndex: index) { return nil }
-        do {
-            return try decode(Value.self, atIndex: index)
-        } catch {
-            recordDecodingError(error)
-            return nil
-        }
-    }
-
     /// The value of the leftmost column named `name` (case-insensitive).
     ///
     /// ```swift
     /// let name: String = row["name"]
+    /// let score: Int? = row["score"]   // nil when NULL or missing
     /// ```
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ name: String) -> Value {
@@ -172,20 +151,6 @@ extension Row {
         } catch {
             return placeholder(after: error)
         }
-    }
-
-    /// The value of the column `name`, or nil when it is NULL or missing.
-    ///
-    /// ```swift
-    /// let score: Int? = row["score"]
-    /// ```
-    ///
-    /// Optional values of the other types (`Date?`) are read by the
-    /// subscript above, since `Optional` is ``DatabaseValueConvertible``.
-    @inlinable
-    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ name: String) -> Value? {
-        guard let index = index(ofColumn: name) else { return nil }
-        return optionalValue(Value.self, atIndex: index)
     }
 
     /// The database value of the column `name`, or nil when it is missing.

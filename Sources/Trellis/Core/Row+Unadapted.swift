@@ -17,3 +17,16 @@ extension Row {
         return root.adaptedRow ?? root
     }
 }
+
+extension Row {
+    /// The row without its scopes and prefetched rows: its own columns only.
+    ///
+    /// ```swift
+    /// let row = try Row.fetchOne(db, Book.including(required: Book.author))!
+    /// row.scopes["author"]  // [id:2 name:"Herman Melville"]
+    /// row.unscoped          // [id:1 title:"Moby-Dick" authorId:2], and no scope
+    /// ```
+    public var unscoped: Row {
+        Row(columns: Array(zip(columnNames, databaseValues)))
+    }
+}

@@ -1,9 +1,10 @@
 /// An error thrown when a row value can not be decoded: a missing column,
 /// a NULL where a value is required, or a value of the wrong type.
 ///
-/// Its description names the column, the type and the row:
+/// Its description names the column, the type and the row, as GRDB's does:
 /// `could not decode Int from database value NULL - column: "score",
-/// column index: 2, row: [id:1 name:'Arthur' score:NULL]`.
+/// column index: 2, row: [id:1 name:"Arthur" score:NULL]`, or
+/// `column not found: "score" - row: [id:1 name:"Arthur"]`.
 public struct RowDecodingError: Error, CustomStringConvertible, @unchecked Sendable {
     /// What went wrong.
     public enum Reason: Sendable {
@@ -31,7 +32,7 @@ public struct RowDecodingError: Error, CustomStringConvertible, @unchecked Senda
     static func columnNotFound(_ name: String, type: Any.Type, row: Row) -> RowDecodingError {
         RowDecodingError(
             reason: .columnNotFound,
-            message: "could not decode \(type) - column not found: \"\(name)\", row: \(row)\(row.sqlSuffix)")
+            message: "column not found: \(String(reflecting: name)) - row: \(row)\(row.sqlSuffix)")
     }
 
     @usableFromInline
@@ -41,7 +42,7 @@ public struct RowDecodingError: Error, CustomStringConvertible, @unchecked Senda
         let name = index < row.count ? row.columnNames[index] : "?"
         return RowDecodingError(
             reason: .valueMismatch,
-            message: "could not decode \(type) from database value \(value) - column: \"\(name)\", column index: \(index), row: \(row)\(row.sqlSuffix)")
+            message: "could not decode \(type) from database value \(value) - column: \(String(reflecting: name)), column index: \(index), row: \(row)\(row.sqlSuffix)")
     }
 
     @usableFromInline
@@ -53,7 +54,8 @@ public struct RowDecodingError: Error, CustomStringConvertible, @unchecked Senda
 }
 
 extension Row {
+    /// The statement of a fetched row, as GRDB describes it in its errors.
     var sqlSuffix: String {
-        unretainedStatement.map { ", sql: `\($0.sql)`" } ?? ""
+        unretainedStatement.map { ", sql: `\($0.sql)`, arguments: \($0.arguments)" } ?? ""
     }
 }

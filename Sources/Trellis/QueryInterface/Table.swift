@@ -77,6 +77,15 @@ extension Table {
         all().filter(key: key)
     }
 
+    /// The request of the rows with the given keys (primary or unique).
+    ///
+    /// ```swift
+    /// Table("membership").filter(keys: [["teamId": 1, "playerId": 2]])
+    /// ```
+    public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> QueryInterfaceRequest<RowDecoder> {
+        all().filter(keys: keys)
+    }
+
     /// The request of sorted rows.
     public func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<RowDecoder> { all().order(orderings) }
 
@@ -122,6 +131,18 @@ extension Table {
     }
 
     /// The request of selected SQL.
+    /// The request of an SQL literal selection.
+    ///
+    /// ```swift
+    /// let count = try Table("player").select(literal: "COUNT(*)", as: Int.self).fetchOne(db)
+    /// ```
+    public func select(literal sqlLiteral: SQL) -> QueryInterfaceRequest<RowDecoder> { all().select(literal: sqlLiteral) }
+
+    /// The request of an SQL literal selection, fetching values of type `T`.
+    public func select<T>(literal sqlLiteral: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(literal: sqlLiteral).asRequest(of: T.self)
+    }
+
     public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
         all().select(sql: sql, arguments: arguments)
     }

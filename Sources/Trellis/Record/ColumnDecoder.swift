@@ -55,6 +55,12 @@ struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
             guard let data = convert(dbValue) as? T else { throw valueMismatch(T.self, dbValue) }
             return data
         }
+        // Bound before the cast: `nil as? T` succeeds when T is an optional.
+        if let fast = T.self as? any StatementColumnConvertible.Type, let converted = statementValue(fast),
+           let value = converted as? T
+        {
+            return value
+        }
         if let convertible = T.self as? any DatabaseValueConvertible.Type {
             guard let value = convertible.fromDatabaseValue(dbValue) as? T else {
                 throw valueMismatch(T.self, dbValue)
@@ -109,8 +115,15 @@ struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
         return date
     }
 
+    /// A value read from the statement with SQLite's conversions, as GRDB
+    /// reads it: nil for NULL, a copied row, or a value that does not fit.
+    private func statementValue<Value: StatementColumnConvertible>(_ type: Value.Type) -> Value? {
+        guard let sqliteStatement = row.sqliteStatement, !row.hasNull(atIndex: index) else { return nil }
+        return Value(sqliteStatement: sqliteStatement, index: CInt(row.offset + index))
+    }
+
     private func valueMismatch(_ type: Any.Type, _ dbValue: DatabaseValue) -> RowDecodingError {
-        RowDecodingError.valueMismatch(type, value: dbValue, index: index, row: row).forRecord(recordType)
+        RowDecodingError.valueMismatch(type, value: dbValue, index: index, row: row)
     }
 
     // Single value decoding of primitives, for Decodable types built on them

@@ -208,8 +208,10 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     func integer<T: FixedWidthInteger>(_ type: T.Type, atIndex index: Int) throws -> T {
         let value: Int64
         if let sqliteStatement = row.sqliteStatement {
+            // Any value but NULL converts the way SQLite converts it, as in
+            // GRDB: the text "12" reads as 12.
             guard let sqliteValue = sqlite3_column_value(sqliteStatement, CInt(row.offset + index)),
-                  sqlite3_value_type(sqliteValue) == SQLITE_INTEGER
+                  sqlite3_value_type(sqliteValue) != SQLITE_NULL
             else { return try convertedInteger(T.self, atIndex: index) }
             value = sqlite3_value_int64(sqliteValue)
         } else {
@@ -228,7 +230,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     func convertedInteger<T: FixedWidthInteger>(_ type: T.Type, atIndex index: Int) throws -> T {
         let dbValue = row.databaseValue(atIndex: index)
         guard let value = Int64.fromDatabaseValue(dbValue), let integer = T(exactly: value) else {
-            throw RowDecodingError.valueMismatch(T.self, value: dbValue, index: index, row: row).forRecord(recordType)
+            throw RowDecodingError.valueMismatch(T.self, value: dbValue, index: index, row: row)
         }
         return integer
     }
@@ -330,7 +332,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     }
 
     private func columnNotFound(_ name: String, _ type: Any.Type) -> RowDecodingError {
-        RowDecodingError.columnNotFound(name, type: type, row: row).forRecord(recordType)
+        RowDecodingError.columnNotFound(name, type: type, row: row)
     }
 
     private func decodeRecord<T: Decodable, Key: CodingKey>(_ type: T.Type, from row: Row, key: Key) throws -> T {
@@ -431,14 +433,6 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         func superDecoder() throws -> any Decoder { decoder.object }
 
         func superDecoder(forKey key: Key) throws -> any Decoder { decoder.object }
-    }
-}
-
-extension RowDecodingError {
-    /// The error, with the record type that was decoded.
-    @usableFromInline
-    func forRecord(_ type: Any.Type) -> RowDecodingError {
-        RowDecodingError(reason: reason, message: message + " (decoding \(type))")
     }
 }
 

@@ -49,7 +49,9 @@ extension MutablePersistableRecord {
         container: PersistenceContainer? = nil, returning: PersistenceReturning? = nil) throws -> PersistenceSuccess
     {
         let container = try container ?? persistenceContainer()
-        let updatedColumns = columns ?? Set(container.columns)
+        // Without explicit columns, the callbacks get all the columns of the
+        // table, as in GRDB, even those that the record does not encode.
+        let updatedColumns = try columns ?? Set(db.columns(in: Self.databaseTableName).map(\.name))
         try willUpdate(db, columns: updatedColumns)
         var updated: PersistenceSuccess?
         try aroundUpdate(db, columns: updatedColumns) {

@@ -5,6 +5,10 @@ import TrellisSQLite
 // generic row accessors would not be specialized there. Each reads the
 // value once (`sqlite3_column_value`) and then its type and content, which
 // costs one call into SQLite's column API instead of two.
+//
+// A value of another storage class converts the way SQLite converts it, as
+// in GRDB: the text "12" reads as the integer 12, "abc" as 0, the integer 12
+// as the text "12". Copied rows (no statement) convert strictly.
 
 extension Row {
     @usableFromInline
@@ -14,12 +18,13 @@ extension Row {
             switch sqlite3_value_type(value) {
             case SQLITE_FLOAT: return sqlite3_value_double(value)
             case SQLITE_INTEGER: return Double(sqlite3_value_int64(value))
-            default: break
+            case SQLITE_NULL: break
+            default: return sqlite3_value_double(value)
             }
         }
         let dbValue = databaseValue(atIndex: index)
         guard let value = Double.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.valueMismatch(Double.self, value: dbValue, index: index, row: self).forRecord(record)
+            throw RowDecodingError.valueMismatch(Double.self, value: dbValue, index: index, row: self)
         }
         return value
     }
@@ -27,17 +32,17 @@ extension Row {
     @usableFromInline
     func fastString(atIndex index: Int, record: Any.Type) throws -> String {
         if let sqliteStatement {
-            // Numbers read as SQLite writes them (`0.99` in a NUMERIC
-            // column), as GRDB does for rows read from a statement.
+            // Any value but NULL reads as SQLite converts it (`0.99` from a
+            // NUMERIC column), as GRDB does for rows read from a statement.
             if let value = sqlite3_column_value(sqliteStatement, CInt(offset + index)),
-               case let type = sqlite3_value_type(value), type == SQLITE_TEXT || type == SQLITE_INTEGER || type == SQLITE_FLOAT
+               sqlite3_value_type(value) != SQLITE_NULL
             {
                 return String(sqliteValue: value)
             }
         }
         let dbValue = databaseValue(atIndex: index)
         guard let value = String.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.valueMismatch(String.self, value: dbValue, index: index, row: self).forRecord(record)
+            throw RowDecodingError.valueMismatch(String.self, value: dbValue, index: index, row: self)
         }
         return value
     }
@@ -46,13 +51,15 @@ extension Row {
     func fastBool(atIndex index: Int, record: Any.Type) throws -> Bool {
         if let sqliteStatement {
             let value = sqlite3_column_value(sqliteStatement, CInt(offset + index))
-            if sqlite3_value_type(value) == SQLITE_INTEGER {
-                return sqlite3_value_int64(value) != 0
+            switch sqlite3_value_type(value) {
+            case SQLITE_INTEGER: return sqlite3_value_int64(value) != 0
+            case SQLITE_NULL: break
+            default: return sqlite3_value_int64(value) != 0
             }
         }
         let dbValue = databaseValue(atIndex: index)
         guard let value = Bool.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.valueMismatch(Bool.self, value: dbValue, index: index, row: self).forRecord(record)
+            throw RowDecodingError.valueMismatch(Bool.self, value: dbValue, index: index, row: self)
         }
         return value
     }

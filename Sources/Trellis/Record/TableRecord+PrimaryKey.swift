@@ -260,6 +260,16 @@ extension TableRecord {
     public static func filter(key: [String: (any DatabaseValueConvertible)?]) -> QueryInterfaceRequest<Self> {
         all().filter(key: key)
     }
+
+    /// A request of the rows with the given keys (primary or unique), such
+    /// as the keys of a table whose primary key has several columns.
+    ///
+    /// ```swift
+    /// let request = Membership.filter(keys: [["teamId": 1, "playerId": 2], ["teamId": 2, "playerId": 3]])
+    /// ```
+    public static func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> QueryInterfaceRequest<Self> {
+        all().filter(keys: keys)
+    }
 }
 
 extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
@@ -328,6 +338,17 @@ extension QueryInterfaceRequest {
                 SQLExpression.column(column) == (value?.databaseValue(column: column, recordType: RowDecoder.self) ?? .null)
             })
         }))
+    }
+
+    /// Keeps the rows with the given keys (primary or unique).
+    ///
+    /// ```swift
+    /// let request = Membership.all().filter(keys: [["teamId": 1, "playerId": 2]])
+    /// ```
+    public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
+        if keys.isEmpty { return none() }
+        let filters = keys.map { SQLExpression.uniqueKeyFilter(table: relation.tableName, key: $0.mapValues { $0?.databaseValue ?? .null }) }
+        return filter(SQLExpression(.associative("OR", filters)))
     }
 
     private static func singlePrimaryKeyColumn(_ db: Database, table: String) throws -> String {

@@ -622,7 +622,6 @@ private struct Member: Codable, FetchableRecord, PersistableRecord {
             struct Strict: Decodable, FetchableRecord { var team: String }
             let null = #expect(throws: RowDecodingError.self) { try Strict.fetchAll(db, sql: "SELECT team FROM player ORDER BY id") }
             #expect(null?.description.contains("team") == true)
-            #expect(null?.description.contains("Strict") == true)
             #expect(try Player.fetchCount(db) == 4)
         }
     }

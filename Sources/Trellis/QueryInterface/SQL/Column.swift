@@ -71,6 +71,7 @@ extension Row {
     /// init(row: Row) {
     ///     id = row[Columns.id]
     ///     name = row[Columns.name]
+    ///     score = row[Columns.score]   // an optional: nil when NULL or missing
     /// }
     /// ```
     @inlinable
@@ -81,19 +82,6 @@ extension Row {
     @inlinable
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: some ColumnExpression) -> Value {
         self[column.name]
-    }
-
-    /// The value of a column, or nil when it is NULL or missing.
-    @inlinable
-    public subscript<Value: DatabaseValueConvertible>(_ column: some ColumnExpression) -> Value? {
-        guard let index = index(ofColumn: column.name) else { return nil }
-        return optionalValue(Value.self, atIndex: index)
-    }
-
-    @inlinable
-    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: some ColumnExpression) -> Value? {
-        guard let index = index(ofColumn: column.name) else { return nil }
-        return optionalValue(Value.self, atIndex: index)
     }
 
     /// The database value of a column, or nil when it is missing.

@@ -44,9 +44,10 @@ extension SQLSubqueryable {
     public var sqlExpression: SQLExpression { SQLExpression(.subquery(sqlSubquery)) }
 }
 
-/// Values are selected and sorted as expressions:
-/// `Player.select(1.databaseValue)`.
-extension DatabaseValue: SQLSelectable, SQLOrderingTerm {
+/// Values are selected and sorted as expressions, and are arguments of SQL
+/// functions, as in GRDB: `Player.select(1.databaseValue)`,
+/// `julianDay("2024-01-02".databaseValue, .startOfYear)`.
+extension DatabaseValue: SQLSpecificExpressible, SQLSelectable, SQLOrderingTerm {
     public var sqlSelection: SQLSelection { .expression(sqlExpression, alias: nil) }
     public var sqlOrdering: SQLOrdering { SQLOrdering(expression: sqlExpression, direction: nil) }
 }

@@ -1,0 +1,301 @@
+import Foundation
+import Testing
+import Trellis
+
+// Differences found by running the same program against Trellis and the real
+// GRDB 7.10.0 and comparing their outputs. Each test states what GRDB does.
+
+@Suite("Differential findings: values")
+struct DifferentialValueFindingsTests {
+    @Test("Optional<Int>.fetchOne converts text with SQLite's rules, as Int.fetchOne does")
+    func optionalFetchOneConvertsLikeTheWrappedType() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT '12'") == .some(.some(12)))
+            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT '20 small cigars'") == .some(.some(20)))
+            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT NULL") == .some(.none))
+            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT 1 WHERE 0") == .none)
+            #expect(try Optional<Double>.fetchAll(db, sql: "SELECT '1.5' UNION ALL SELECT NULL") == [1.5, nil])
+            #expect(throws: RowDecodingError.self) {
+                try Optional<Int8>.fetchOne(db, sql: "SELECT 256")
+            }
+        }
+    }
+
+    @Test("Row subscripts of optionals read NULL and missing columns as nil")
+    func optionalSubscripts() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let rows = try Row.fetchCursor(db, sql: "SELECT NULL AS a, '7' AS b")
+            let row = try #require(try rows.next())
+            #expect(row["a"] as Int? == nil)
+            #expect(row["b"] as Int? == 7)
+            #expect(row["missing"] as Int? == nil)
+            #expect(row[0] as String? == nil)
+            #expect(row[1] as String? == "7")
+        }
+    }
+
+    @Test("A blob of UTF-8 converts to String and URL; invalid UTF-8 does not")
+    func blobToString() throws {
+        #expect(String.fromDatabaseValue(Data("abc".utf8).databaseValue) == "abc")
+        #expect(String.fromDatabaseValue(Data([0xFF, 0x41]).databaseValue) == nil)
+        #expect(URL.fromDatabaseValue(Data("https://example.com".utf8).databaseValue)?.host == "example.com")
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT CAST('é' AS BLOB) AS a"))
+            #expect(try row.decode(String.self, forColumn: "a") == "é")
+        }
+    }
+
+    @Test("Dates keep milliseconds and drop further digits")
+    func dateFractionIsTruncatedToMilliseconds() throws {
+        let date = try #require(Date.fromDatabaseValue("2024-01-02 03:04:05.6789".databaseValue))
+        #expect(date.timeIntervalSince1970 == 1_704_164_645.678)
+        let components = try #require(DatabaseDateComponents.fromDatabaseValue("2024-01-02 03:04:05.999999".databaseValue))
+        #expect(components.dateComponents.nanosecond == 999_000_000)
+    }
+}
+
+@Suite("Differential findings: records")
+struct DifferentialRecordFindingsTests {
+    private struct Sample: Codable, FetchableRecord {
+        var int8: Int8
+        var double: Double
+        var string: String
+        var bool: Bool
+        var float: Float
+        var optionalInt: Int?
+    }
+
+    @Test("A fetched record converts values of another storage class with SQLite's rules")
+    func recordDecodingUsesStatementConversions() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let sample = try #require(try Sample.fetchOne(db, sql: """
+                SELECT '7' AS int8, '0.25' AS double, 12 AS string, 'abc' AS bool, 300 AS float, '42' AS optionalInt
+                """))
+            #expect(sample.int8 == 7)
+            #expect(sample.double == 0.25)
+            #expect(sample.string == "12")
+            #expect(sample.bool == false)
+            #expect(sample.float == 300)
+            #expect(sample.optionalInt == 42)
+
+            // Out of range, or NULL for a non-optional property: an error.
+            #expect(throws: RowDecodingError.self) {
+                try Sample.fetchOne(db, sql: "SELECT 300 AS int8, 1 AS double, 'x' AS string, 1 AS bool, 1 AS float, NULL AS optionalInt")
+            }
+            #expect(throws: RowDecodingError.self) {
+                try Sample.fetchOne(db, sql: "SELECT 1 AS int8, 1 AS double, NULL AS string, 1 AS bool, 1 AS float, NULL AS optionalInt")
+            }
+        }
+    }
+
+    @Test("A record built from a copied row converts strictly")
+    func copiedRowsConvertStrictly() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let row = try #require(try Row.fetchOne(db, sql: """
+                SELECT 1 AS int8, 1.0 AS double, 1.9 AS string, 1 AS bool, 1 AS float, NULL AS optionalInt
+                """))
+            #expect(throws: RowDecodingError.self) { try Sample(row: row) }
+        }
+    }
+}
+
+@Suite("Differential findings: errors")
+struct DifferentialErrorFindingsTests {
+    @Test("RowDecodingError describes the column, the row, the SQL and its arguments as GRDB does")
+    func rowDecodingErrorDescriptions() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            do {
+                _ = try Int.fetchAll(db, sql: "SELECT ? UNION ALL SELECT NULL", arguments: [1])
+                Issue.record("expected an error")
+            } catch let error as RowDecodingError {
+                #expect(error.description == """
+                    could not decode Int from database value NULL - column: "?", column index: 0, \
+                    row: [?:NULL], sql: `SELECT ? UNION ALL SELECT NULL`, arguments: [1]
+                    """)
+            }
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT 'x' AS a"))
+            do {
+                _ = try row.decode(Int.self, forColumn: "b")
+                Issue.record("expected an error")
+            } catch let error as RowDecodingError {
+                #expect(error.description == #"column not found: "b" - row: [a:"x"]"#)
+            }
+        }
+    }
+
+    private struct Book: Codable, FetchableRecord {
+        var id: Int64
+        var title: String
+    }
+
+    @Test("A record's decoding error does not name the record type, as in GRDB")
+    func recordDecodingErrorDescription() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            do {
+                _ = try Book.fetchOne(db, sql: "SELECT 1 AS id")
+                Issue.record("expected an error")
+            } catch let error as RowDecodingError {
+                #expect(error.description == #"column not found: "title" - row: [id:1], sql: `SELECT 1 AS id`, arguments: []"#)
+            }
+        }
+    }
+
+    @Test("A DatabaseError without a message gets SQLite's text for its code")
+    func defaultMessage() {
+        #expect(DatabaseError().message == "SQL logic error")
+        #expect(DatabaseError(resultCode: .SQLITE_BUSY).message == "database is locked")
+        #expect(DatabaseError(resultCode: .SQLITE_CONSTRAINT_UNIQUE).description == "SQLite error 19: constraint failed")
+        #expect(DatabaseError(resultCode: .SQLITE_ERROR, sql: "SELECT ?").description
+            == "SQLite error 1: SQL logic error - while executing `SELECT ?`")
+    }
+
+    @Test("A DatabaseError is an NSError of the extended code, described by its description")
+    func nsErrorBridging() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+            do {
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                Issue.record("expected an error")
+            } catch {
+                #expect(error.localizedDescription
+                    == "SQLite error 19: UNIQUE constraint failed: t.id - while executing `INSERT INTO t VALUES (1)`")
+                #expect((error as NSError).code == 1555)
+                #expect((error as NSError).localizedFailureReason == "UNIQUE constraint failed: t.id")
+            }
+        }
+    }
+
+    @Test("A primary result code matches its extended codes in patterns")
+    func resultCodePatterns() {
+        let code = ResultCode.SQLITE_CONSTRAINT_UNIQUE
+        var matched = false
+        if case ResultCode.SQLITE_CONSTRAINT = code { matched = true }
+        #expect(matched)
+        switch code {
+        case .SQLITE_CONSTRAINT_PRIMARYKEY: Issue.record("wrong extended code")
+        case .SQLITE_CONSTRAINT_UNIQUE: break
+        default: Issue.record("no match")
+        }
+        if case ResultCode.SQLITE_CONSTRAINT_PRIMARYKEY = code { Issue.record("wrong extended code") }
+    }
+
+    @Test("SQL without a statement is SQLite error 1, empty statement")
+    func emptyStatement() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let error = try #require(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "") }
+            #expect(error.resultCode == .SQLITE_ERROR)
+            #expect(error.message == "empty statement")
+            let statementError = try #require(throws: DatabaseError.self) { try db.makeStatement(sql: " ") }
+            #expect(statementError.message == "empty statement")
+        }
+    }
+}
+
+@Suite("Differential findings: query interface")
+struct DifferentialQueryFindingsTests {
+    private struct Membership: Codable, FetchableRecord, PersistableRecord {
+        var teamId: Int64
+        var playerId: Int64
+        var role: String
+    }
+
+    private func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.create(table: "membership") { t in
+                t.primaryKey {
+                    t.column("teamId", .integer)
+                    t.column("playerId", .integer)
+                }
+                t.column("role", .text).notNull()
+            }
+            try Membership(teamId: 1, playerId: 1, role: "captain").insert(db)
+            try Membership(teamId: 1, playerId: 2, role: "member").insert(db)
+            try Membership(teamId: 2, playerId: 3, role: "coach").insert(db)
+        }
+        return dbQueue
+    }
+
+    @Test("filter(keys:) takes the keys of a primary key of several columns")
+    func filterByCompositeKeys() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { (db: Database) throws in
+            let keys: [[String: (any DatabaseValueConvertible)?]] = [["teamId": 1, "playerId": 2], ["teamId": 2, "playerId": 3]]
+            #expect(try Membership.filter(keys: keys).order(Column("role")).fetchAll(db).map(\.role) == ["coach", "member"])
+            #expect(try Membership.all().filter(keys: [["teamId": 1, "playerId": 1]]).fetchAll(db).map(\.role) == ["captain"])
+            #expect(try Table("membership").filter(keys: [["teamId": 2, "playerId": 3]]).fetchCount(db) == 1)
+            #expect(try Membership.filter(keys: []).fetchCount(db) == 0)
+            #expect(throws: DatabaseError.self) { try Membership.filter(keys: [["role": "coach"]]).fetchAll(db) }
+        }
+    }
+
+    @Test("Table selects SQL literals, as requests do")
+    func tableSelectLiteral() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { (db: Database) throws in
+            #expect(try Table("membership").select(literal: "MAX(playerId)", as: Int.self).fetchOne(db) == 3)
+            #expect(try Table("membership").select(literal: "COUNT(*)").asRequest(of: Int.self).fetchOne(db) == 3)
+        }
+    }
+
+    @Test("Database values are arguments of SQL functions")
+    func databaseValueInFunctions() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let request = SQLRequest<String>("SELECT \(dateTime("2024-01-31".databaseValue, .month(1), .day(-1)))")
+            #expect(try request.fetchOne(db) == "2024-03-01 00:00:00")
+            #expect(try Double.fetchOne(db, SQLRequest<Double>("SELECT \(julianDay("2024-01-02".databaseValue, .startOfYear))")) == 2_460_310.5)
+        }
+    }
+
+    @Test("Row.unscoped is the row without its scopes")
+    func unscoped() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let adapter = ScopeAdapter(["s": SuffixRowAdapter(fromIndex: 1)])
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT 1 AS a, 2 AS b", adapter: adapter))
+            #expect(row.scopes.names == ["s"])
+            #expect(row.unscoped.scopes.names.isEmpty)
+            #expect(row.unscoped == ["a": 1, "b": 2])
+        }
+    }
+}
+
+@Suite("Differential findings: persistence callbacks")
+struct DifferentialCallbackFindingsTests {
+    private final class Log: @unchecked Sendable { var columns: [[String]] = [] }
+
+    private struct Item: Codable, FetchableRecord, MutablePersistableRecord {
+        static let log = Log()
+        var id: Int64?
+        var name: String
+        mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+        func willUpdate(_ db: Database, columns: Set<String>) throws {
+            Self.log.columns.append(columns.sorted())
+        }
+    }
+
+    @Test("update(db) tells willUpdate all the columns of the table, as GRDB does")
+    func willUpdateGetsTheTableColumns() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL DEFAULT 0)")
+            var item = Item(id: nil, name: "a")
+            try item.insert(db)
+            try item.update(db)
+            try item.update(db, columns: ["name"])
+            try item.updateChanges(db) { $0.name = "b" }
+        }
+        #expect(Item.log.columns == [["id", "name", "score"], ["name"], ["name"]])
+    }
+}
