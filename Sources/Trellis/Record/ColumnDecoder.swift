@@ -123,7 +123,7 @@ struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     private func valueMismatch(_ type: Any.Type, _ dbValue: DatabaseValue) -> RowDecodingError {
-        RowDecodingError.valueMismatch(type, value: dbValue, index: index, row: row)
+        RowDecodingError.valueMismatch(type, value: dbValue, index: index, row: row).forRecord(recordType)
     }
 
     // Single value decoding of primitives, for Decodable types built on them

@@ -230,7 +230,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     func convertedInteger<T: FixedWidthInteger>(_ type: T.Type, atIndex index: Int) throws -> T {
         let dbValue = row.databaseValue(atIndex: index)
         guard let value = Int64.fromDatabaseValue(dbValue), let integer = T(exactly: value) else {
-            throw RowDecodingError.valueMismatch(T.self, value: dbValue, index: index, row: row)
+            throw RowDecodingError.valueMismatch(T.self, value: dbValue, index: index, row: row).forRecord(recordType)
         }
         return integer
     }
@@ -332,7 +332,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     }
 
     private func columnNotFound(_ name: String, _ type: Any.Type) -> RowDecodingError {
-        RowDecodingError.columnNotFound(name, type: type, row: row)
+        RowDecodingError.columnNotFound(name, type: type, row: row).forRecord(recordType, valueType: type)
     }
 
     private func decodeRecord<T: Decodable, Key: CodingKey>(_ type: T.Type, from row: Row, key: Key) throws -> T {
@@ -433,6 +433,17 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         func superDecoder() throws -> any Decoder { decoder.object }
 
         func superDecoder(forKey key: Key) throws -> any Decoder { decoder.object }
+    }
+}
+
+extension RowDecodingError {
+    /// The error, followed by what was decoded: GRDB's message names the
+    /// column only, and a record's names its type too, so that the
+    /// culprit of a failed fetch is clear.
+    @usableFromInline
+    func forRecord(_ recordType: Any.Type, valueType: Any.Type? = nil) -> RowDecodingError {
+        let decoded = valueType.map { "\($0) of \(recordType)" } ?? "\(recordType)"
+        return RowDecodingError(reason: reason, message: message + " (decoding \(decoded))")
     }
 }
 

@@ -24,7 +24,7 @@ extension Row {
         }
         let dbValue = databaseValue(atIndex: index)
         guard let value = Double.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.valueMismatch(Double.self, value: dbValue, index: index, row: self)
+            throw RowDecodingError.valueMismatch(Double.self, value: dbValue, index: index, row: self).forRecord(record)
         }
         return value
     }
@@ -42,7 +42,7 @@ extension Row {
         }
         let dbValue = databaseValue(atIndex: index)
         guard let value = String.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.valueMismatch(String.self, value: dbValue, index: index, row: self)
+            throw RowDecodingError.valueMismatch(String.self, value: dbValue, index: index, row: self).forRecord(record)
         }
         return value
     }
@@ -59,7 +59,7 @@ extension Row {
         }
         let dbValue = databaseValue(atIndex: index)
         guard let value = Bool.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.valueMismatch(Bool.self, value: dbValue, index: index, row: self)
+            throw RowDecodingError.valueMismatch(Bool.self, value: dbValue, index: index, row: self).forRecord(record)
         }
         return value
     }

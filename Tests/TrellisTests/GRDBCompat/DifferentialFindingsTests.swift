@@ -134,7 +134,7 @@ struct DifferentialErrorFindingsTests {
         var title: String
     }
 
-    @Test("A record's decoding error does not name the record type, as in GRDB")
+    @Test("A record's decoding error is GRDB's, followed by the type and the record that failed")
     func recordDecodingErrorDescription() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { (db: Database) throws in
@@ -142,7 +142,7 @@ struct DifferentialErrorFindingsTests {
                 _ = try Book.fetchOne(db, sql: "SELECT 1 AS id")
                 Issue.record("expected an error")
             } catch let error as RowDecodingError {
-                #expect(error.description == #"column not found: "title" - row: [id:1], sql: `SELECT 1 AS id`, arguments: []"#)
+                #expect(error.description == #"column not found: "title" - row: [id:1], sql: `SELECT 1 AS id`, arguments: [] (decoding String of Book)"#)
             }
         }
     }

@@ -435,7 +435,7 @@ import Trellis
         }
     }
 
-    @Test func decodingErrorsNameTheColumnAndTheType() throws {
+    @Test func decodingErrorsNameTheColumnTheTypeAndTheRecord() throws {
         struct Strict: Decodable, FetchableRecord {
             var id: Int
             var name: String
@@ -444,9 +444,12 @@ import Trellis
         try dbQueue.read { (db: Database) throws in
             let missing = #expect(throws: RowDecodingError.self) { try Strict.fetchAll(db, sql: "SELECT 1 AS id") }
             #expect(missing?.description.contains("\"name\"") == true)
+            #expect(missing?.description.contains("String") == true)
+            #expect(missing?.description.contains("Strict") == true)
             let null = #expect(throws: RowDecodingError.self) { try Strict.fetchAll(db, sql: "SELECT 1 AS id, NULL AS name") }
             #expect(null?.description.contains("\"name\"") == true)
             #expect(null?.description.contains("String") == true)
+            #expect(null?.description.contains("Strict") == true)
             // Text converts to a number the way SQLite converts it, as in GRDB.
             #expect(try Strict.fetchAll(db, sql: "SELECT 'x' AS id, 'a' AS name").map(\.id) == [0])
             #expect(try Strict.fetchAll(db, sql: "SELECT '12' AS id, 'a' AS name").map(\.id) == [12])
