@@ -130,7 +130,6 @@ extension Table {
         all().select(selection, as: type)
     }
 
-    /// The request of selected SQL.
     /// The request of an SQL literal selection.
     ///
     /// ```swift
@@ -143,6 +142,7 @@ extension Table {
         all().select(literal: sqlLiteral).asRequest(of: T.self)
     }
 
+    /// The request of selected SQL.
     public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
         all().select(sql: sql, arguments: arguments)
     }
