@@ -79,7 +79,8 @@ extension TableRecord {
             return last.statement
         }
         let statement = try cache.statement(db, key: key, columns: []) {
-            try checkTableExists(db)
+            // A missing table fails the statement's preparation, whose error
+            // tells the SQL, as GRDB's does.
             let context = SQLGenerationContext(db, inlinesValues: true)
             let selection = try defaultSelection.map { try $0.sql(context) }.joined(separator: ", ")
             var sql = "SELECT \(selection) FROM \(databaseTableName.quotedDatabaseIdentifier)"

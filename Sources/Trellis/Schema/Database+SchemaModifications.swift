@@ -44,9 +44,8 @@ extension Database {
     /// }
     /// ```
     public func alter(table name: String, body: (TableAlteration) throws -> Void) throws {
-        guard try tableExists(name) else {
-            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(name)")
-        }
+        // A missing table fails the first ALTER TABLE statement, whose
+        // error tells the SQL, as GRDB's does.
         let alteration = TableAlteration(name: name)
         try body(alteration)
         for sql in try alteration.sql(self) {

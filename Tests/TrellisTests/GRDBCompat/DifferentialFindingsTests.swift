@@ -199,6 +199,29 @@ struct DifferentialErrorFindingsTests {
             #expect(statementError.message == "empty statement")
         }
     }
+
+    private struct Missing: Codable, FetchableRecord, PersistableRecord {
+        static let databaseTableName = "missing"
+        var id: Int64
+    }
+
+    @Test("A missing table fails fetches and alterations with the SQL that failed, as in GRDB")
+    func missingTableErrorsTellTheirSQL() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            let fetch = #expect(throws: DatabaseError.self) { try Missing.fetchAll(db) }
+            #expect(fetch?.description == #"SQLite error 1: no such table: missing - while executing `SELECT * FROM "missing"`"#)
+            let alter = #expect(throws: DatabaseError.self) { try db.alter(table: "missing") { t in t.add(column: "x") } }
+            #expect(alter?.description == #"SQLite error 1: no such table: missing - while executing `ALTER TABLE "missing" ADD COLUMN "x"`"#)
+            // GRDB tells no SQL for an insert: neither does Trellis.
+            let insert = #expect(throws: DatabaseError.self) { try Missing(id: 1).insert(db) }
+            #expect(insert?.description == "SQLite error 1: no such table: missing")
+            // The connection is still usable.
+            try db.create(table: "missing") { t in t.primaryKey("id", .integer) }
+            try Missing(id: 1).insert(db)
+            #expect(try Missing.fetchAll(db).map(\.id) == [1])
+        }
+    }
 }
 
 @Suite("Differential findings: query interface")

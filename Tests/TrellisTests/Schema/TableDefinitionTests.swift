@@ -101,7 +101,12 @@ import Trellis
             let error = #expect(throws: DatabaseError.self) { try db.columns(in: "ghost") }
             #expect(error?.message == "no such table: ghost")
             #expect(throws: DatabaseError.self) { try db.primaryKey("ghost") }
-            #expect(throws: DatabaseError.self) { try db.alter(table: "ghost") { _ in } }
+        }
+        try dbQueue.write { (db: Database) throws in
+            let error = #expect(throws: DatabaseError.self) { try db.alter(table: "ghost") { t in t.add(column: "x") } }
+            #expect(error?.message == "no such table: ghost")
+            // An empty alteration runs no statement, as in GRDB.
+            try db.alter(table: "ghost") { _ in }
         }
     }
 }
