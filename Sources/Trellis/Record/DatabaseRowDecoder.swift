@@ -263,13 +263,14 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         return try row.fastString(atIndex: index, record: recordType)
     }
 
-    func double(column name: String) throws -> Double {
-        try row.fastDouble(atIndex: index(ofColumn: name, type: Double.self), record: recordType)
+    /// A `Double`, or a `Float` (`valueType`), as errors name it.
+    func double(column name: String, as valueType: Any.Type = Double.self) throws -> Double {
+        try row.fastDouble(atIndex: index(ofColumn: name, type: valueType), record: recordType, as: valueType)
     }
 
-    func doubleIfPresent(column name: String) throws -> Double? {
+    func doubleIfPresent(column name: String, as valueType: Any.Type = Double.self) throws -> Double? {
         guard let index = presentIndex(ofColumn: name) else { return nil }
-        return try row.fastDouble(atIndex: index, record: recordType)
+        return try row.fastDouble(atIndex: index, record: recordType, as: valueType)
     }
 
     // MARK: Other values, nested records, associations
@@ -385,7 +386,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(key) { try $0.bool(column: $1) } }
         func decode(_ type: String.Type, forKey key: Key) throws -> String { try read(key) { try $0.string(column: $1) } }
         func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try read(key) { try $0.double(column: $1) } }
-        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try read(key) { try $0.double(column: $1) }) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try read(key) { try $0.double(column: $1, as: Float.self) }) }
         func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try read(key) { try $0.integer(type, column: $1) } }
         func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try read(key) { try $0.integer(type, column: $1) } }
         func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try read(key) { try $0.integer(type, column: $1) } }
@@ -401,7 +402,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try read(key) { try $0.stringIfPresent(column: $1) } }
         func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try read(key) { try $0.doubleIfPresent(column: $1) } }
         func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-            try read(key) { try $0.doubleIfPresent(column: $1) }.map { Float($0) }
+            try read(key) { try $0.doubleIfPresent(column: $1, as: Float.self) }.map { Float($0) }
         }
         func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try read(key) { try $0.integerIfPresent(type, column: $1) } }
         func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try read(key) { try $0.integerIfPresent(type, column: $1) } }

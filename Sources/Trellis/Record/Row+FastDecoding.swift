@@ -12,7 +12,7 @@ import TrellisSQLite
 
 extension Row {
     @usableFromInline
-    func fastDouble(atIndex index: Int, record: Any.Type) throws -> Double {
+    func fastDouble(atIndex index: Int, record: Any.Type, as valueType: Any.Type = Double.self) throws -> Double {
         if let sqliteStatement {
             let value = sqlite3_column_value(sqliteStatement, CInt(offset + index))
             switch sqlite3_value_type(value) {
@@ -24,7 +24,7 @@ extension Row {
         }
         let dbValue = databaseValue(atIndex: index)
         guard let value = Double.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.valueMismatch(Double.self, value: dbValue, index: index, row: self).forRecord(record)
+            throw RowDecodingError.valueMismatch(valueType, value: dbValue, index: index, row: self).forRecord(record)
         }
         return value
     }

@@ -458,6 +458,20 @@ import Trellis
         }
     }
 
+    @Test func aFloatDecodingErrorNamesFloat() throws {
+        struct Measure: Decodable, FetchableRecord {
+            var value: Float
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let null = #expect(throws: RowDecodingError.self) { try Measure.fetchAll(db, sql: "SELECT NULL AS value") }
+            #expect(null?.description.hasPrefix("could not decode Float from database value NULL") == true)
+            let missing = #expect(throws: RowDecodingError.self) { try Measure.fetchAll(db, sql: "SELECT 1 AS other") }
+            #expect(missing?.description.hasSuffix("(decoding Float of Measure)") == true)
+            #expect(try Measure.fetchAll(db, sql: "SELECT 1.5 AS value").map(\.value) == [1.5])
+        }
+    }
+
     @Test func nullIntoNonOptionalNestedValuesIsAnErrorThatNamesTheCulprit() throws {
         struct Holder: Decodable, FetchableRecord {
             var address: Address
