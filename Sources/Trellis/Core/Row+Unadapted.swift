@@ -14,7 +14,11 @@ extension Row {
     /// It helps debugging adapters: see what they were given.
     public var unadapted: Row {
         let root = self.root
-        return root.adaptedRow ?? root
+        if let adaptedRow = root.adaptedRow { return adaptedRow }
+        // A joined row: its own columns, then its scopes'.
+        guard root.width > root.count else { return root }
+        return Row(statement: root.unretainedStatement, values: root.storedValues, names: root.storedNames,
+                   offset: root.offset, count: root.width, layout: nil, parent: nil)
     }
 }
 

@@ -91,6 +91,10 @@ public final class Row {
     /// The columns of this row in the values that its root reads.
     var columnsInRoot: ScopeColumns { ScopeColumns(offset: offset, count: count) }
 
+    /// The number of columns that the row and its scopes read: more than
+    /// `count` for a joined row, whose scopes follow its own columns.
+    var width: Int { Swift.max(count, layout?.width ?? 0) }
+
     /// A failure of a non-throwing accessor, thrown by the fetch that
     /// decodes the row.
     private var recordedDecodingError: (any Error)?
@@ -115,7 +119,9 @@ public final class Row {
     /// A row that reads the current row of a statement, without copying.
     @usableFromInline
     convenience init(statement: Statement, layout: RowLayout? = nil) {
-        self.init(statement: statement, values: [], names: [], offset: 0, count: statement.columnCount,
+        // A joined row has the columns of its table; its scopes read the
+        // columns after them, as in GRDB.
+        self.init(statement: statement, values: [], names: [], offset: 0, count: layout?.baseCount ?? statement.columnCount,
                   layout: layout, parent: nil)
     }
 
@@ -165,14 +171,23 @@ public final class Row {
     /// A copy of the row that no longer depends on a cursor.
     public func copy() -> Row {
         if unretainedStatement == nil && parent == nil { return self }
-        let copied = Row(statement: nil, values: databaseValues, names: columnNames, offset: 0, count: count,
+        // The columns of the scopes too, which follow the row's own.
+        let width = self.width
+        let names = unretainedStatement?.columnNames ?? storedNames
+        let copiedNames = offset == 0 && width == names.count ? names : Array(names[offset..<(offset + width)])
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(width)
+        for index in 0..<width {
+            values.append(databaseValue(atIndex: index))
+        }
+        let copied = Row(statement: nil, values: values, names: copiedNames, offset: 0, count: count,
                          layout: layout, prefetched: prefetched, parent: nil)
         copied.adaptedRow = root.adaptedRow
         // The prefetched rows of the scopes inside this row, rebased.
         let scopePrefetched = root.scopePrefetched
         if scopePrefetched.isEmpty { return copied }
         for (columns, rows) in scopePrefetched
-        where columns.offset >= offset && columns.offset + columns.count <= offset + count && columns != columnsInRoot {
+        where columns.offset >= offset && columns.offset + columns.count <= offset + width && columns != columnsInRoot {
             copied.scopePrefetched[ScopeColumns(offset: columns.offset - offset, count: columns.count)] = rows
         }
         return copied
@@ -336,9 +351,10 @@ public final class Row {
         return try body()
     }
 
-    /// A row that reads the columns `range` of this row.
+    /// A row that reads the columns `range` of this row: its own, then
+    /// those of its scopes.
     private func scopedRow(range: Range<Int>, layout: RowLayout?) -> Row {
-        let columns = ScopeColumns(offset: offset + range.lowerBound, count: range.count)
+        let columns = ScopeColumns(offset: offset + range.lowerBound, count: layout?.baseCount ?? range.count)
         let root = self.root
         let prefetched = root.scopePrefetched.isEmpty ? [:] : root.scopePrefetched[columns] ?? [:]
         return Row(statement: unretainedStatement, values: storedValues, names: storedNames, offset: columns.offset,
@@ -367,8 +383,17 @@ final class RowLayout: @unchecked Sendable {
     /// making the rows in between.
     let scopesTree: [Scope]
 
-    init(scopes: [Scope]) {
+    /// The number of columns of the row itself, before those of its
+    /// scopes; nil when the row has as many columns as it reads (the rows
+    /// of adapters, which count their own columns).
+    let baseCount: Int?
+
+    /// The number of columns that the row and its scopes read.
+    var width: Int { scopes.reduce(baseCount ?? 0) { max($0, $1.range.upperBound) } }
+
+    init(scopes: [Scope], baseCount: Int? = nil) {
         self.scopes = scopes
+        self.baseCount = baseCount
         var tree: [Scope] = []
         var level = scopes
         while !level.isEmpty {

@@ -129,7 +129,9 @@ import Trellis
         }
         let file = try RealDatabaseFile(Self.script)
         try file.open().read { db in
-            let visits = try Visit.including(required: Visit.place).order(Column("id")).asRequest(of: VisitInfo.self).fetchAll(db)
+            // The default key is the singular of the table name,
+            // `moz_place`, as in GRDB: the record names it `place`.
+            let visits = try Visit.including(required: Visit.place.forKey("place")).order(Column("id")).asRequest(of: VisitInfo.self).fetchAll(db)
             #expect(visits.map(\.place.guid) == ["AbCdEfGhIjKl", "AbCdEfGhIjKl", "MnOpQrStUvWx"])
             let counts = try Row.fetchAll(db, Place.annotated(with: Place.visits.count.forKey("visitCount")).order(Column("id")))
             #expect(counts.map { $0["visitCount"] as Int } == [2, 1, 0])

@@ -168,8 +168,9 @@ struct SQLQueryGenerator {
         var layout: RowLayout?
         if hasSelectedJoin(joins) {
             var columnCount = try Self.columnCount(rootSelection, tableName: relation.tableName, context: context)
+            let baseCount = columnCount
             let scopes = try appendSelections(of: joins, to: &selectionSQL, columnCount: &columnCount, context: context)
-            layout = RowLayout(scopes: scopes)
+            layout = RowLayout(scopes: scopes, baseCount: baseCount)
         }
         var sql = withSQL + "SELECT " + (relation.isDistinct ? "DISTINCT " : "") + selectionSQL.joined(separator: ", ")
 
@@ -246,7 +247,7 @@ struct SQLQueryGenerator {
             columnCount += nestedCount
             let nestedLayout = nestedScopes.isEmpty ? nil : RowLayout(scopes: nestedScopes.map {
                 (key: $0.key, range: ($0.range.lowerBound + ownCount)..<($0.range.upperBound + ownCount), layout: $0.layout)
-            })
+            }, baseCount: ownCount)
             scopes.append((key: key, range: start..<columnCount, layout: nestedLayout))
         }
         return scopes
