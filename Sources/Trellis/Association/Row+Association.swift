@@ -32,14 +32,16 @@ extension Row {
     /// ```
     @inlinable
     public func decode<Record: FetchableRecord>(_ type: [Record].Type = [Record].self, forKey key: String) throws -> [Record] {
-        guard let rows = prefetchedRows[key] else { throw missingPrefetchedRows([Record].self, forKey: key) }
-        // Inlined, so that the loop is specialized for the record type: an
-        // unspecialized `map` reads each row through the protocol witnesses
-        // of `Collection`.
+        guard let rows = prefetched.isEmpty ? nil : prefetched[key] else {
+            throw missingPrefetchedRows([Record].self, forKey: key)
+        }
+        // Inlined, so that the loop is specialized for the record type.
         var records: [Record] = []
         records.reserveCapacity(rows.count)
-        for row in rows {
+        try rows.forEach { row in
             records.append(try Record(row: row))
+            // The failure of a non-throwing accessor of the record.
+            try row.checkRecordedDecodingError()
         }
         return records
     }

@@ -65,7 +65,11 @@ struct ToManyPrefetch: Sendable {
                 distinctKeys.append(link)
             }
         }
-        var groups = [[Row]](repeating: [], count: distinctKeys.count)
+        // The rows of a group: copied rows when they have prefetched rows
+        // in turn, else positions in the batch of their query.
+        var groupRows = [[Row]](repeating: [], count: distinctKeys.count)
+        var groupPositions = [[Int]](repeating: [], count: distinctKeys.count)
+        var groupBatches = [RowBatch?](repeating: nil, count: distinctKeys.count)
         let keysPerQuery = Self.chunkSize / max(1, linkColumns.count)
         var start = 0
         while start < distinctKeys.count {
@@ -74,27 +78,45 @@ struct ToManyPrefetch: Sendable {
             // them): the group of the previous row is checked first, without
             // hashing.
             var previous: (link: LinkKey, index: Int)?
-            try fetch(db, keys: distinctKeys[start..<end].map(bindings), linkColumns: linkColumns) { row, positions in
+            try fetch(db, keys: distinctKeys[start..<end].map(bindings), linkColumns: linkColumns) { row, positions, batch in
                 let link = childKey(row, positions)
+                let index: Int
                 if let previous, previous.link == link {
-                    groups[previous.index].append(row.copy())
-                } else if let index = groupIndexes[link] {
-                    groups[index].append(row.copy())
+                    index = previous.index
+                } else if let linkIndex = groupIndexes[link] {
+                    index = linkIndex
                     previous = (link, index)
+                } else {
+                    // The link is not one of the parents' (a type conversion
+                    // of SQLite's comparison): the row is dropped.
+                    return
                 }
-                // Rows whose link is not one of the parents' (a type
-                // conversion of SQLite's comparison) are dropped.
+                if let batch {
+                    groupPositions[index].append(batch.append(row))
+                    groupBatches[index] = batch
+                } else {
+                    groupRows[index].append(row.copy())
+                }
             }
             start = end
         }
+        let groups = (0..<distinctKeys.count).map { index in
+            groupBatches[index].map { PrefetchedRows(batch: $0, positions: groupPositions[index]) }
+                ?? PrefetchedRows(groupRows[index])
+        }
+        let noRows = PrefetchedRows([])
         for (row, group) in zip(parentRows, parentGroups) {
-            row.prefetched[key] = group.map { groups[$0] } ?? []
+            row.prefetched[key] = group.map { groups[$0] } ?? noRows
         }
     }
 
     /// Runs the query of the associated rows for `keys`, and gives each
-    /// row, with the positions of its link columns, to `receive`.
-    private func fetch(_ db: Database, keys: [[DatabaseValue]], linkColumns: [String], receive: (Row, [Int]) -> Void) throws {
+    /// row, with the positions of its link columns, to `receive`, with the
+    /// batch that stores the rows of the query, unless they have
+    /// prefetched rows in turn (each is then a copied row of its own).
+    private func fetch(_ db: Database, keys: [[DatabaseValue]], linkColumns: [String],
+                       receive: (Row, [Int], RowBatch?) -> Void) throws
+    {
         // The associated table, with the intermediate tables joined back.
         var relation = AssociationImpl.reversedRelation(hops)
         let limit = relation.limit
@@ -116,7 +138,9 @@ struct ToManyPrefetch: Sendable {
         if !relation.groupBy.isEmpty {
             relation.groupBy += linkExpressions
         }
-        let keySelections = linkExpressions.enumerated().map { SQLSelection.expression($1, alias: "grdb_link\($0)") }
+        // Named as in GRDB: the rows keep these columns.
+        let linkAliases = linkColumns.map { "grdb_" + $0 }
+        let keySelections = zip(linkExpressions, linkAliases).map { SQLSelection.expression($0, alias: $1) }
         relation.selection = relation.selection + keySelections
 
         var wrap: ((String) -> String)?
@@ -145,7 +169,10 @@ struct ToManyPrefetch: Sendable {
         let generator = SQLQueryGenerator(relation: relation)
         let prepared = try generator.makePreparedRequest(db, singleResult: false, wrap: wrap)
         let names = prepared.statement.columnNames
-        let positions = (0..<linkExpressions.count).compactMap { names.firstIndex(of: "grdb_link\($0)") }
-        _ = try db.fetchAll(prepared) { row in receive(row, positions) }
+        // The link columns follow the selection of the associated table.
+        let positions = linkAliases.compactMap { alias in names.lastIndex(of: alias) }
+        let batch = prepared.supplementaryFetch == nil && prepared.withoutAdaptation == nil
+            ? RowBatch(statement: prepared.statement, layout: prepared.layout) : nil
+        _ = try db.fetchAll(prepared) { row in receive(row, positions, batch) }
     }
 }

@@ -42,7 +42,7 @@ extension Row {
                 {
                     return value
                 }
-            } else if let value = Value.fromDatabaseValue(storedValues[offset + index]) {
+            } else if let value = Value.fromDatabaseValue(storedValues[valuesOffset + index]) {
                 // A copied row, such as the prefetched rows of a to-many association.
                 return value
             }

@@ -18,7 +18,8 @@ extension Row {
         // A joined row: its own columns, then its scopes'.
         guard root.width > root.count else { return root }
         return Row(statement: root.unretainedStatement, values: root.storedValues, names: root.storedNames,
-                   offset: root.offset, count: root.width, layout: nil, parent: nil)
+                   offset: root.offset, count: root.width, layout: nil, parent: nil,
+                   batch: root.batch, valuesOffset: root.valuesOffset)
     }
 }
 

@@ -32,13 +32,24 @@ public final class Row {
     @usableFromInline
     let sqliteStatement: SQLiteStatement?
 
-    /// The column lookup memo of `statement`, kept alive by `statement`.
+    /// The column lookup memo of `statement` or `batch`, kept alive by them.
     @usableFromInline
     let columnLookup: Unmanaged<ColumnLookup>?
 
-    /// The values of a copied row (all columns of the base row).
+    /// The rows that this one was copied with, if any: see ``RowBatch``.
+    @usableFromInline
+    let batch: RowBatch?
+
+    /// The values of a copied row (all columns of the base row), or of all
+    /// the rows of its batch.
     @usableFromInline
     let storedValues: [DatabaseValue]
+
+    /// The position in `storedValues` of the value of the first column.
+    ///
+    /// It moves when a decoding loop steps a row through the rows of its
+    /// batch (see ``PrefetchedRows``); a row handed out is never moved.
+    @usableFromInline @exclusivity(unchecked) var valuesOffset: Int
 
     /// The names of the columns of a copied row (all columns of the base row).
     @usableFromInline
@@ -60,12 +71,12 @@ public final class Row {
     /// Prefetches fill it on the connection's thread, before the row is
     /// handed out: accesses are never concurrent, and are not checked at
     /// run time (each check costs as much as a small copy of a row).
-    @exclusivity(unchecked) var prefetched: [String: [Row]]
+    @usableFromInline @exclusivity(unchecked) var prefetched: [String: PrefetchedRows]
 
     /// Rows fetched by to-many associations of joined to-one associations,
     /// by scope and key: the root row keeps them, since scope rows are made
     /// on demand. Filled and checked as `prefetched` is.
-    @exclusivity(unchecked) var scopePrefetched: [ScopeColumns: [String: [Row]]] = [:]
+    @exclusivity(unchecked) var scopePrefetched: [ScopeColumns: [String: PrefetchedRows]] = [:]
 
     /// The columns of a scope in the values that the root row reads.
     struct ScopeColumns: Hashable {
@@ -101,15 +112,22 @@ public final class Row {
 
     @usableFromInline
     init(statement: Statement?, values: [DatabaseValue], names: [String], offset: Int, count: Int,
-         layout: RowLayout?, prefetched: [String: [Row]] = [:], parent: Row?, retainsStatement: Bool = true)
+         layout: RowLayout?, prefetched: [String: PrefetchedRows] = [:], parent: Row?, retainsStatement: Bool = true,
+         batch: RowBatch? = nil, valuesOffset: Int? = nil)
     {
         self.statement = retainsStatement ? statement : nil
         self.unretainedStatement = statement
         self.sqliteStatement = statement?.sqliteStatement
-        self.columnLookup = statement.map { Unmanaged.passUnretained($0.columnLookup) }
+        if let statement {
+            self.columnLookup = Unmanaged.passUnretained(statement.columnLookup)
+        } else {
+            self.columnLookup = batch.map { Unmanaged.passUnretained($0.columnLookup) }
+        }
+        self.batch = batch
         self.storedValues = values
         self.storedNames = names
         self.offset = offset
+        self.valuesOffset = valuesOffset ?? offset
         self.count = count
         self.layout = layout
         self.prefetched = prefetched
@@ -226,7 +244,7 @@ public final class Row {
             // Asks for the type only: reading the value would copy text and blobs.
             return sqlite3_column_type(sqliteStatement, CInt(offset + index)) == SQLITE_NULL
         }
-        return storedValues[offset + index].isNull
+        return storedValues[valuesOffset + index].isNull
     }
 
     /// Whether one value of the row, scopes included, is not NULL.
@@ -252,10 +270,15 @@ public final class Row {
         return Self.searchIndex(ofColumn: name, in: storedNames, offset: offset, count: count)
     }
 
-    /// Searches a column that the statement's lookup memo does not know.
+    /// Searches a column that the lookup memo does not know.
     @usableFromInline @inline(never)
     func resolveIndex(ofColumn name: String, window: Int) -> Int? {
-        unretainedStatement?.resolveIndex(ofColumn: name, offset: offset, count: count, window: window)
+        if let unretainedStatement {
+            return unretainedStatement.resolveIndex(ofColumn: name, offset: offset, count: count, window: window)
+        }
+        let index = Self.searchIndex(ofColumn: name, in: storedNames, offset: offset, count: count)
+        columnLookup?._withUnsafeGuaranteedRef { $0.remember(name, window: window, index: index) }
+        return index
     }
 
     @usableFromInline
@@ -280,7 +303,7 @@ public final class Row {
         if let sqliteStatement {
             return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(offset + index))
         }
-        return storedValues[offset + index]
+        return storedValues[valuesOffset + index]
     }
 
     // MARK: - Decoding failures
@@ -358,7 +381,8 @@ public final class Row {
         let root = self.root
         let prefetched = root.scopePrefetched.isEmpty ? [:] : root.scopePrefetched[columns] ?? [:]
         return Row(statement: unretainedStatement, values: storedValues, names: storedNames, offset: columns.offset,
-                   count: columns.count, layout: layout, prefetched: prefetched, parent: self)
+                   count: columns.count, layout: layout, prefetched: prefetched, parent: self,
+                   batch: batch, valuesOffset: valuesOffset + range.lowerBound)
     }
 
     /// Hands the prefetched rows of this scope row to its root, which
@@ -463,7 +487,7 @@ extension Row {
 
         /// The prefetched rows of the association `key`.
         public subscript(_ key: String) -> [Row]? {
-            row.prefetched.isEmpty ? nil : row.prefetched[key]
+            row.prefetched.isEmpty ? nil : row.prefetched[key]?.rows
         }
     }
 }

@@ -202,10 +202,16 @@ struct PrefetchedRowsDecoder: Decoder {
             let key = IndexCodingKey(index: currentIndex)
             currentIndex += 1
             let fetchableType = fetchableTypes.fetchableType(of: T.self)
-            return try row.withReuse(reuse) {
+            // The rows of a batch share a lookup memo, as the rows of a
+            // statement do.
+            row.batch?.columnLookup.startRow()
+            let record = try row.withReuse(reuse) {
                 try decodeNestedRecord(T.self, fetchableType: fetchableType, in: recordType, from: row,
                                        parentPath: codingPath, key: key)
             }
+            // The failure of a non-throwing accessor of a hand-written record.
+            try row.checkRecordedDecodingError()
+            return record
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {

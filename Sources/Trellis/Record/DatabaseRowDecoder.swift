@@ -216,7 +216,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
             value = sqlite3_value_int64(sqliteValue)
         } else {
             // A copied row, such as the rows of a to-many association.
-            guard case .int64(let storedValue) = row.storedValues[row.offset + index].storage
+            guard case .int64(let storedValue) = row.storedValues[row.valuesOffset + index].storage
             else { return try convertedInteger(T.self, atIndex: index) }
             value = storedValue
         }
@@ -276,13 +276,13 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     // MARK: Other values, nested records, associations
 
     func contains(column name: String) -> Bool {
-        row.index(ofColumn: name) != nil || row.scopes[name] != nil || row.prefetchedRows[name] != nil
+        row.index(ofColumn: name) != nil || row.scopes[name] != nil || row.prefetched[name] != nil
     }
 
     func decodeNil(column name: String) -> Bool {
         if let index = row.index(ofColumn: name) { return row.hasNull(atIndex: index) }
         if let scope = row.scopes[name] { return !scope.containsNonNullValue }
-        if row.prefetchedRows[name] != nil { return false }
+        if row.prefetched[name] != nil { return false }
         return true
     }
 
@@ -296,7 +296,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
             if !scope.containsNonNullValue { return nil }
             return try decodeRecord(T.self, from: scope, key: key)
         }
-        if row.prefetchedRows[name] != nil {
+        if row.prefetched[name] != nil {
             return try decode(T.self, column: name, key: key)
         }
         if let scope = row.scopesTree[name] {

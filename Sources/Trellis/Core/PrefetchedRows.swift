@@ -1,0 +1,68 @@
+/// The rows of a to-many association for one parent row (see
+/// ``Row/prefetchedRows``): rows of their own, or positions in the
+/// ``RowBatch`` that the prefetch filled for all parents.
+@usableFromInline
+struct PrefetchedRows {
+    @usableFromInline
+    enum Storage {
+        /// Rows of their own, such as rows with prefetched rows in turn.
+        case rows([Row])
+        /// The rows at `positions` in `batch`, in order.
+        case batch(RowBatch, positions: [Int])
+    }
+
+    @usableFromInline let storage: Storage
+
+    init(_ rows: [Row]) {
+        storage = .rows(rows)
+    }
+
+    init(batch: RowBatch, positions: [Int]) {
+        storage = .batch(batch, positions: positions)
+    }
+
+    /// The number of rows.
+    @inlinable
+    var count: Int {
+        switch storage {
+        case .rows(let rows): rows.count
+        case .batch(_, let positions): positions.count
+        }
+    }
+
+    /// The rows, each a row of its own.
+    var rows: [Row] {
+        switch storage {
+        case .rows(let rows): rows
+        case .batch(let batch, let positions): positions.map(batch.row(at:))
+        }
+    }
+
+    /// Calls `body` with each row, in order.
+    ///
+    /// The rows of a batch are read through one row that moves from
+    /// position to position, which spares an allocation per row. A row
+    /// that `body` keeps (a record that stores its row, a copy) stays where
+    /// it is: the next position gets a new row.
+    @inlinable
+    func forEach(_ body: (Row) throws -> Void) rethrows {
+        switch storage {
+        case .rows(let rows):
+            for row in rows {
+                try body(row)
+            }
+        case .batch(let batch, let positions):
+            guard let first = positions.first else { return }
+            var row = batch.row(at: first)
+            for position in positions {
+                if isKnownUniquelyReferenced(&row) {
+                    row.valuesOffset = position &* batch.width
+                } else {
+                    row = batch.row(at: position)
+                }
+                batch.columnLookup.startRow()
+                try body(row)
+            }
+        }
+    }
+}
