@@ -76,6 +76,56 @@ extension TableRecord {
             foreignKey: foreignKey, direction: .hasMany, isToMany: true))
     }
 
+    /// A BelongsTo association to a table without a record type.
+    ///
+    /// ```swift
+    /// struct Book: TableRecord {
+    ///     static let author = belongsTo(Table("author"))
+    /// }
+    /// let rows = try Row.fetchAll(db, Book.including(required: Book.author))
+    /// ```
+    public static func belongsTo<Destination>(
+        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        -> BelongsToAssociation<Self, Destination>
+    {
+        BelongsToAssociation(_storage: directAssociation(
+            to: destination.tableName, selection: [AllColumns().sqlSelection], key: key,
+            foreignKey: foreignKey, direction: .belongsTo, isToMany: false))
+    }
+
+    /// A HasOne association to a table without a record type.
+    ///
+    /// ```swift
+    /// struct Country: TableRecord {
+    ///     static let demographics = hasOne(Table("demographics"))
+    /// }
+    /// ```
+    public static func hasOne<Destination>(
+        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        -> HasOneAssociation<Self, Destination>
+    {
+        HasOneAssociation(_storage: directAssociation(
+            to: destination.tableName, selection: [AllColumns().sqlSelection], key: key,
+            foreignKey: foreignKey, direction: .hasMany, isToMany: false))
+    }
+
+    /// A HasMany association to a table without a record type.
+    ///
+    /// ```swift
+    /// struct Author: TableRecord {
+    ///     static let books = hasMany(Table("book"))
+    /// }
+    /// let rows = try Row.fetchAll(db, Author.including(all: Author.books))
+    /// ```
+    public static func hasMany<Destination>(
+        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        -> HasManyAssociation<Self, Destination>
+    {
+        HasManyAssociation(_storage: directAssociation(
+            to: destination.tableName, selection: [AllColumns().sqlSelection], key: key,
+            foreignKey: foreignKey, direction: .hasMany, isToMany: true))
+    }
+
     /// A HasManyThrough association: the records reached through another
     /// association.
     ///
