@@ -21,6 +21,24 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
         /// Empty for a foreign key that does not name them, to a table
         /// that is missing.
         public var destinationColumns: [String]
+        /// The action on deletion of the referenced row (`CASCADE`, `SET
+        /// NULL`...), or nil for none.
+        public var onDelete: String?
+        /// The action on update of the referenced key, or nil for none.
+        public var onUpdate: String?
+    }
+
+    public struct Trigger: Codable, Equatable, Sendable {
+        public var name: String
+        /// The `CREATE TRIGGER` statement.
+        public var sql: String
+
+        /// The statement up to its body: `CREATE TRIGGER t AFTER INSERT ON a`.
+        public var header: String {
+            let words = sql.split(whereSeparator: \.isWhitespace)
+            let body = words.firstIndex { $0.uppercased() == "BEGIN" } ?? words.endIndex
+            return words[..<body].joined(separator: " ")
+        }
     }
 
     public struct Index: Codable, Equatable, Sendable {
@@ -41,11 +59,15 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
         /// table that SQLite stores itself.
         public var virtualTableModule: String?
         public var columns: [Column]
+        /// The options of the table: `WITHOUT ROWID`, `STRICT`, and
+        /// `AUTOINCREMENT` for a table whose rowid never reuses a value.
+        public var options: [String]
         /// The primary key columns; `["rowid"]` for a table without one.
         public var primaryKey: [String]
         public var hasExplicitPrimaryKey: Bool
         public var foreignKeys: [ForeignKey]
         public var indexes: [Index]
+        public var triggers: [Trigger]
         /// Why the table could not be read (a virtual table whose module is
         /// not available, for example), if it could not.
         public var error: String?
@@ -54,6 +76,8 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
     public struct View: Codable, Equatable, Sendable {
         public var name: String
         public var columns: [Column]
+        /// The triggers of the view (`INSTEAD OF` triggers).
+        public var triggers: [Trigger]
         /// Why the view could not be read (it selects from a table that is
         /// gone, for example), if it could not.
         public var error: String?

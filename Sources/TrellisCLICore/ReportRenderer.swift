@@ -14,7 +14,8 @@ public enum ReportRenderer {
             output.append("No table.")
         }
         for table in report.tables {
-            output.append("Table \(table.name)" + (table.virtualTableModule.map { " (virtual table, \($0))" } ?? ""))
+            let options = table.virtualTableModule.map { ["virtual table, \($0)"] } ?? table.options
+            output.append("Table \(table.name)" + (options.isEmpty ? "" : " (\(options.joined(separator: ", ")))"))
             if let error = table.error {
                 output.append("Could not be read: \(error)")
                 output.append("")
@@ -29,12 +30,18 @@ public enum ReportRenderer {
             for foreignKey in table.foreignKeys {
                 let destinationColumns = foreignKey.destinationColumns.isEmpty
                     ? "" : "(\(foreignKey.destinationColumns.joined(separator: ", ")))"
-                output.append("Foreign key: (\(foreignKey.columns.joined(separator: ", "))) -> \(foreignKey.destinationTable)\(destinationColumns)")
+                let actions = [foreignKey.onDelete.map { " ON DELETE \($0)" }, foreignKey.onUpdate.map { " ON UPDATE \($0)" }]
+                    .compactMap { $0 }.joined()
+                output.append("Foreign key: (\(foreignKey.columns.joined(separator: ", "))) -> "
+                    + "\(foreignKey.destinationTable)\(destinationColumns)\(actions)")
             }
             for index in table.indexes {
                 let description = index.definition.map { "on expressions: \($0)" }
                     ?? "(\(index.columns.joined(separator: ", ")))"
                 output.append("Index \(index.name): \(description)" + (index.unique ? " unique" : "") + (index.partial ? " partial" : ""))
+            }
+            for trigger in table.triggers {
+                output.append("Trigger \(trigger.name): \(trigger.header)")
             }
             output.append("")
         }
@@ -44,6 +51,9 @@ public enum ReportRenderer {
                 output.append("Could not be read: \(error)")
             } else {
                 output.append(TextTable(headers: ["column", "type"], rows: view.columns.map { [$0.name, $0.type] }).rendered)
+            }
+            for trigger in view.triggers {
+                output.append("Trigger \(trigger.name): \(trigger.header)")
             }
             output.append("")
         }

@@ -62,16 +62,20 @@ public enum SchemaInspector {
             } catch {
                 let message = (error as? DatabaseError)?.message ?? "\(error)"
                 tables.append(DatabaseReport.Table(
-                    name: name, virtualTableModule: try? virtualTableModule(name, db: db), columns: [], primaryKey: [],
-                    hasExplicitPrimaryKey: false, foreignKeys: [], indexes: [], error: message))
+                    name: name, virtualTableModule: try? virtualTableModule(name, db: db), columns: [], options: [],
+                    primaryKey: [], hasExplicitPrimaryKey: false, foreignKeys: [], indexes: [],
+                    triggers: (try? triggers(on: name, db: db)) ?? [], error: message))
             }
         }
         let views = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
             .map { name in
+                let triggers = try triggers(on: name, db: db)
                 do {
-                    return DatabaseReport.View(name: name, columns: try db.columns(in: name).map(column), error: nil)
+                    return DatabaseReport.View(
+                        name: name, columns: try db.columns(in: name).map(column), triggers: triggers, error: nil)
                 } catch {
-                    return DatabaseReport.View(name: name, columns: [], error: (error as? DatabaseError)?.message ?? "\(error)")
+                    return DatabaseReport.View(
+                        name: name, columns: [], triggers: triggers, error: (error as? DatabaseError)?.message ?? "\(error)")
                 }
             }
         let (associations, ambiguities, warnings) = try inferAssociations(tables, db: db)
@@ -108,11 +112,59 @@ public enum SchemaInspector {
             name: name,
             virtualTableModule: try virtualTableModule(name, db: db),
             columns: try db.columns(in: name).map(column),
+            options: try options(of: name, db: db),
             primaryKey: primaryKey.columns,
             hasExplicitPrimaryKey: !(primaryKey.isRowID && primaryKey.rowIDColumn == nil),
             foreignKeys: try foreignKeys(on: name, db: db),
             indexes: try indexes(on: name, db: db),
+            triggers: try triggers(on: name, db: db),
             error: nil)
+    }
+
+    /// The options of a table, from its `CREATE TABLE` statement: those
+    /// after its last parenthesis (`) WITHOUT ROWID, STRICT`), and
+    /// AUTOINCREMENT, which a column declares.
+    private static func options(of table: String, db: Database) throws -> [String] {
+        guard let sql = try String.fetchOne(
+            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]),
+            let close = sql.lastIndex(of: ")")
+        else { return [] }
+        let words = sql[sql.index(after: close)...].uppercased().split(whereSeparator: { $0.isWhitespace || $0 == "," })
+        var options: [String] = []
+        if zip(words, words.dropFirst()).contains(where: { $0 == "WITHOUT" && $1 == "ROWID" }) {
+            options.append("WITHOUT ROWID")
+        }
+        if words.contains("STRICT") {
+            options.append("STRICT")
+        }
+        // A keyword of the statement, not a part of a name: sqlite_sequence
+        // would tell it only once the table has had rows.
+        let keywords = sql.uppercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
+        if keywords.contains("AUTOINCREMENT") {
+            options.append("AUTOINCREMENT")
+        }
+        return options
+    }
+
+    /// The triggers of a table or view, by name.
+    private static func triggers(on table: String, db: Database) throws -> [DatabaseReport.Trigger] {
+        try Row.fetchAll(
+            db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE ORDER BY name",
+            arguments: [table]
+        ).map { DatabaseReport.Trigger(name: $0["name"], sql: $0["sql"] ?? "") }
+    }
+
+    /// The actions of the foreign keys of a table, by foreign key id; a
+    /// foreign key without action has none.
+    private static func foreignKeyActions(on table: String, db: Database) throws -> [Int: (onDelete: String?, onUpdate: String?)] {
+        func action(_ value: String?) -> String? { value == nil || value == "NO ACTION" ? nil : value }
+        var actions: [Int: (onDelete: String?, onUpdate: String?)] = [:]
+        for row in try Row.fetchAll(
+            db, sql: "SELECT id, on_delete, on_update FROM pragma_foreign_key_list(?)", arguments: [table])
+        {
+            actions[row["id"]] = (action(row["on_delete"]), action(row["on_update"]))
+        }
+        return actions
     }
 
     /// The foreign keys of a table, in the order of their declaration.
@@ -120,10 +172,13 @@ public enum SchemaInspector {
     /// missing has no columns that `db.foreignKeys(on:)` can tell: the
     /// pragma still lists it, with its origin columns only.
     private static func foreignKeys(on table: String, db: Database) throws -> [DatabaseReport.ForeignKey] {
+        let actions = try foreignKeyActions(on: table, db: db)
         do {
             // SQLite numbers foreign keys from the last declared one.
             return try db.foreignKeys(on: table).sorted { $0.id > $1.id }.map {
-                DatabaseReport.ForeignKey(columns: $0.originColumns, destinationTable: $0.destinationTable, destinationColumns: $0.destinationColumns)
+                DatabaseReport.ForeignKey(
+                    columns: $0.originColumns, destinationTable: $0.destinationTable, destinationColumns: $0.destinationColumns,
+                    onDelete: actions[$0.id]?.onDelete, onUpdate: actions[$0.id]?.onUpdate)
             }
         } catch {
             let rows = try Row.fetchAll(
@@ -133,7 +188,9 @@ public enum SchemaInspector {
             for row in rows {
                 let id: Int = row["id"]
                 if foreignKeys.last?.id != id {
-                    foreignKeys.append((id, DatabaseReport.ForeignKey(columns: [], destinationTable: row["table"], destinationColumns: [])))
+                    foreignKeys.append((id, DatabaseReport.ForeignKey(
+                        columns: [], destinationTable: row["table"], destinationColumns: [],
+                        onDelete: actions[id]?.onDelete, onUpdate: actions[id]?.onUpdate)))
                 }
                 foreignKeys[foreignKeys.count - 1].key.columns.append(row["from"])
                 if let destination: String = row["to"] {

@@ -119,6 +119,8 @@ import TrellisCLICore
              CREATE TABLE moz_meta (key TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID ;
              """, ["moz_meta", "moz_origins", "moz_places"], 2),
         ]
+        var options: [String: [String]] = [:]
+        var deleteActions: [String: [String?]] = [:]
         for schema in schemas {
             let path = try makeFile(schema.sql)
             defer { try? FileManager.default.removeItem(atPath: path) }
@@ -128,10 +130,22 @@ import TrellisCLICore
             #expect(report.associations.count == schema.associations, "\(schema.tables)")
             let text = ReportRenderer.text(report)
             for table in schema.tables {
-                #expect(text.contains("Table \(table)\n"))
+                // A table's line ends with its name, or with its options.
+                #expect(text.contains("Table \(table)\n") || text.contains("Table \(table) ("))
             }
             _ = try JSONSerialization.jsonObject(with: Data(try ReportRenderer.json(report).utf8))
+            for table in report.tables {
+                options[table.name] = table.options
+                deleteActions[table.name] = table.foreignKeys.map(\.onDelete)
+            }
         }
+        #expect(options["auth_user"] == ["AUTOINCREMENT"])
+        #expect(options["Playlist"] == ["AUTOINCREMENT"])
+        #expect(options["moz_meta"] == ["WITHOUT ROWID"])
+        #expect(options["Album"] == [])
+        // `NO ACTION` is no action.
+        #expect(deleteActions["Album"] == [nil])
+        #expect(deleteActions["Playlist"] == ["CASCADE"])
     }
 
     /// The `trellis` executable built beside the tests, when there is one.

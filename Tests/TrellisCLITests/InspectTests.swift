@@ -85,6 +85,40 @@ import TrellisCLICore
         #expect(text.contains("Needs an explicit ForeignKey"))
     }
 
+    @Test func theReportListsTableOptionsForeignKeyActionsAndTriggers() throws {
+        let path = try makeDatabase("""
+            CREATE TABLE account (id INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT;
+            CREATE TABLE setting (key TEXT PRIMARY KEY, value BLOB) WITHOUT ROWID;
+            CREATE TABLE entry (
+              id INTEGER PRIMARY KEY AUTOINCREMENT,
+              accountId INTEGER REFERENCES account(id) ON DELETE CASCADE ON UPDATE SET NULL,
+              autoincrementNote TEXT);
+            CREATE TABLE note (id INTEGER PRIMARY KEY, accountId INTEGER REFERENCES account(id), "text" TEXT);
+            CREATE VIEW accountName AS SELECT name FROM account;
+            CREATE TRIGGER account_created AFTER INSERT ON account BEGIN INSERT INTO entry (accountId) VALUES (new.id); END;
+            CREATE TRIGGER accountName_insert INSTEAD OF INSERT ON accountName BEGIN INSERT INTO account (name) VALUES (new.name); END;
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let report = try SchemaInspector.inspect(path: path)
+        let options = Dictionary(uniqueKeysWithValues: report.tables.map { ($0.name, $0.options) })
+        #expect(options == ["account": ["STRICT"], "setting": ["WITHOUT ROWID"], "entry": ["AUTOINCREMENT"], "note": []])
+        let entry = try #require(report.tables.first { $0.name == "entry" })
+        #expect(entry.foreignKeys.map(\.onDelete) == ["CASCADE"])
+        #expect(entry.foreignKeys.map(\.onUpdate) == ["SET NULL"])
+        let note = try #require(report.tables.first { $0.name == "note" })
+        #expect(note.foreignKeys.map(\.onDelete) == [nil])
+        let account = try #require(report.tables.first { $0.name == "account" })
+        #expect(account.triggers.map(\.name) == ["account_created"])
+        #expect(account.triggers.first?.header == "CREATE TRIGGER account_created AFTER INSERT ON account")
+        #expect(report.views.first?.triggers.map(\.name) == ["accountName_insert"])
+        let text = ReportRenderer.text(report)
+        #expect(text.contains("Table account (STRICT)"))
+        #expect(text.contains("Table setting (WITHOUT ROWID)"))
+        #expect(text.contains("Foreign key: (accountId) -> account(id) ON DELETE CASCADE ON UPDATE SET NULL"))
+        #expect(text.contains("Trigger account_created: CREATE TRIGGER account_created AFTER INSERT ON account"))
+        #expect(text.contains("Trigger accountName_insert: CREATE TRIGGER accountName_insert INSTEAD OF INSERT ON accountName"))
+    }
+
     @Test func inspectingNeverChangesTheFile() throws {
         let path = try makeDatabase(librarySQL)
         defer { try? FileManager.default.removeItem(atPath: path) }
