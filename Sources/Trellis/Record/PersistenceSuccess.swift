@@ -12,14 +12,30 @@ public struct InsertionSuccess: Sendable {
     /// The column that aliases the rowid (`INTEGER PRIMARY KEY`), if any.
     public let rowIDColumn: String?
 
-    /// The inserted values.
-    public let persistenceContainer: PersistenceContainer
+    /// The inserted values, as encoded: without the rowid that SQLite chose.
+    @usableFromInline
+    let insertedContainer: PersistenceContainer
+
+    /// The inserted values, with the inserted rowid in the rowid column.
+    ///
+    /// ```swift
+    /// mutating func didInsert(_ inserted: InsertionSuccess) {
+    ///     inserted.persistenceContainer["id"]  // the new id, not NULL
+    /// }
+    /// ```
+    public var persistenceContainer: PersistenceContainer {
+        // Built on demand, as the container of `PersistenceSuccess`.
+        guard let rowIDColumn else { return insertedContainer }
+        var container = insertedContainer
+        container.replaceValue(rowID.databaseValue, forColumn: rowIDColumn)
+        return container
+    }
 
     @usableFromInline
     init(rowID: Int64, rowIDColumn: String?, persistenceContainer: PersistenceContainer) {
         self.rowID = rowID
         self.rowIDColumn = rowIDColumn
-        self.persistenceContainer = persistenceContainer
+        self.insertedContainer = persistenceContainer
     }
 }
 
@@ -50,7 +66,7 @@ public struct PersistenceSuccess: Sendable {
 
     @usableFromInline
     init(_ inserted: InsertionSuccess) {
-        self.savedContainer = inserted.persistenceContainer
+        self.savedContainer = inserted.insertedContainer
         self.insertedRowID = inserted.rowIDColumn.map { ($0, inserted.rowID) }
     }
 }

@@ -305,6 +305,32 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
         #expect(kept.containers.map { $0["name"]?.databaseValue } == ["fr", "de", "it"].map(\.databaseValue))
     }
 
+    @Test func theContainerOfAnInsertHasTheInsertedRowID() throws {
+        // As in GRDB: `didInsert` sees the id that SQLite chose, not NULL,
+        // for inserts and upserts.
+        final class Kept: @unchecked Sendable { var ids: [DatabaseValue?] = [] }
+        struct Player: Encodable, MutablePersistableRecord {
+            var id: Int64?
+            var name: String
+            let kept: Kept
+            enum CodingKeys: String, CodingKey { case id, name }
+            mutating func didInsert(_ inserted: InsertionSuccess) {
+                kept.ids.append(inserted.persistenceContainer["id"]?.databaseValue)
+                id = inserted.rowID
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        let kept = Kept()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+            var arthur = Player(id: nil, name: "Arthur", kept: kept)
+            try arthur.insert(db)
+            var barbara = Player(id: nil, name: "Barbara", kept: kept)
+            try barbara.upsert(db)
+        }
+        #expect(kept.ids == [1.databaseValue, 2.databaseValue])
+    }
+
     @Test func aRecordThatEncodesNoColumnInsertsDefaultValues() throws {
         struct Tick: MutablePersistableRecord {
             var id: Int64?
