@@ -77,12 +77,14 @@ extension DatabaseValueConvertible {
         try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true), decode: decodeFirstColumn) ?? nil
     }
 
-    /// The value of the first column of a fetched row: NULL is nil, unless
-    /// the type makes a value of it (`DatabaseValue.null`, or `.some(nil)`
-    /// for an optional: `Optional<Int>.fetchOne` tells a NULL from no row).
+    /// The value of the first column of a fetched row, decoded as an
+    /// optional: NULL is nil, unless the type makes a value of it
+    /// (`DatabaseValue.null`, or `.some(nil)` for an optional:
+    /// `Optional<Int>.fetchOne` tells a NULL from no row), and a failed
+    /// conversion names `Optional<Self>`, as in GRDB.
     @inlinable
     static func decodeFirstColumn(_ row: Row) throws -> Self? {
-        row.hasNull(atIndex: 0) ? fromDatabaseValue(.null) : try row.decode(Self.self, atIndex: 0)
+        try row.decode(Self?.self, atIndex: 0)
     }
 }
 
@@ -180,12 +182,14 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true), decode: decodeFirstColumn) ?? nil
     }
 
-    /// The value of the first column of a fetched row: NULL is nil, unless
-    /// the type makes a value of it (`DatabaseValue.null`, or `.some(nil)`
-    /// for an optional: `Optional<Int>.fetchOne` tells a NULL from no row).
+    /// The value of the first column of a fetched row, decoded as an
+    /// optional: NULL is nil, unless the type makes a value of it
+    /// (`DatabaseValue.null`, or `.some(nil)` for an optional:
+    /// `Optional<Int>.fetchOne` tells a NULL from no row), and a failed
+    /// conversion names `Optional<Self>`, as in GRDB.
     @inlinable
     static func decodeFirstColumn(_ row: Row) throws -> Self? {
-        row.hasNull(atIndex: 0) ? fromDatabaseValue(.null) : try row.decode(Self.self, atIndex: 0)
+        try row.decode(Self?.self, atIndex: 0)
     }
 }
 

@@ -101,9 +101,15 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
         }
     }
 
+    /// The wrapped value; NULL is `.some(nil)` unless the wrapped type
+    /// makes a value of it, as `DatabaseValue` does, as in GRDB:
+    ///
+    /// ```swift
+    /// try Optional<DatabaseValue>.fetchOne(db, sql: "SELECT NULL") // .some(.some(.null))
+    /// ```
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Wrapped?? {
-        if dbValue.isNull { return .some(nil) }
-        return Wrapped.fromDatabaseValue(dbValue).map { .some($0) }
+        if let value = Wrapped.fromDatabaseValue(dbValue) { return .some(.some(value)) }
+        return dbValue.isNull ? .some(nil) : nil
     }
 
     public static func fromMissingColumn() -> Wrapped?? { .some(nil) }

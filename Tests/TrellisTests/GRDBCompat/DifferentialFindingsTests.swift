@@ -22,6 +22,30 @@ struct DifferentialValueFindingsTests {
         }
     }
 
+    @Test("Optional<DatabaseValue>.fetchOne keeps a NULL as DatabaseValue.null")
+    func optionalDatabaseValueKeepsNull() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            #expect(try Optional<DatabaseValue>.fetchOne(db, sql: "SELECT NULL") == .some(.some(.null)))
+            #expect(try DatabaseValue.fetchOne(db, sql: "SELECT NULL") == .some(.null))
+            #expect(try DatabaseValue.fetchOne(db, sql: "SELECT 1 WHERE 0") == nil)
+            #expect(try Optional<String>.fetchOne(db, sql: "SELECT NULL") == .some(.none))
+        }
+    }
+
+    @Test("A failed conversion of fetchOne names Optional<T>, of fetchAll T")
+    func fetchOneErrorsNameTheOptional() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let one = try #require(throws: RowDecodingError.self) { try Int8.fetchOne(db, sql: "SELECT 1000") }
+            #expect("\(one)".hasPrefix("could not decode Optional<Int8> from database value 1000"))
+            let date = try #require(throws: RowDecodingError.self) { try Date.fetchOne(db, sql: "SELECT 'nope'") }
+            #expect("\(date)".hasPrefix("could not decode Optional<Date> from database value \"nope\""))
+            let all = try #require(throws: RowDecodingError.self) { try UInt.fetchAll(db, sql: "SELECT -1") }
+            #expect("\(all)".hasPrefix("could not decode UInt from database value -1"))
+        }
+    }
+
     @Test("Row subscripts of optionals read NULL and missing columns as nil")
     func optionalSubscripts() throws {
         let dbQueue = try DatabaseQueue()
