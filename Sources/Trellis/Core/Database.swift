@@ -31,10 +31,12 @@ public final class Database {
     /// Cached statements, by SQL.
     @exclusivity(unchecked) private var statementCache: [String: Statement] = [:]
 
-    /// The statement of the last cache hit: a caller that runs one
-    /// statement in a loop finds it with a string comparison, which costs
-    /// less than hashing (and the same string compares by identity).
-    @exclusivity(unchecked) private var lastCachedStatement: Statement?
+    /// The statement of the last cache hit, with the SQL it was asked
+    /// for: a caller that runs one statement in a loop finds it with a
+    /// string comparison, which costs less than hashing. The caller's own
+    /// string is kept, not the statement's: the same string compares by
+    /// identity, without reading its characters.
+    @exclusivity(unchecked) private var lastCachedStatement: (sql: String, statement: Statement)?
 
     /// The cancellation of the asynchronous access that runs, if any:
     /// once the task is cancelled, statements other than ROLLBACK throw
@@ -276,11 +278,11 @@ public final class Database {
     func cachedStatementIfPresent(sql: String) -> Statement? {
         let statement: Statement
         if let last = lastCachedStatement, last.sql == sql {
-            statement = last
+            statement = last.statement
         } else {
             guard let cached = statementCache[sql] else { return nil }
             statement = cached
-            lastCachedStatement = cached
+            lastCachedStatement = (sql, cached)
         }
         if sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
             return try? makeStatement(sql: sql)
