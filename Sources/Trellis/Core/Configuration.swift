@@ -55,6 +55,16 @@ public struct Configuration: Sendable {
     /// Default 5.
     public var maximumReaderCount = 5
 
+    /// Whether the reader connections of a ``DatabasePool`` stay open until
+    /// the pool closes. Default false.
+    ///
+    /// GRDB may close idle readers to save memory unless this is true.
+    /// Trellis never does: a pool keeps the readers it opened until
+    /// ``DatabasePool/close()``, and ``DatabasePool/releaseMemory()`` frees
+    /// their caches only. Both values behave that way; the property is
+    /// here so that configurations written for GRDB compile.
+    public var persistentReadOnlyConnections = false
+
     /// The maximum number of statements kept by `cachedStatement`.
     public var maximumStatementCacheSize = 256
 

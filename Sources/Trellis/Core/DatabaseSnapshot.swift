@@ -15,7 +15,7 @@
 /// than needed. Its accesses run one after the other; its connection
 /// closes when the snapshot is deallocated or ``close()`` is called.
 /// Writes throw an `SQLITE_READONLY` error.
-public final class DatabaseSnapshot: DatabaseReader {
+public final class DatabaseSnapshot: DatabaseSnapshotReader {
     private let connection: SerializedDatabase
 
     /// The path of the database.
@@ -114,3 +114,16 @@ extension DatabasePool {
         }
     }
 }
+
+/// A reader whose accesses all see the same, unchanging state of the
+/// database, as GRDB's protocol of that name: a ``DatabaseSnapshot``.
+///
+/// ```swift
+/// func report(from reader: some DatabaseSnapshotReader) throws -> Int {
+///     // Two reads, one state: the counts agree.
+///     let players = try reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0 }
+///     let scores = try reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(score) FROM player") ?? 0 }
+///     return players - scores
+/// }
+/// ```
+public protocol DatabaseSnapshotReader: DatabaseReader {}

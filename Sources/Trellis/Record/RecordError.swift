@@ -27,3 +27,7 @@ public enum RecordError: Error, CustomStringConvertible, Sendable {
         }
     }
 }
+
+/// The former name of ``RecordError``, which GRDB 7 keeps deprecated.
+@available(*, deprecated, renamed: "RecordError")
+public typealias PersistenceError = RecordError
