@@ -16,6 +16,20 @@ public struct Configuration: Sendable {
     /// Whether SQLite enforces foreign keys. Default true.
     public var foreignKeysEnabled = true
 
+    /// Whether the connections stop acquiring locks when
+    /// ``Database/suspendNotification`` is posted, until
+    /// ``Database/resumeNotification``. Default false.
+    ///
+    /// ```swift
+    /// var configuration = Configuration()
+    /// configuration.observesSuspensionNotifications = true
+    /// let dbPool = try DatabasePool(path: path, configuration: configuration)
+    /// ```
+    ///
+    /// Meanwhile, accesses throw `SQLITE_INTERRUPT` errors: see
+    /// ``Database/suspendNotification``.
+    public var observesSuspensionNotifications = false
+
     /// Whether the connection can not write. Default false.
     public var readonly = false
 

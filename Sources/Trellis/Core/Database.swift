@@ -122,6 +122,10 @@ public final class Database {
 
     @exclusivity(unchecked) private var tracer: Tracer?
 
+    /// The suspension of the connection, when its configuration observes
+    /// ``Database/suspendNotification``.
+    private var suspension: DatabaseSuspension?
+
     /// Whether the connection forbids writes for the current access.
     @usableFromInline
     @exclusivity(unchecked) var isReadOnlyAccess = false
@@ -141,6 +145,9 @@ public final class Database {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "\(message): \(path)")
         }
         self.sqliteConnection = connection
+        if configuration.observesSuspensionNotifications {
+            suspension = DatabaseSuspension(connection: connection)
+        }
         do {
             try setUp()
         } catch {
@@ -195,6 +202,7 @@ public final class Database {
         transactionStatements = transactionStatements.map { _ in nil }
         sqlite3_trace_v2(connection, 0, nil, nil)
         tracer = nil
+        suspension?.close()
         sqlite3_close_v2(connection)
         sqliteConnection = nil
     }
@@ -401,6 +409,9 @@ public final class Database {
         // As in GRDB, the only statement a cancelled access runs is ROLLBACK.
         if let accessCancellation, accessCancellation.isCancelled, !statement.region.rollsBack {
             throw CancellationError()
+        }
+        if let suspension, suspension.isSuspended, !statement.endsSuspendedTransaction {
+            throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: "Database is suspended", sql: statement.sql)
         }
         if isReadOnlyAccess && !statement.isAllowedInReadOnlyAccess {
             throw DatabaseError(
