@@ -254,6 +254,23 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         try writer.close()
     }
 
+    /// Lets go of the reader connections: the reads that follow open new
+    /// ones. The reads that run meanwhile go on with their connection,
+    /// which closes once they end.
+    ///
+    /// ```swift
+    /// try dbPool.barrierWriteWithoutTransaction { db in
+    ///     try db.execute(sql: "PRAGMA ...")  // a change the readers must see
+    ///     dbPool.invalidateReadOnlyConnections()
+    /// }
+    /// ```
+    public func invalidateReadOnlyConnections() {
+        lock.withLock {
+            readers.removeAll()
+            nextReader = 0
+        }
+    }
+
     public func interrupt() {
         lock.lock()
         let readers = self.readers

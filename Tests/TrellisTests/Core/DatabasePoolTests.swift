@@ -187,3 +187,24 @@ import Trellis
         #expect(try addPlayer(DatabaseQueue()) == 1)
     }
 }
+
+@Suite struct DatabasePoolInvalidationTests {
+    @Test func invalidatedReadersAreReplacedByNewConnections() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("invalidate-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        var configuration = Configuration()
+        configuration.maximumReaderCount = 1
+        let dbPool = try DatabasePool(path: path, configuration: configuration)
+        try dbPool.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        // A function added to a reader lives as long as its connection.
+        let answer = DatabaseFunction("answer", argumentCount: 0) { _ in 42 }
+        try dbPool.read { db in db.add(function: answer) }
+        #expect(try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT answer()") } == 42)
+        dbPool.invalidateReadOnlyConnections()
+        #expect(throws: DatabaseError.self) {
+            try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT answer()") }
+        }
+        // The new reader sees the database.
+        #expect(try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
+    }
+}
