@@ -86,10 +86,10 @@ struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
         }
         do {
             return try recordType.databaseJSONDecoder(for: column).decode(T.self, from: data)
-        } catch {
-            throw RowDecodingError(
-                reason: .valueMismatch,
-                message: "could not decode \(T.self) from JSON column \"\(column)\" of \(recordType): \(error)")
+        } catch let error as DecodingError {
+            // GRDB's error, so that `catch DecodingError.keyNotFound` works,
+            // which names what failed, as decoding errors of Trellis do.
+            throw error.appendingDescription(" (decoding \(T.self) from JSON column \"\(column)\" of \(recordType))")
         }
     }
 
@@ -232,6 +232,23 @@ struct PrefetchedRowsDecoder: Decoder {
 
         mutating func superDecoder() throws -> any Decoder {
             PrefetchedRowsDecoder(rows: rows, recordType: recordType, codingPath: codingPath)
+        }
+    }
+}
+
+extension DecodingError {
+    /// The same error, with `text` after its debug description.
+    func appendingDescription(_ text: String) -> DecodingError {
+        func extended(_ context: Context) -> Context {
+            Context(codingPath: context.codingPath, debugDescription: context.debugDescription + text,
+                    underlyingError: context.underlyingError)
+        }
+        switch self {
+        case let .typeMismatch(type, context): return .typeMismatch(type, extended(context))
+        case let .valueNotFound(type, context): return .valueNotFound(type, extended(context))
+        case let .keyNotFound(key, context): return .keyNotFound(key, extended(context))
+        case let .dataCorrupted(context): return .dataCorrupted(extended(context))
+        @unknown default: return self
         }
     }
 }

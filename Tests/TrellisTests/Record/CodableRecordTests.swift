@@ -484,10 +484,24 @@ import Trellis
             }
             #expect(nullJSON?.description.contains("address") == true)
             #expect(nullJSON?.description.contains("Address") == true)
-            let badJSON = #expect(throws: RowDecodingError.self) {
+            // Invalid JSON is GRDB's DecodingError, whose description names
+            // the column, the type and the record.
+            let badJSON = #expect(throws: DecodingError.self) {
                 try Holder.fetchAll(db, sql: "SELECT 'not json' AS address, 1 AS level")
             }
-            #expect(badJSON?.description.contains("address") == true)
+            #expect(String(describing: badJSON).contains("(decoding Address from JSON column \"address\" of Holder)"))
+            guard case .dataCorrupted? = badJSON else {
+                Issue.record("invalid JSON is DecodingError.dataCorrupted, got \(String(describing: badJSON))")
+                return
+            }
+            let missingKey = #expect(throws: DecodingError.self) {
+                try Holder.fetchAll(db, sql: #"SELECT '{"street":"s"}' AS address, 1 AS level"#)
+            }
+            guard case .keyNotFound(let key, _)? = missingKey else {
+                Issue.record("a missing JSON key is DecodingError.keyNotFound, got \(String(describing: missingKey))")
+                return
+            }
+            #expect(key.stringValue == "city")
             let nullEnum = #expect(throws: RowDecodingError.self) {
                 try Holder.fetchAll(db, sql: #"SELECT '{"street":"s","city":"c"}' AS address, NULL AS level"#)
             }
