@@ -1,5 +1,5 @@
 import Foundation
-import Trellis
+@_spi(TrellisObjects) import Trellis
 import TrellisSQLite
 
 /// Decodes entities from rows of their table, and attaches their
@@ -34,7 +34,7 @@ final class EntityDecoder: Decoder {
     /// The statement whose rows are decoded, when they are its current row.
     @exclusivity(unchecked) private var sqliteStatement: SQLiteStatement?
     /// The statement that `columns` describe.
-    private weak var indexedStatement: Statement?
+    private var indexedStatement: UInt64 = 0
     /// The column of each property name looked up, in the order of the
     /// lookups of a row: the same for every row of an entity type.
     @exclusivity(unchecked) private var columns: [(name: String, index: Int?)] = []
@@ -60,8 +60,8 @@ final class EntityDecoder: Decoder {
     func begin(_ statement: Statement?) {
         isInUse = true
         guard let statement else { return }
-        if statement !== indexedStatement {
-            indexedStatement = statement
+        if statement.serialNumber != indexedStatement {
+            indexedStatement = statement.serialNumber
             columns.removeAll(keepingCapacity: true)
         }
         sqliteStatement = statement.sqliteStatement

@@ -1,3 +1,4 @@
+import Foundation
 import TrellisSQLite
 
 /// A prepared SQLite statement.
@@ -90,7 +91,20 @@ public final class Statement {
     @exclusivity(unchecked) private var _columnNames: [String]?
     @exclusivity(unchecked) private var _parameterNames: [String?]?
 
+    /// A number that no other statement of the process has, so that the
+    /// layers above can remember a statement without a reference to it: a
+    /// weak reference would slow down every retain of the statement, and an
+    /// address may be reused by a later statement.
+    @_spi(TrellisObjects) public let serialNumber: UInt64
+
+    private static let serialNumberLock = NSLock()
+    nonisolated(unsafe) private static var lastSerialNumber: UInt64 = 0
+
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String, invalidatesSchemaCache: Bool, region: StatementRegion) {
+        serialNumber = Self.serialNumberLock.withLock {
+            Self.lastSerialNumber += 1
+            return Self.lastSerialNumber
+        }
         self.database = database
         self.sqliteStatement = sqliteStatement
         self.sql = sql
