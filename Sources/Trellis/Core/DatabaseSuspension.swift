@@ -26,54 +26,46 @@ extension Database {
     public static let resumeNotification = Notification.Name("Trellis.Database.resumeNotification")
 }
 
-/// Whether a connection is suspended, set by the notifications of
-/// ``Database/suspendNotification`` from any thread, read by the
-/// connection before each statement.
+/// The suspension of one connection: whether the application is
+/// suspended, as ``Database/suspendNotification`` and
+/// ``Database/resumeNotification`` last said (read before each statement),
+/// and the interruption of the statement that runs when it gets suspended.
 final class DatabaseSuspension: @unchecked Sendable {
-    /// Whether the notifications last said suspended, for the connections
-    /// opened meanwhile, such as the readers that a pool opens on demand.
+    /// Created before the first connection observes: NotificationCenter
+    /// calls observers in the order they were added, so the state is
+    /// suspended before any connection is interrupted.
     private static let applicationState = ApplicationSuspensionState()
 
     private let lock = NSLock()
-    private var suspended: Bool
     /// The connection to interrupt, until it closes.
     private var connection: SQLiteConnection?
-    private var observers: [any NSObjectProtocol] = []
+    private var observer: (any NSObjectProtocol)?
 
     init(connection: SQLiteConnection) {
         self.connection = connection
-        suspended = Self.applicationState.isSuspended
-        let center = NotificationCenter.default
-        observers = [
-            center.addObserver(forName: Database.suspendNotification, object: nil, queue: nil) { [weak self] _ in
-                self?.suspend()
-            },
-            center.addObserver(forName: Database.resumeNotification, object: nil, queue: nil) { [weak self] _ in
-                self?.resume()
-            },
-        ]
+        _ = Self.applicationState
+        observer = NotificationCenter.default.addObserver(
+            forName: Database.suspendNotification, object: nil, queue: nil
+        ) { [weak self] _ in
+            self?.interrupt()
+        }
     }
 
-    var isSuspended: Bool { lock.withLock { suspended } }
+    var isSuspended: Bool { Self.applicationState.isSuspended }
 
-    func suspend() {
+    private func interrupt() {
         lock.withLock {
-            suspended = true
             // Thread-safe while the connection is open, which the lock
             // guarantees; without a running statement, it does nothing.
             if let connection { sqlite3_interrupt(connection) }
         }
     }
 
-    func resume() {
-        lock.withLock { suspended = false }
-    }
-
     /// Stops observing, before the connection closes.
     func close() {
         lock.withLock { connection = nil }
-        for observer in observers { NotificationCenter.default.removeObserver(observer) }
-        observers = []
+        if let observer { NotificationCenter.default.removeObserver(observer) }
+        observer = nil
     }
 }
 
@@ -88,7 +80,9 @@ extension Statement {
     }
 }
 
-/// Whether the application is suspended, as the last notification said.
+/// Whether the application is suspended, as the last notification said:
+/// connections opened meanwhile (the readers that a pool opens on demand)
+/// are suspended from the start.
 private final class ApplicationSuspensionState: @unchecked Sendable {
     private let lock = NSLock()
     private var suspended = false
