@@ -185,14 +185,26 @@ extension StatementColumnConvertible where Self: RawRepresentable, RawValue: Sta
 extension DatabaseValueConvertible {
     /// A value of this type for a non-throwing accessor to return after it
     /// recorded a decoding failure (the failure is thrown by the fetch that
-    /// reads the row). It is the first value that one of the basic database
-    /// values converts to.
+    /// reads the row, so the value never reaches the caller's results).
+    ///
+    /// It is the first value that one of a few basic database values
+    /// converts to; else, for a trivial type (an enum without payloads,
+    /// such as `enum Color: String` whose stored value is not a case, or a
+    /// struct of numbers), the value whose bytes are all zero: the first
+    /// case of an enum, zeros for numbers.
     static func _decodingPlaceholder() -> Self? {
         let candidates: [DatabaseValue] = [.null, 0, "", 0.0, DatabaseValue(storage: .blob(.init())),
-                                           "00000000-0000-0000-0000-000000000000", "1970-01-01", "0"]
+                                           "00000000-0000-0000-0000-000000000000", "1970-01-01", "0",
+                                           1, "a", "{}", "[]"]
         for candidate in candidates {
             if let value = fromDatabaseValue(candidate) { return value }
         }
-        return nil
+        guard _isPOD(Self.self) else { return nil }
+        return withUnsafeTemporaryAllocation(
+            byteCount: Swift.max(MemoryLayout<Self>.size, 1), alignment: MemoryLayout<Self>.alignment)
+        { bytes in
+            bytes.initializeMemory(as: UInt8.self, repeating: 0)
+            return bytes.load(as: Self.self)
+        }
     }
 }

@@ -192,4 +192,39 @@ private struct Positive: FetchableRecord {
             #expect(try Place.fetchAll(db, sql: "SELECT * FROM place").count == 2)
         }
     }
+
+    @Test func anEnumValueThatIsNoCaseIsReportedByTheFetch() throws {
+        // The subscripts of a hand-written init(row:) can not throw: they
+        // return a stand-in value (here the first case) and the fetch
+        // throws, where GRDB stops the process.
+        enum Color: String, DatabaseValueConvertible { case red, blue }
+        enum Level: Int, DatabaseValueConvertible { case low = 1, high = 2 }
+        struct Paint: FetchableRecord {
+            var color: Color
+            var level: Level
+            init(row: Row) {
+                color = row["color"]
+                level = row["level"]
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE paint(color TEXT, level INTEGER);
+                INSERT INTO paint VALUES ('blue', 2), ('green', 2), ('red', 3)
+                """)
+            let colorError = #expect(throws: RowDecodingError.self) {
+                try Paint.fetchAll(db, sql: "SELECT * FROM paint ORDER BY rowid")
+            }
+            #expect(colorError?.description.contains(#""green""#) == true)
+            #expect(colorError?.description.contains("Color") == true)
+            let levelError = #expect(throws: RowDecodingError.self) {
+                try Paint.fetchOne(db, sql: "SELECT * FROM paint WHERE color = 'red'")
+            }
+            #expect(levelError?.description.contains("Level") == true)
+            let paint = try Paint.fetchOne(db, sql: "SELECT * FROM paint WHERE color = 'blue'")
+            #expect(paint?.color == .blue && paint?.level == .high)
+        }
+    }
+
 }
