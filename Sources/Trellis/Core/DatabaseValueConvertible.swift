@@ -191,8 +191,16 @@ extension DatabaseValueConvertible {
     /// converts to; else, for a trivial type (an enum without payloads,
     /// such as `enum Color: String` whose stored value is not a case, or a
     /// struct of numbers), the value whose bytes are all zero: the first
-    /// case of an enum, zeros for numbers.
+    /// case of an enum, zeros for numbers; else, for a `Decodable` type,
+    /// the value it decodes from empty answers (see `StandInDecoder`).
     static func _decodingPlaceholder() -> Self? {
+        if let value = _basicPlaceholder() { return value }
+        guard let decodable = Self.self as? any Decodable.Type else { return nil }
+        return StandInDecoder.value(of: decodable) as? Self
+    }
+
+    /// The placeholder made of a basic database value, or of zero bytes.
+    static func _basicPlaceholder() -> Self? {
         let candidates: [DatabaseValue] = [.null, 0, "", 0.0, DatabaseValue(storage: .blob(.init())),
                                            "00000000-0000-0000-0000-000000000000", "1970-01-01", "0",
                                            1, "a", "{}", "[]"]

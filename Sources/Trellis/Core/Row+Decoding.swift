@@ -199,9 +199,9 @@ extension Row {
     func placeholder<Value: DatabaseValueConvertible>(after error: any Error) -> Value {
         recordDecodingError(error)
         if let value = Value._decodingPlaceholder() { return value }
-        // A type that holds references (a class, a struct with a string...)
-        // and that no basic database value converts to: no value of it can
-        // be made here.
-        fatalError("\(error)")  // crash-ok: only for a non-trivial custom type that no basic value converts to
+        // A type that holds references (a class, a struct with a string...),
+        // is not Decodable, and that no basic database value converts to: no
+        // value of it can be made here.
+        fatalError("\(error)")  // crash-ok: only for such a custom type (not Decodable, not trivial, refusing every basic value)
     }
 }

@@ -227,4 +227,33 @@ private struct Positive: FetchableRecord {
         }
     }
 
+
+    @Test func aCustomValueThatDoesNotConvertIsReportedByTheFetch() throws {
+        // A type that holds a string and refuses every basic value: the
+        // subscript's stand-in comes from its Decodable conformance.
+        struct Email: DatabaseValueConvertible, Codable, Equatable {
+            var address: String
+            var tags: [String]
+            var databaseValue: DatabaseValue { address.databaseValue }
+            static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Email? {
+                guard let address = String.fromDatabaseValue(dbValue), address.contains("@"), address.count > 3 else { return nil }
+                return Email(address: address, tags: [])
+            }
+        }
+        struct Contact: FetchableRecord {
+            var email: Email
+            init(row: Row) { email = row["email"] }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE contact(email TEXT); INSERT INTO contact VALUES ('arthur@example.com'), ('nobody')")
+            let error = #expect(throws: RowDecodingError.self) {
+                try Contact.fetchAll(db, sql: "SELECT * FROM contact ORDER BY rowid")
+            }
+            #expect(error?.description.contains(#""nobody""#) == true)
+            let contact = try Contact.fetchOne(db, sql: "SELECT * FROM contact ORDER BY rowid")
+            #expect(contact?.email == Email(address: "arthur@example.com", tags: []))
+        }
+    }
+
 }
