@@ -173,9 +173,14 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     }
 
     /// The average of the values, rounded down to an integer (0 when there
-    /// is none).
+    /// is none). Throws when it does not fit in an `Int` (an infinite
+    /// average of doubles, for example).
     public func averageInt() throws -> Int {
-        Int(try average().rounded(.down))
+        let average = try average().rounded(.down)
+        guard let value = Int(exactly: average) else {
+            throw ObjectStoreError("the average \(average) of \(column) does not fit in an Int")
+        }
+        return value
     }
 
     private func aggregate(_ function: String, distinct: Bool? = nil) throws -> DatabaseValue {

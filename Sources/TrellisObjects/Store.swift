@@ -79,7 +79,10 @@ public final class Store: @unchecked Sendable {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
-            let pages = max(UInt64(1), maxDbSizeInKByte * 1024 / UInt64(max(pageSize, 512)))
+            // `UInt64.max` kilobytes, or any size beyond SQLite's page
+            // count, leaves the database unlimited.
+            let (bytes, overflow) = maxDbSizeInKByte.multipliedReportingOverflow(by: 1024)
+            let pages = overflow ? UInt64.max : max(UInt64(1), bytes / UInt64(max(pageSize, 512)))
             try db.execute(sql: "PRAGMA max_page_count = \(min(pages, UInt64(Int32.max)))")
         }
         if directoryPath.hasPrefix(Self.inMemoryPrefix) {

@@ -92,4 +92,40 @@ private func temporaryFolder() -> String {
         #expect(try reader.box(for: Memo.self).count() == 1)
         try reader.close()
     }
+
+    @Test func theLargestSizeLimitLeavesTheStoreUnlimited() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Store(directoryPath: folder, maxDbSizeInKByte: UInt64.max)
+        try store.box(for: Memo.self).put(Memo("kept"))
+        #expect(try store.box(for: Memo.self).all().map(\.text) == ["kept"])
+        try store.close()
+    }
+
+    @Test func anAverageThatDoesNotFitInAnIntThrows() throws {
+        final class Reading: Entity {
+            var id: Id = 0
+            var value: Int64 = 0
+            var ratio: Double = 0
+            init() {}
+        }
+        let store = try Store(directoryPath: Store.inMemoryPrefix + UUID().uuidString)
+        let box = store.box(for: Reading.self)
+        let big = Reading()
+        big.value = .max
+        big.ratio = .infinity
+        let small = Reading()
+        small.value = 1
+        try box.put([big, small])
+        let query = try box.query().build()
+        #expect(throws: ObjectStoreError.self) { try query.property(Property<Reading, Double>("ratio")).averageInt() }
+        // SQLite averages integers as doubles: Int64.max / 2 rounds up to 2^62.
+        #expect(try query.property(Property<Reading, Int64>("value")).averageInt() == 1 << 62)
+        let huge = Reading()
+        huge.value = .max
+        try box.put(huge)
+        try box.remove(small)
+        #expect(throws: ObjectStoreError.self) { try query.property(Property<Reading, Int64>("value")).averageInt() }
+    }
+
 }

@@ -161,8 +161,11 @@ struct ToManyPrefetch: Sendable {
             partition.append(.sql(")", StatementArguments()))
             relation.selection.append(.expression(.literal(SQL(elements: partition)), alias: "grdb_rank"))
             let lower = limit.offset ?? 0
+            // A limit that reaches past Int.max has no upper bound.
+            let (sum, overflow) = lower.addingReportingOverflow(limit.count)
+            let upper = overflow ? Int.max : sum
             wrap = { sql in
-                "SELECT * FROM (\(sql)) WHERE \"grdb_rank\" > \(lower) AND \"grdb_rank\" <= \(lower + limit.count) ORDER BY \"grdb_rank\""
+                "SELECT * FROM (\(sql)) WHERE \"grdb_rank\" > \(lower) AND \"grdb_rank\" <= \(upper) ORDER BY \"grdb_rank\""
             }
         }
 

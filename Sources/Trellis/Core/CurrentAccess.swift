@@ -19,10 +19,46 @@ enum CurrentAccess {
         return pthread_key_create(&key, nil) == 0 ? key : nil
     }()
 
-    /// The identity of the connection whose access runs on this thread:
-    /// an address that is compared, never dereferenced.
+    /// An access that runs on this thread, and the one it is nested in (an
+    /// access of another connection, made from that one): the chain lives
+    /// on the stack of the nested `run` calls.
+    struct Link {
+        /// The identity of the connection: an address that is compared,
+        /// never dereferenced.
+        let connection: UnsafeMutableRawPointer
+        let enclosing: UnsafeMutablePointer<Link>?
+    }
+
+    /// The identity of the connection whose access runs on this thread,
+    /// the innermost one when accesses are nested.
     static var connection: UnsafeMutableRawPointer? {
-        get { key.flatMap { pthread_getspecific($0) } }
+        innermost?.pointee.connection
+    }
+
+    /// Whether the connection runs an access on this thread, nested in or
+    /// enclosing the innermost one.
+    static func includes(_ connection: UnsafeMutableRawPointer) -> Bool {
+        var link = innermost
+        while let current = link {
+            if current.pointee.connection == connection { return true }
+            link = current.pointee.enclosing
+        }
+        return false
+    }
+
+    /// Runs `body` as an access of `connection` on this thread.
+    static func run<T>(as connection: UnsafeMutableRawPointer, _ body: () throws -> T) rethrows -> T {
+        let enclosing = innermost
+        var link = Link(connection: connection, enclosing: enclosing)
+        return try withUnsafeMutablePointer(to: &link) { link in
+            innermost = link
+            defer { innermost = enclosing }
+            return try body()
+        }
+    }
+
+    private static var innermost: UnsafeMutablePointer<Link>? {
+        get { key.flatMap { pthread_getspecific($0) }?.assumingMemoryBound(to: Link.self) }
         set { if let key { pthread_setspecific(key, newValue) } }
     }
 }

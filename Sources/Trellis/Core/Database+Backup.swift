@@ -32,7 +32,8 @@ extension Database {
     /// read, or from `writeWithoutTransaction`, not from `write`.
     ///
     /// - parameter pagesPerStep: the number of pages copied at each step; by
-    ///   default, all pages in one step.
+    ///   default (or any negative number), all pages in one step. Zero, which
+    ///   would copy nothing, is an error.
     /// - parameter progress: called after each step, including the last. An
     ///   error it throws before the backup is complete aborts the backup and
     ///   is rethrown; after the last step, it is ignored.
@@ -40,6 +41,9 @@ extension Database {
         to destination: Database, pagesPerStep: CInt = -1,
         progress: ((DatabaseBackupProgress) throws -> Void)? = nil) throws
     {
+        guard pagesPerStep != 0 else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a backup can not copy 0 pages per step")
+        }
         let sourceConnection = try openConnection()
         let destinationConnection = try destination.openConnection()
         guard let backup = sqlite3_backup_init(destinationConnection, "main", sourceConnection, "main") else {

@@ -331,11 +331,25 @@ public final class Database {
     /// the previous one creates.
     private func forEachStatement(sql: String, persistent: Bool, _ body: (Statement, _ isLast: Bool) throws -> Void) throws {
         let utf8 = sql.utf8CString
+        try Self.checkNoStatementAfterNUL(utf8)
         var offset = 0
         while let prepared = try prepareStatement(utf8: utf8, from: offset, persistent: persistent) {
             offset = prepared.next
             try body(prepared.statement, prepared.isLast)
         }
+    }
+
+    /// Throws when `utf8` (SQL with a trailing NUL) has a NUL character
+    /// followed by more than whitespace: SQLite stops at the NUL, and what
+    /// follows would silently never run. Checked before any statement runs.
+    static func checkNoStatementAfterNUL(_ utf8: ContiguousArray<CChar>) throws {
+        guard let nul = utf8.firstIndex(of: 0), nul < utf8.count - 1 else { return }
+        let whitespace: Set<CChar> = [0, 9, 10, 13, 32]
+        guard utf8[nul...].contains(where: { !whitespace.contains($0) }) else { return }
+        throw DatabaseError(
+            resultCode: .SQLITE_MISUSE,
+            message: "SQL contains a NUL character before its end",
+            sql: String(decoding: utf8.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     /// Prepares the first statement of `utf8` (SQL with a trailing NUL) at
@@ -362,6 +376,9 @@ public final class Database {
                 }
                 let next = tail ?? end
                 guard let sqliteStatement else {
+                    // SQLite stops at a NUL character, which only
+                    // whitespace follows (see `checkNoStatementAfterNUL`).
+                    if next == cursor { return nil }
                     // Whitespace or a comment.
                     cursor = next
                     continue

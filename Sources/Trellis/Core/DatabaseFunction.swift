@@ -216,7 +216,7 @@ extension Database {
         switch function.kind {
         case .function:
             sqlite3_create_function_v2(
-                connection, function.name, CInt(function.argumentCount ?? -1), flags, userData,
+                connection, function.name, CInt(clamping: function.argumentCount ?? -1), flags, userData,
                 { context, argc, argv in
                     guard let function = DatabaseFunction.function(of: context),
                           case .function(let body) = function.kind else { return }
@@ -225,7 +225,7 @@ extension Database {
                 nil, nil, release)
         case .aggregate:
             sqlite3_create_function_v2(
-                connection, function.name, CInt(function.argumentCount ?? -1), flags, userData,
+                connection, function.name, CInt(clamping: function.argumentCount ?? -1), flags, userData,
                 nil,
                 { context, argc, argv in AggregateState.step(context, argc, argv) },
                 { context in AggregateState.finalize(context) },
@@ -237,6 +237,6 @@ extension Database {
     public func remove(function: DatabaseFunction) {
         guard let connection = sqliteConnection else { return }
         sqlite3_create_function_v2(
-            connection, function.name, CInt(function.argumentCount ?? -1), SQLITE_UTF8, nil, nil, nil, nil, nil)
+            connection, function.name, CInt(clamping: function.argumentCount ?? -1), SQLITE_UTF8, nil, nil, nil, nil, nil)
     }
 }

@@ -144,6 +144,14 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
                 message: "asyncConcurrentRead must be called from a write access, outside of any transaction")))
             return
         }
+        if lock.withLock({ readers.contains(where: \.isAccessingOnCurrentThreadAtAnyDepth) }) {
+            // The read that this write is nested in may hold the reader the
+            // snapshot would wait for, forever.
+            value(.failure(DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "asyncConcurrentRead can not be called from a write nested in a read of the same pool")))
+            return
+        }
         let reader: SerializedDatabase
         do {
             reader = try self.reader()

@@ -104,6 +104,7 @@ public final class Row {
 
     /// The number of columns that the row and its scopes read: more than
     /// `count` for a joined row, whose scopes follow its own columns.
+    @usableFromInline
     var width: Int { Swift.max(count, layout?.width ?? 0) }
 
     /// A failure of a non-throwing accessor, thrown by the fetch that
@@ -237,13 +238,16 @@ public final class Row {
         index(ofColumn: name) != nil
     }
 
-    /// Whether the value at `index` is NULL.
+    /// Whether the value at `index` is NULL (an index out of range reads as
+    /// NULL).
     @inlinable
     public func hasNull(atIndex index: Int) -> Bool {
         if let sqliteStatement {
-            // Asks for the type only: reading the value would copy text and blobs.
-            return sqlite3_column_type(sqliteStatement, CInt(offset + index)) == SQLITE_NULL
+            // Asks for the type only: reading the value would copy text and
+            // blobs. SQLite reads a column out of range as NULL.
+            return sqlite3_column_type(sqliteStatement, CInt(clamping: offset &+ index)) == SQLITE_NULL
         }
+        guard index >= 0 && (index < count || index < width) else { return true }
         return storedValues[valuesOffset + index].isNull
     }
 
@@ -297,12 +301,14 @@ public final class Row {
         }
     }
 
-    /// The value at `index`, as stored.
+    /// The value at `index`, as stored (NULL for an index out of range).
     @inlinable
     public func databaseValue(atIndex index: Int) -> DatabaseValue {
         if let sqliteStatement {
-            return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(offset + index))
+            // SQLite reads a column out of range as NULL.
+            return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(clamping: offset &+ index))
         }
+        guard index >= 0 && (index < count || index < width) else { return .null }
         return storedValues[valuesOffset + index]
     }
 

@@ -137,7 +137,9 @@ public struct RangeRowAdapter: RowAdapter {
     }
 
     public init(_ range: ClosedRange<Int>) {
-        self.range = range.lowerBound..<(range.upperBound + 1)
+        // A range that ends at Int.max can not include its upper bound:
+        // it reaches past any row, which `_adaptation` reports.
+        self.range = range.lowerBound..<(range.upperBound == Int.max ? Int.max : range.upperBound + 1)
     }
 
     public func _adaptation(columnNames: [String]) throws -> RowAdaptation {
@@ -192,8 +194,11 @@ public func splittingRowAdapters(columnCounts: [Int]) -> [any RowAdapter] {
     var adapters: [any RowAdapter] = []
     var start = 0
     for count in columnCounts {
-        adapters.append(RangeRowAdapter(start..<(start + max(0, count))))
-        start += max(0, count)
+        // Counts past Int.max reach past any row, which the adapters report.
+        let (end, overflow) = start.addingReportingOverflow(max(0, count))
+        let next = overflow ? Int.max : end
+        adapters.append(RangeRowAdapter(start..<next))
+        start = next
     }
     adapters.append(SuffixRowAdapter(fromIndex: start))
     return adapters

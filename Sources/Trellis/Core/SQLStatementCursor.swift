@@ -37,6 +37,7 @@ public final class SQLStatementCursor: Cursor {
     /// The next statement, with its arguments, or nil after the last one.
     public func next() throws -> Statement? {
         guard !isAtEnd else { return nil }
+        if offset == 0 { try Database.checkNoStatementAfterNUL(utf8) }
         guard let prepared = try database.prepareStatement(utf8: utf8, from: offset, persistent: false) else {
             isAtEnd = true
             try checkNoValueIsLeft()

@@ -60,6 +60,12 @@ final class SerializedDatabase: @unchecked Sendable {
         CurrentAccess.connection == identity
     }
 
+    /// Whether the caller runs in an access of this connection, or in an
+    /// access nested in one (a write made from a read of a pool).
+    var isAccessingOnCurrentThreadAtAnyDepth: Bool {
+        CurrentAccess.includes(identity)
+    }
+
     private var identity: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     /// Whether the caller runs in an access of this connection that is
@@ -155,12 +161,15 @@ final class SerializedDatabase: @unchecked Sendable {
         return try access(block)
     }
 
-    /// One access, under the access lock: the connection's bookkeeping
-    /// around `block`, then the change observers are told what it changed.
+    /// One access, under the access lock, known as this thread's current
+    /// access while it runs.
     private func access<T>(_ block: (Database) throws -> T) throws -> T {
-        let enclosingAccess = CurrentAccess.connection
-        CurrentAccess.connection = identity
-        defer { CurrentAccess.connection = enclosingAccess }
+        try CurrentAccess.run(as: identity) { try bookkeptAccess(block) }
+    }
+
+    /// The connection's bookkeeping around `block`, then the change
+    /// observers are told what it changed.
+    private func bookkeptAccess<T>(_ block: (Database) throws -> T) throws -> T {
         _ = try db.openConnection()
         // Written tables are only recorded for observers to read.
         db.willStartAccess(recordingWrittenTables: hasChangeObservers)

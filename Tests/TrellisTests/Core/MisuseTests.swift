@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import Trellis
+
+/// Mistakes that a caller can make with the core API, each of which once
+/// stopped or hung the process: they now throw, or read as documented.
+@Suite struct MisuseTests {
+    @Test func sqlWithANulCharacterRunsUpToItOrThrows() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            // SQLite stops at a NUL: a trailing one is harmless.
+            #expect(try Int.fetchOne(db, sql: "SELECT 1\u{0}") == 1)
+            try db.execute(sql: "CREATE TABLE t(a);\u{0}\u{0} \n")
+            // Text after it would never run: an error, not an endless loop.
+            let error = #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO t VALUES (1);\u{0}DROP TABLE t")
+            }
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+            #expect(error?.message?.contains("NUL") == true)
+            #expect(throws: DatabaseError.self) { try Row.fetchAll(db, sql: "\u{0}SELECT 1") }
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 0)
+        }
+    }
+
+    @Test func valuesOutOfTheRangeOfARowReadAsNull() throws {
+        let stored: Row = ["a": 1, "b": nil]
+        #expect(stored.hasNull(atIndex: 0) == false)
+        #expect(stored.hasNull(atIndex: 1))
+        #expect(stored.hasNull(atIndex: 5))
+        #expect(stored.hasNull(atIndex: -1))
+        #expect(stored.databaseValue(atIndex: 5) == .null)
+        #expect(stored.databaseValue(atIndex: -1) == .null)
+
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT 1 AS a")
+            while let row = try rows.next() {
+                #expect(row.databaseValue(atIndex: 0) == 1.databaseValue)
+                #expect(row.hasNull(atIndex: 1 << 40))
+                #expect(row.databaseValue(atIndex: 1 << 40) == .null)
+                #expect(row.databaseValue(atIndex: -3) == .null)
+            }
+        }
+    }
+
+    @Test func adaptersOfHugeRangesAreRefusedWhenUsed() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            #expect(throws: DatabaseError.self) {
+                try Row.fetchAll(db, sql: "SELECT 1, 2", adapter: RangeRowAdapter(0...Int.max))
+            }
+            let adapters = splittingRowAdapters(columnCounts: [Int.max, 5])
+            #expect(throws: DatabaseError.self) {
+                try Row.fetchAll(db, sql: "SELECT 1, 2", adapter: ScopeAdapter(base: adapters[0], scopes: ["rest": adapters[1]]))
+            }
+            let fitting = splittingRowAdapters(columnCounts: [1])
+            let row = try #require(try Row.fetchOne(
+                db, sql: "SELECT 1, 2", adapter: ScopeAdapter(base: fitting[0], scopes: ["rest": fitting[1]])))
+            #expect(row.count == 1)
+            #expect(row.scopes["rest"]?.databaseValue(atIndex: 0) == 2.databaseValue)
+        }
+    }
+
+    @Test func aBackupOfZeroPagesPerStepThrows() throws {
+        let source = try DatabaseQueue()
+        try source.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)") }
+        let destination = try DatabaseQueue()
+        let error = #expect(throws: DatabaseError.self) { try source.backup(to: destination, pagesPerStep: 0) }
+        #expect(error?.resultCode == .SQLITE_MISUSE)
+        try source.backup(to: destination, pagesPerStep: 1)
+        #expect(try destination.read { try Int.fetchOne($0, sql: "SELECT a FROM t") } == 1)
+    }
+
+    @Test func aFunctionWithTooManyArgumentsIsNotRegistered() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            db.add(function: DatabaseFunction("f", argumentCount: 1 << 40) { _ in 1 })
+            #expect(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "SELECT f(1)") }
+        }
+    }
+
+    @Test func aConcurrentReadFromAWriteNestedInAReadFails() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("MisuseTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = Configuration()
+        configuration.maximumReaderCount = 1
+        let dbPool = try DatabasePool(path: directory.appendingPathComponent("db.sqlite").path, configuration: configuration)
+        // The failure is reported at once, on this thread.
+        nonisolated(unsafe) var outcome: String?
+        try dbPool.read { _ in
+            try dbPool.writeWithoutTransaction { _ in
+                dbPool.asyncConcurrentRead { result in
+                    outcome = if case .failure(let error) = result { "\(error)" } else { "read" }
+                }
+            }
+        }
+        #expect(outcome?.contains("nested in a read") == true)
+    }
+
+    @Test func aLimitPerParentThatReachesPastIntMaxHasNoUpperBound() throws {
+        struct Author: TableRecord, FetchableRecord, Decodable {
+            static let books = hasMany(Book.self)
+            var id: Int64
+        }
+        struct Book: TableRecord, FetchableRecord, Decodable {
+            var id: Int64
+            var authorId: Int64
+        }
+        struct AuthorInfo: FetchableRecord, Decodable {
+            var author: Author
+            var books: [Book]
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE author(id INTEGER PRIMARY KEY);
+                CREATE TABLE book(id INTEGER PRIMARY KEY, authorId INTEGER REFERENCES author(id));
+                INSERT INTO author VALUES (1), (2);
+                INSERT INTO book VALUES (1, 1), (2, 1), (3, 1), (4, 2);
+                """)
+            let infos = try Author
+                .including(all: Author.books.order(Column("id")).limit(Int.max, offset: 1))
+                .order(Column("id"))
+                .asRequest(of: AuthorInfo.self)
+                .fetchAll(db)
+            #expect(infos.map { $0.books.map(\.id) } == [[2, 3], []])
+        }
+    }
+
+}
