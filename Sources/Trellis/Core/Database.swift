@@ -200,6 +200,7 @@ public final class Database {
         statementCache.removeAll()
         lastCachedStatement = nil
         transactionStatements = transactionStatements.map { _ in nil }
+        recordStatementCache.clear()
         sqlite3_trace_v2(connection, 0, nil, nil)
         tracer = nil
         suspension?.close()
@@ -423,6 +424,9 @@ public final class Database {
     @usableFromInline
     func willExecute(_ statement: Statement) throws {
         if let error = statement.invalidArgumentsError { throw error }
+        // A statement kept past the access that prepared it, or past the
+        // life of its queue.
+        if sqliteConnection == nil { _ = try openConnection() }
         // As in GRDB, the only statement a cancelled access runs is ROLLBACK.
         if let accessCancellation, accessCancellation.isCancelled, !statement.region.rollsBack {
             throw CancellationError()

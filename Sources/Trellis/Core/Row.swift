@@ -24,17 +24,19 @@ public final class Row {
     let statement: Statement?
 
     /// The same statement, read without reference counting on the hot
-    /// paths: `statement` keeps it alive.
-    @usableFromInline
-    unowned(unsafe) let unretainedStatement: Statement?
+    /// paths: `statement` keeps it alive, or, for the reusable row of a
+    /// statement, the statement detaches the row before it goes away (see
+    /// ``detach(from:)``).
+    @usableFromInline @exclusivity(unchecked)
+    unowned(unsafe) var unretainedStatement: Statement?
 
     /// The SQLite handle of `statement`.
-    @usableFromInline
-    let sqliteStatement: SQLiteStatement?
+    @usableFromInline @exclusivity(unchecked)
+    var sqliteStatement: SQLiteStatement?
 
     /// The column lookup memo of `statement` or `batch`, kept alive by them.
-    @usableFromInline
-    let columnLookup: Unmanaged<ColumnLookup>?
+    @usableFromInline @exclusivity(unchecked)
+    var columnLookup: Unmanaged<ColumnLookup>?
 
     /// The rows that this one was copied with, if any: see ``RowBatch``.
     @usableFromInline
@@ -42,8 +44,8 @@ public final class Row {
 
     /// The values of a copied row (all columns of the base row), or of all
     /// the rows of its batch.
-    @usableFromInline
-    let storedValues: [DatabaseValue]
+    @usableFromInline @exclusivity(unchecked)
+    var storedValues: [DatabaseValue]
 
     /// The position in `storedValues` of the value of the first column.
     ///
@@ -52,8 +54,8 @@ public final class Row {
     @usableFromInline @exclusivity(unchecked) var valuesOffset: Int
 
     /// The names of the columns of a copied row (all columns of the base row).
-    @usableFromInline
-    let storedNames: [String]
+    @usableFromInline @exclusivity(unchecked)
+    var storedNames: [String]
 
     /// The first base column of this row: scoped rows are windows over
     /// their base row.
@@ -142,6 +144,19 @@ public final class Row {
         // columns after them, as in GRDB.
         self.init(statement: statement, values: [], names: [], offset: 0, count: layout?.baseCount ?? statement.columnCount,
                   layout: layout, parent: nil)
+    }
+
+    /// Cuts the reusable row of `statement` off the statement, which goes
+    /// away while a caller still holds the row (kept from `init(row:)`
+    /// without ``copy()``): the row keeps its column names and reads NULL,
+    /// where it would read freed memory.
+    func detach(from statement: Statement) {
+        storedNames = statement.columnNames
+        storedValues = Array(repeating: .null, count: storedNames.count)
+        valuesOffset = 0
+        columnLookup = nil
+        unretainedStatement = nil
+        sqliteStatement = nil
     }
 
     /// The row that a statement reuses for the fetches that decode one row

@@ -53,6 +53,12 @@ final class SerializedDatabase: @unchecked Sendable {
         synchronousAccessesUseQueue = targetQueue != nil
     }
 
+    deinit {
+        // The cached statements of the connection keep it alive: closing
+        // drops them.
+        db.close()
+    }
+
     var configuration: Configuration { db.configuration }
 
     /// Whether the caller runs in an access of this connection.

@@ -24,7 +24,12 @@ public final class Statement {
     public let sql: String
 
     /// The connection that prepared the statement.
-    public unowned let database: Database
+    ///
+    /// A statement keeps its connection: one kept past the life of its
+    /// queue reports that the connection is closed, where an unowned
+    /// reference would stop the process. The connection drops its cached
+    /// statements when it closes, which ends the cycle.
+    public let database: Database
 
     /// The number of columns of the rows produced by the statement.
     public let columnCount: Int
@@ -85,8 +90,21 @@ public final class Statement {
     let columnLookup = ColumnLookup()
 
     /// The row of the fetches that decode one row at a time.
+    @inlinable
+    var reusableRow: Row {
+        if let row = _reusableRow { return row }
+        return makeReusableRow()
+    }
+
     @usableFromInline
-    lazy var reusableRow = Row(reusableBy: self)
+    func makeReusableRow() -> Row {
+        let row = Row(reusableBy: self)
+        _reusableRow = row
+        return row
+    }
+
+    @usableFromInline @exclusivity(unchecked)
+    var _reusableRow: Row?
 
     @exclusivity(unchecked) private var _columnNames: [String]?
     @exclusivity(unchecked) private var _parameterNames: [String?]?
@@ -116,6 +134,9 @@ public final class Statement {
     }
 
     deinit {
+        if _reusableRow != nil && !isKnownUniquelyReferenced(&_reusableRow) {
+            _reusableRow?.detach(from: self)
+        }
         sqlite3_finalize(sqliteStatement)
     }
 

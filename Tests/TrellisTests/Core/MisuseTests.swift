@@ -128,4 +128,56 @@ import Trellis
         }
     }
 
+
+    @Test func aStatementKeptPastItsQueueReportsTheClosedConnection() throws {
+        var statement: Statement?
+        weak var connection: Database?
+        do {
+            let dbQueue = try DatabaseQueue()
+            try dbQueue.read { db in
+                connection = db
+                statement = try db.makeStatement(sql: "SELECT 1")
+                #expect(try Int.fetchOne(#require(statement)) == 1)
+            }
+        }
+        let error = #expect(throws: DatabaseError.self) { try Row.fetchAll(#require(statement)) }
+        #expect(error?.message?.contains("closed") == true)
+        statement = nil
+        // The statement kept its connection alive, and nothing else does.
+        #expect(connection == nil)
+    }
+
+    @Test func aQueueReleasedWithCachedStatementsReleasesItsConnection() throws {
+        weak var connection: Database?
+        do {
+            let dbQueue = try DatabaseQueue()
+            try dbQueue.write { db in
+                connection = db
+                try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY)")
+                _ = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM t"))
+                _ = try Row.fetchOne(db, sql: "SELECT * FROM t WHERE id = ?", arguments: [1])
+            }
+            #expect(connection != nil)
+        }
+        #expect(connection == nil)
+    }
+
+    @Test func aRowKeptWithoutCopyReadsNullOnceItsStatementIsGone() throws {
+        struct Keeper: FetchableRecord {
+            var row: Row
+            init(row: Row) { self.row = row }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO player VALUES (1, 'Arthur')")
+        }
+        let keepers = try dbQueue.read { db in try Keeper.fetchAll(db, sql: "SELECT * FROM player") }
+        try dbQueue.close()
+        // The statement is finalized: the row keeps its columns, not the
+        // values of a statement that no longer exists.
+        #expect(keepers[0].row.columnNames == ["id", "name"])
+        #expect(keepers[0].row["name"] as String? == nil)
+        #expect(keepers[0].row.description == "[id:NULL name:NULL]")
+    }
+
 }
