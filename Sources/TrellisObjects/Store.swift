@@ -37,7 +37,7 @@ public final class Store: @unchecked Sendable {
     var openInstanceCount = 1
     private var tables: [String: EntityTable] = [:]
     // The access in progress: only one runs at a time on the queue.
-    private var activeDatabase: DatabaseBox?
+    private var activeDatabase: Database?
     private var activeThread: pthread_t?
     // The class objects that the write in progress inserted (structs are
     // values, out of reach); only touched inside database accesses, which
@@ -261,12 +261,12 @@ public final class Store: @unchecked Sendable {
             lock.lock()
             defer { lock.unlock() }
             guard let activeThread, pthread_equal(activeThread, pthread_self()) != 0 else { return nil }
-            return activeDatabase?.db
+            return activeDatabase
         }
         set {
             lock.lock()
             defer { lock.unlock() }
-            activeDatabase = newValue.map(DatabaseBox.init)
+            activeDatabase = newValue
             activeThread = newValue == nil ? nil : pthread_self()
         }
     }
@@ -297,7 +297,7 @@ public final class Store: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let activeThread, pthread_equal(activeThread, pthread_self()) != 0 else { return (nil, isClosedInstance) }
-        return (activeDatabase?.db, isClosedInstance)
+        return (activeDatabase, isClosedInstance)
     }
 
     /// The write of a primary store, for itself and its clones.
@@ -411,12 +411,6 @@ public final class Store: @unchecked Sendable {
 struct InsertedObject {
     let object: AnyObject
     let type: any Entity.Type
-}
-
-/// Holds a connection in a thread dictionary.
-private final class DatabaseBox {
-    unowned let db: Database
-    init(_ db: Database) { self.db = db }
 }
 
 /// The state of one `put`: the objects being put (to stop at cycles), and
