@@ -23,6 +23,12 @@ public enum SchemaInspector {
         guard !isDirectory.boolValue else {
             throw CommandError("\(path) is a folder, not a database file")
         }
+        // Opening a named pipe or a socket would wait for a writer forever.
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let type = (try? FileManager.default.attributesOfItem(atPath: resolved)[.type]) as? FileAttributeType
+        guard type == .typeRegular || type == .typeCharacterSpecial || type == .typeBlockSpecial else {
+            throw CommandError("\(path) is not a regular file")
+        }
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw CommandError("can not read \(path): permission denied")
         }

@@ -146,11 +146,31 @@ public struct QueryCondition<E: Entity> {
         var alias: String?
     }
 
+    /// Chains of `&&` and of `||` are flat lists, so that a long chain
+    /// never makes a deep tree that rendering would walk recursively.
     indirect enum Node {
         case comparison(Comparison)
-        case and(Node, Node)
-        case or(Node, Node)
+        case and([Node])
+        case or([Node])
         case expression(SQLExpression)
+
+        static func and(_ lhs: Node, _ rhs: Node) -> Node {
+            switch (lhs, rhs) {
+            case (.and(let left), .and(let right)): return .and(left + right)
+            case (.and(let left), _): return .and(left + [rhs])
+            case (_, .and(let right)): return .and([lhs] + right)
+            default: return .and([lhs, rhs])
+            }
+        }
+
+        static func or(_ lhs: Node, _ rhs: Node) -> Node {
+            switch (lhs, rhs) {
+            case (.or(let left), .or(let right)): return .or(left + right)
+            case (.or(let left), _): return .or(left + [rhs])
+            case (_, .or(let right)): return .or([lhs] + right)
+            default: return .or([lhs, rhs])
+            }
+        }
     }
 
     var node: Node
@@ -190,8 +210,8 @@ extension QueryCondition.Node {
     /// Trellis's SQL literals.
     var sql: SQL {
         switch self {
-        case .and(let lhs, let rhs): return "(\(literal: lhs.sql) AND \(literal: rhs.sql))"
-        case .or(let lhs, let rhs): return "(\(literal: lhs.sql) OR \(literal: rhs.sql))"
+        case .and(let nodes): return "(\(literal: nodes.map(\.sql).joined(separator: " AND ")))"
+        case .or(let nodes): return "(\(literal: nodes.map(\.sql).joined(separator: " OR ")))"
         case .expression(let expression): return "(\(expression))"
         case .comparison(let comparison): return comparison.sql
         }
@@ -203,14 +223,12 @@ extension QueryCondition.Node {
         case .comparison(var comparison):
             body(&comparison)
             self = .comparison(comparison)
-        case .and(var lhs, var rhs):
-            lhs.updateComparisons(body)
-            rhs.updateComparisons(body)
-            self = .and(lhs, rhs)
-        case .or(var lhs, var rhs):
-            lhs.updateComparisons(body)
-            rhs.updateComparisons(body)
-            self = .or(lhs, rhs)
+        case .and(var nodes):
+            for index in nodes.indices { nodes[index].updateComparisons(body) }
+            self = .and(nodes)
+        case .or(var nodes):
+            for index in nodes.indices { nodes[index].updateComparisons(body) }
+            self = .or(nodes)
         case .expression:
             break
         }

@@ -27,8 +27,8 @@ extension Query: CustomDebugStringConvertible {
 
     private func describe(_ node: QueryCondition<T>.Node) -> String {
         switch node {
-        case .and(let lhs, let rhs): return "(\(describe(lhs)) AND \(describe(rhs)))"
-        case .or(let lhs, let rhs): return "(\(describe(lhs)) OR \(describe(rhs)))"
+        case .and(let nodes): return "(" + nodes.map(describe).joined(separator: " AND ") + ")"
+        case .or(let nodes): return "(" + nodes.map(describe).joined(separator: " OR ") + ")"
         case .expression: return "(SQL condition)"
         case .comparison(let comparison): return describe(comparison)
         }

@@ -217,6 +217,10 @@ public final class Store: @unchecked Sendable {
     /// try store.close()
     /// ```
     public func close() throws {
+        // Checked first, so that the store stays open when it refuses.
+        if currentDatabase != nil {
+            throw ObjectStoreError("the store \(directoryPath) can not be closed from one of its transactions")
+        }
         lock.lock()
         let wasClosed = isClosedInstance
         isClosedInstance = true

@@ -141,6 +141,13 @@ import TrellisCLICore
 
         let folderError = #expect(throws: CommandError.self) { try SchemaInspector.inspect(path: NSTemporaryDirectory()) }
         #expect(folderError?.description.contains("folder") == true)
+
+        // A named pipe would wait for a writer forever.
+        let pipe = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(UUID().uuidString)").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: pipe) }
+        let pipeError = #expect(throws: CommandError.self) { try SchemaInspector.inspect(path: pipe) }
+        #expect(pipeError?.description == "\(pipe) is not a regular file")
     }
 }
 

@@ -43,4 +43,31 @@ extension Walker {
             arguments: [3]
             """)
     }
+
+    @Test func chainsOfConditionsAreFlat() throws {
+        let store = try Store()
+        let box = store.box(for: Walker.self)
+        try box.put([Walker(), Walker()])
+        let query = try box.query { (Walker.age == 1 || Walker.age == 2 || Walker.age == 0) && Walker.name == "" && Walker.age < 5 }.build()
+        #expect(query.debugDescription.hasPrefix(
+            "Query<Walker> where ((Walker.age == 1 OR Walker.age == 2 OR Walker.age == 0) AND Walker.name == \"\" AND Walker.age < 5)"))
+        #expect(try query.count() == 2)
+        // A chain longer than SQLite accepts is SQLite's error, not a
+        // recursion deep enough to overflow the stack.
+        var long = Walker.age == -1
+        for value in 0..<3_000 { long = long || Walker.age == value }
+        let longCondition = long
+        #expect(throws: DatabaseError.self) { try box.query { longCondition }.build().count() }
+    }
+
+    @Test func aStoreRefusesToCloseFromItsTransactionAndStaysOpen() throws {
+        let store = try Store()
+        let box = store.box(for: Walker.self)
+        #expect(throws: ObjectStoreError.self) {
+            try store.runInTransaction { try store.close() }
+        }
+        try box.put(Walker())
+        #expect(try box.count() == 1)
+    }
+
 }

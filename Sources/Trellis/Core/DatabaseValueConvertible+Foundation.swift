@@ -4,13 +4,19 @@ import TrellisSQLite
 // MARK: - Date
 
 /// Dates are stored as UTC text, `yyyy-MM-dd HH:mm:ss.SSS`, which sorts and
-/// compares correctly in SQL. They are read from that text (the date alone,
+/// compares correctly in SQL; a date outside the years 0000 to 9999 of that
+/// format is stored as its seconds since 1970. They are read from that text (the date alone,
 /// minutes, seconds and milliseconds are all optional; a `T` may separate date
 /// and time; a trailing `Z` or `±HH:MM` offset is honoured) and from numbers,
 /// read as seconds since 1970.
 extension Date: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue {
-        DatabaseValue(storage: .string(DatabaseDateFormat.string(from: self)))
+        if let text = DatabaseDateFormat.string(from: self) {
+            return DatabaseValue(storage: .string(text))
+        }
+        // A date read from a number far from today: the number, which
+        // reads back as the same date.
+        return timeIntervalSince1970.databaseValue
     }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Date? {
@@ -40,7 +46,14 @@ extension Date {
 
 /// The date text format of SQLite's date functions, without DateFormatter.
 enum DatabaseDateFormat {
-    static func string(from date: Date) -> String {
+    /// The first and the last instants of the years 0000 to 9999, as
+    /// seconds since 1970.
+    static let representableIntervals = -62_167_219_200.0 ..< 253_402_300_800.0
+
+    /// The text of the date; nil outside the years 0000 to 9999, or for a
+    /// date that is not a number.
+    static func string(from date: Date) -> String? {
+        guard representableIntervals.contains(date.timeIntervalSince1970) else { return nil }
         var milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let millisPerDay: Int64 = 86_400_000
         var days = milliseconds / millisPerDay

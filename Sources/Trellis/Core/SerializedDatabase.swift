@@ -110,9 +110,9 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// Runs `block` on the queue without blocking the caller's thread.
     ///
-    /// When the task is cancelled, a transaction that `block` runs rolls
-    /// back instead of committing, and the access throws
-    /// `CancellationError`.
+    /// When the task is cancelled, the statement that runs is interrupted, a
+    /// transaction that `block` runs rolls back instead of committing, and
+    /// the access throws `CancellationError`.
     func async<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
         let cancellation = AccessCancellation()
@@ -123,10 +123,9 @@ final class SerializedDatabase: @unchecked Sendable {
                         try self.lockedAccess { db in
                             db.accessCancellation = cancellation
                             defer { db.accessCancellation = nil }
-                            try cancellation.check()
-                            let result = try block(db)
-                            try cancellation.check()
-                            return result
+                            return try cancellation.run(interrupt: { self.interrupt() }) {
+                                try block(db)
+                            }
                         }
                     })
                 }

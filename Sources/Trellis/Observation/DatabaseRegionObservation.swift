@@ -29,13 +29,16 @@ public struct DatabaseRegionObservation: Sendable {
 
     /// Starts the observation. `onError` receives the error that keeps
     /// the region from being known (a request on a missing table, for
-    /// example); the observation then ends.
+    /// example); the observation then ends. It also receives the error of
+    /// an `onChange` that keeps writing in the region (each of its commits
+    /// calls `onChange` again): after 100 nested calls, the observation
+    /// ends, where the recursion would overflow the stack.
     public func start(
         in writer: some DatabaseWriter,
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Database) -> Void) -> AnyDatabaseCancellable
     {
-        let observer = RegionObserver(writer: writer, onChange: onChange)
+        let observer = RegionObserver(writer: writer, onError: onError, onChange: onChange)
         do {
             try writer.writeWithoutTransaction { db in
                 observer.region = try regions.reduce(DatabaseRegion()) { try $0.union($1.databaseRegion(db)) }
@@ -57,12 +60,18 @@ private final class RegionObserver: TransactionObserver, @unchecked Sendable {
     var region = DatabaseRegion()
     private var isChanged = false
     private let onChange: @Sendable (Database) -> Void
+    private let onError: @Sendable (any Error) -> Void
+    /// The number of `onChange` calls in progress, nested in the commits
+    /// of their own writes.
+    private var nestedChangeCount = 0
+    private static let maximumNestedChangeCount = 100
     private let lock = NSLock()
     private var isCancelled = false
     private weak var writer: (any DatabaseWriter)?
 
-    init(writer: any DatabaseWriter, onChange: @escaping @Sendable (Database) -> Void) {
+    init(writer: any DatabaseWriter, onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Database) -> Void) {
         self.writer = writer
+        self.onError = onError
         self.onChange = onChange
     }
 
@@ -97,14 +106,28 @@ private final class RegionObserver: TransactionObserver, @unchecked Sendable {
         writer?.asyncWriteWithoutTransaction { [weak self] db in
             guard let self, isChanged else { return }
             isChanged = false
-            if !cancelled { onChange(db) }
+            notifyChange(db)
         }
     }
 
     func databaseDidCommit(_ db: Database) {
         guard isChanged else { return }
         isChanged = false
-        if !cancelled { onChange(db) }
+        notifyChange(db)
+    }
+
+    private func notifyChange(_ db: Database) {
+        guard !cancelled else { return }
+        guard nestedChangeCount < Self.maximumNestedChangeCount else {
+            cancel()
+            onError(DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "DatabaseRegionObservation: onChange wrote in the observed region \(Self.maximumNestedChangeCount) times in a row; the observation ended"))
+            return
+        }
+        nestedChangeCount += 1
+        defer { nestedChangeCount -= 1 }
+        onChange(db)
     }
 
     func databaseDidRollback(_ db: Database) {

@@ -180,4 +180,77 @@ import Trellis
         #expect(keepers[0].row.description == "[id:NULL name:NULL]")
     }
 
+
+    @Test func datesFarFromTodayAreStoredAsNumbersAndReadBack() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE event(date)")
+            // Milliseconds read as seconds: a date in the year 55 000.
+            let far = try #require(try Date.fetchOne(db, sql: "SELECT 1709633730000"))
+            try db.execute(sql: "INSERT INTO event VALUES (?)", arguments: [far])
+            #expect(try Date.fetchOne(db, sql: "SELECT date FROM event") == far)
+            let huge = try #require(try Date.fetchOne(db, sql: "SELECT 1e300"))
+            #expect(huge.databaseValue == 1e300.databaseValue)
+            // Not a number: SQLite stores NULL.
+            #expect(try Bool.fetchOne(db, sql: "SELECT ? IS NULL", arguments: [Date(timeIntervalSince1970: .nan)]) == true)
+            // Dates of the years 0000 to 9999 are text, as before.
+            #expect(Date(timeIntervalSince1970: 0).databaseValue == "1970-01-01 00:00:00.000".databaseValue)
+        }
+    }
+
+    @Test func cancellingATaskInterruptsItsRunningStatement() async throws {
+        let dbQueue = try DatabaseQueue()
+        let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c ORDER BY x DESC LIMIT 1"
+        try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+        let task = Task {
+            try await dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                return try Int.fetchOne(db, sql: endless)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        // The write rolled back, and the connection serves the next access.
+        #expect(try await dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 0)
+    }
+
+    @Test func aRegionObservationThatKeepsWritingInItsRegionEnds() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT)") }
+        nonisolated(unsafe) var changeCount = 0
+        nonisolated(unsafe) var failure: (any Error)?
+        let cancellable = DatabaseRegionObservation(tracking: Table("player")).start(in: dbQueue) { error in
+            failure = error
+        } onChange: { db in
+            changeCount += 1
+            try? db.execute(sql: "INSERT INTO player (name) VALUES ('echo')")
+        }
+        defer { cancellable.cancel() }
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')") }
+        #expect(changeCount == 100)
+        #expect("\(failure.map { "\($0)" } ?? "")".contains("100 times in a row"))
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('Barbara')") }
+        #expect(changeCount == 100)
+    }
+
+    @Test func expressionsTooDeepForSQLiteThrowBeforeTheirSQLIsGenerated() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE player(id INTEGER PRIMARY KEY)") }
+        try dbQueue.read { (db: Database) throws in
+            var request = Table("player").select(Column("id"))
+            for _ in 0..<2000 {
+                request = Table("player").select(Column("id")).filter(request.contains(Column("id")))
+            }
+            let error = #expect(throws: DatabaseError.self) { try Row.fetchAll(db, request) }
+            #expect(error?.message?.contains("Expression tree is too large") == true)
+            var literal: SQL = "1"
+            for _ in 0..<5000 { literal = "(\(literal) + \(1))" }
+            #expect(throws: DatabaseError.self) { try Int.fetchOne(db, SQLRequest<Int>("SELECT \(literal)")) }
+            var shallow: SQL = "1"
+            for _ in 0..<50 { shallow = "(\(shallow) + \(1))" }
+            #expect(try Int.fetchOne(db, SQLRequest<Int>("SELECT \(shallow)")) == 51)
+        }
+    }
+
 }

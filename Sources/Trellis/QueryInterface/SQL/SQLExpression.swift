@@ -166,7 +166,7 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
     /// The SQL of the expression, with its values appended to the
     /// context's arguments.
     public func sql(_ context: SQLGenerationContext, wrappedInParenthesis: Bool = false) throws -> String {
-        let sql = try rawSQL(context)
+        let sql = try context.nested { try rawSQL(context) }
         guard wrappedInParenthesis, needsParenthesis else { return sql }
         return "(" + sql + ")"
     }

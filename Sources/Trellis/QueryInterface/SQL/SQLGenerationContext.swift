@@ -34,6 +34,33 @@ public final class SQLGenerationContext {
         self.db = db
         self.parent = parent
         self.inlinesValues = inlinesValues || parent?.inlinesValues == true
+        self.depth = parent?.depth ?? 0
+    }
+
+    /// How deep expressions nest at the point of generation, subqueries
+    /// included.
+    private var depth: Int
+
+    /// SQLite's maximum depth of an expression tree (`SQLITE_MAX_EXPR_DEPTH`).
+    private static let maximumDepth = 1000
+
+    /// The depth a subquery counts for: SQLite's parser refuses about a
+    /// hundred nested subqueries, and each costs the generator many more
+    /// stack frames than an operator.
+    static let subqueryCost = 10
+
+    /// Generates the SQL of a nested expression, or throws SQLite's error
+    /// for an expression tree too deep: SQLite would refuse the SQL, and
+    /// generating it would overflow the stack first.
+    func nested<T>(cost: Int = 1, _ generate: () throws -> T) throws -> T {
+        guard depth + cost <= Self.maximumDepth else {
+            throw DatabaseError(
+                resultCode: .SQLITE_ERROR,
+                message: "Expression tree is too large (maximum depth \(Self.maximumDepth))")
+        }
+        depth += cost
+        defer { depth -= cost }
+        return try generate()
     }
 
     /// Appends a value and returns its placeholder, or returns the value as

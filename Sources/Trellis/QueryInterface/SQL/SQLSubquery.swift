@@ -17,9 +17,11 @@ public struct SQLSubquery: Sendable {
     }
 
     func sql(_ context: SQLGenerationContext) throws -> String {
-        switch impl {
-        case .literal(let sql): return try sql.sql(context)
-        case .request(let generate): return try generate(context)
+        try context.nested(cost: SQLGenerationContext.subqueryCost) {
+            switch impl {
+            case .literal(let sql): return try sql.sql(context)
+            case .request(let generate): return try generate(context)
+            }
         }
     }
 }
