@@ -41,13 +41,15 @@ public final class SQLGenerationContext {
     /// included.
     private var depth: Int
 
-    /// SQLite's maximum depth of an expression tree (`SQLITE_MAX_EXPR_DEPTH`).
-    private static let maximumDepth = 1000
+    /// The deepest expression generated. SQLite's parser refuses SQL that
+    /// nests deeper than about a hundred levels (its parser stack), and
+    /// generating much deeper SQL could overflow the stack of a thread,
+    /// in a debug build first.
+    private static let maximumDepth = 250
 
-    /// The depth a subquery counts for: SQLite's parser refuses about a
-    /// hundred nested subqueries, and each costs the generator many more
+    /// The depth a subquery counts for: it costs the generator many more
     /// stack frames than an operator.
-    static let subqueryCost = 10
+    static let subqueryCost = 5
 
     /// Generates the SQL of a nested expression, or throws SQLite's error
     /// for an expression tree too deep: SQLite would refuse the SQL, and
