@@ -155,20 +155,20 @@ public struct QueryCondition<E: Entity> {
         case expression(SQLExpression)
 
         static func and(_ lhs: Node, _ rhs: Node) -> Node {
-            switch (lhs, rhs) {
-            case (.and(let left), .and(let right)): return .and(left + right)
-            case (.and(let left), _): return .and(left + [rhs])
-            case (_, .and(let right)): return .and([lhs] + right)
-            default: return .and([lhs, rhs])
-            }
+            .and(lhs.operands(ofAnd: true) + rhs.operands(ofAnd: true))
         }
 
         static func or(_ lhs: Node, _ rhs: Node) -> Node {
-            switch (lhs, rhs) {
-            case (.or(let left), .or(let right)): return .or(left + right)
-            case (.or(let left), _): return .or(left + [rhs])
-            case (_, .or(let right)): return .or([lhs] + right)
-            default: return .or([lhs, rhs])
+            .or(lhs.operands(ofAnd: false) + rhs.operands(ofAnd: false))
+        }
+
+        /// The node as operands of an AND (or of an OR): its own operands
+        /// when it is one already.
+        private func operands(ofAnd isAnd: Bool) -> [Node] {
+            switch self {
+            case .and(let nodes) where isAnd: return nodes
+            case .or(let nodes) where !isAnd: return nodes
+            default: return [self]
             }
         }
     }
