@@ -201,9 +201,12 @@ extension DatabaseValueConvertible {
 
     /// The placeholder made of a basic database value, or of zero bytes.
     static func _basicPlaceholder() -> Self? {
+        // Basic values, then text in the formats that custom types often
+        // validate (identifiers, dates, JSON, e-mail addresses, URLs).
         let candidates: [DatabaseValue] = [.null, 0, "", 0.0, DatabaseValue(storage: .blob(.init())),
                                            "00000000-0000-0000-0000-000000000000", "1970-01-01", "0",
-                                           1, "a", "{}", "[]"]
+                                           1, "a", "A", "{}", "[]", "true", "1970-01-01T00:00:00Z",
+                                           "a@example.com", "https://example.com"]
         for candidate in candidates {
             if let value = fromDatabaseValue(candidate) { return value }
         }

@@ -228,6 +228,29 @@ private struct Positive: FetchableRecord {
     }
 
 
+    @Test func aValidatedValueThatDoesNotConvertIsReportedByTheFetch() throws {
+        // Not Decodable, holds a string, refuses empty and short text: the
+        // stand-in is a well-formed address.
+        struct Email: DatabaseValueConvertible {
+            var address: String
+            var databaseValue: DatabaseValue { address.databaseValue }
+            static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Email? {
+                guard let address = String.fromDatabaseValue(dbValue), address.contains("@") else { return nil }
+                return Email(address: address)
+            }
+        }
+        struct Contact: FetchableRecord {
+            var email: Email
+            init(row: Row) { email = row["email"] }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let error = #expect(throws: RowDecodingError.self) { try Contact.fetchAll(db, sql: "SELECT 'Arthur' AS email") }
+            #expect(error?.description.contains(#""Arthur""#) == true)
+            #expect(try Contact.fetchOne(db, sql: "SELECT 'arthur@example.com' AS email")?.email.address == "arthur@example.com")
+        }
+    }
+
     @Test func aCustomValueThatDoesNotConvertIsReportedByTheFetch() throws {
         // A type that holds a string and refuses every basic value: the
         // subscript's stand-in comes from its Decodable conformance.
