@@ -51,6 +51,30 @@ final class SerializedDatabase: @unchecked Sendable {
         // A target queue serializes the accesses with the other work of
         // that queue: synchronous accesses must go through it too.
         synchronousAccessesUseQueue = targetQueue != nil
+        if let targetQueue {
+            // Connections that share a target queue share its marker.
+            targetMarker = Self.targetMarkerLock.withLock {
+                if let marker = targetQueue.getSpecific(key: Self.targetMarkerKey) { return marker }
+                let marker = TargetQueueMarker()
+                targetQueue.setSpecific(key: Self.targetMarkerKey, value: marker)
+                return marker
+            }
+        } else {
+            targetMarker = nil
+        }
+    }
+
+    /// Marks the target queues of connections, so that a synchronous
+    /// access knows when its caller already runs on its target queue.
+    final class TargetQueueMarker: Sendable {}
+    nonisolated(unsafe) private static let targetMarkerKey = DispatchSpecificKey<TargetQueueMarker>()
+    private static let targetMarkerLock = NSLock()
+    private let targetMarker: TargetQueueMarker?
+
+    /// Whether the caller runs on the target queue of the connection.
+    private var isOnTargetQueue: Bool {
+        guard let targetMarker else { return false }
+        return DispatchQueue.getSpecific(key: Self.targetMarkerKey) === targetMarker
     }
 
     deinit {
@@ -84,12 +108,20 @@ final class SerializedDatabase: @unchecked Sendable {
     /// result. A call from an access of the same connection throws instead
     /// of deadlocking.
     func sync<T>(_ block: (Database) throws -> T) throws -> T {
-        guard !isAccessingOnCurrentThread else {
+        // At any depth: a write of a pool nested in one of its reads must
+        // not wait for that read's connection.
+        guard !isAccessingOnCurrentThreadAtAnyDepth else {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
                 message: "Database methods are not reentrant: use the Database value given to the enclosing closure.")
         }
         if synchronousAccessesUseQueue {
+            // A caller that already runs on the target queue (in an access
+            // of another connection that shares it, or in its own work)
+            // would wait for itself there.
+            if CurrentAccess.connection != nil || isOnTargetQueue {
+                return try lockedAccess(block)
+            }
             return try queue.sync { try lockedAccess(block) }
         }
         accessLock.lock()

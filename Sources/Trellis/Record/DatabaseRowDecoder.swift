@@ -123,7 +123,9 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
             // Kept for this key type: the bits of a container of `Key`.
             return unsafeBitCast(keptContainer.box, to: KeyedDecodingContainer<Key>.self)
         }
-        let container = KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
+        // A decoder that no fetch keeps (one made for a single record) is
+        // kept alive by its container.
+        let container = KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, retainsDecoder: !keepsContainer))
         if keepsContainer {
             keptContainer = (keyType, unsafeBitCast(container, to: AnyObject.self))
         }
@@ -365,9 +367,12 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     /// ``Unretained``).
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         private let decoder: Unretained<DatabaseRowDecoder>
+        /// The decoder, retained when nothing else keeps it alive.
+        private let owner: DatabaseRowDecoder?
 
-        init(decoder: DatabaseRowDecoder) {
+        init(decoder: DatabaseRowDecoder, retainsDecoder: Bool = false) {
             self.decoder = Unretained(decoder)
+            owner = retainsDecoder ? decoder : nil
         }
 
         var codingPath: [any CodingKey] { decoder.read { $0.codingPath } }

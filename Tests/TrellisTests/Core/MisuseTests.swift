@@ -253,4 +253,71 @@ import Trellis
         }
     }
 
+
+    @Test func nestedContainersOfPrefetchedRowsOutliveTheirCreation() throws {
+        struct Author: TableRecord, Decodable {
+            static let books = hasMany(Book.self)
+            var id: Int64
+        }
+        struct Book: TableRecord, Decodable {
+            var id: Int64
+            var authorId: Int64
+            var title: String
+        }
+        // Decodes the books by hand, keeping every container before reading.
+        struct AuthorTitles: FetchableRecord, Decodable {
+            var titles: [String]
+            enum CodingKeys: String, CodingKey { case books }
+            enum BookKeys: String, CodingKey { case title }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                var books = try container.nestedUnkeyedContainer(forKey: .books)
+                var bookContainers: [KeyedDecodingContainer<BookKeys>] = []
+                while !books.isAtEnd { bookContainers.append(try books.nestedContainer(keyedBy: BookKeys.self)) }
+                titles = try bookContainers.map { try $0.decode(String.self, forKey: .title) }
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE author(id INTEGER PRIMARY KEY);
+                CREATE TABLE book(id INTEGER PRIMARY KEY, authorId INTEGER REFERENCES author(id), title TEXT);
+                INSERT INTO author VALUES (1), (2);
+                INSERT INTO book VALUES (1, 1, 'Les Misérables'), (2, 1, 'Notre-Dame'), (3, 2, 'Germinal');
+                """)
+            let infos = try Author.including(all: Author.books.order(Column("id")))
+                .order(Column("id"))
+                .asRequest(of: AuthorTitles.self)
+                .fetchAll(db)
+            #expect(infos.map(\.titles) == [["Les Misérables", "Notre-Dame"], ["Germinal"]])
+        }
+    }
+
+    @Test func aBarrierFromAReadOfTheSamePoolThrows() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("MisuseTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dbPool = try DatabasePool(path: directory.appendingPathComponent("db.sqlite").path)
+        // Several reads first: the nested read is then not the first reader.
+        for _ in 0..<3 { _ = try dbPool.read { _ in 1 } }
+        for _ in 0..<3 {
+            #expect(throws: DatabaseError.self) {
+                try dbPool.read { _ in try dbPool.barrierWriteWithoutTransaction { _ in } }
+            }
+        }
+        try dbPool.barrierWriteWithoutTransaction { db in try db.execute(sql: "CREATE TABLE t(a)") }
+    }
+
+    @Test func connectionsOnASerialTargetQueueNestAndRunFromIt() throws {
+        let target = DispatchQueue(label: "MisuseTests.target")
+        var configuration = Configuration()
+        configuration.targetQueue = target
+        let first = try DatabaseQueue(configuration: configuration)
+        let second = try DatabaseQueue(configuration: configuration)
+        // From an access of another connection that shares the queue.
+        #expect(try first.read { _ in try second.read { try Int.fetchOne($0, sql: "SELECT 8") } } == 8)
+        // From work of the target queue itself.
+        #expect(try target.sync { try first.read { try Int.fetchOne($0, sql: "SELECT 7") } } == 7)
+    }
+
 }
