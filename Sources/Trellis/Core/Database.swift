@@ -133,6 +133,10 @@ public final class Database {
     /// Opens a connection. Throws when the file can not be opened or is not
     /// a database.
     init(path: String, configuration: Configuration, label: String) throws {
+        // SQLite would open the file named by the part before the NUL.
+        guard !path.utf8.contains(0) else {
+            throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "the database path contains a NUL character")
+        }
         self.configuration = configuration
         self.description = label
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI

@@ -35,6 +35,16 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     /// Opens a pool on a database file, creating it unless the configuration
     /// is read-only, in the WAL journal mode.
     public init(path: String, configuration: Configuration = Configuration()) throws {
+        // Each connection of a pool opens the file: in memory, or with a
+        // temporary file, each would have a database of its own.
+        let lowercased = path.lowercased()
+        guard !path.isEmpty, path != ":memory:", !lowercased.hasPrefix("file::memory:"),
+              !(lowercased.hasPrefix("file:") && lowercased.contains("mode=memory"))
+        else {
+            throw DatabaseError(
+                resultCode: .SQLITE_CANTOPEN,
+                message: "a DatabasePool needs a database file, not \(path.isEmpty ? "an empty path" : path): use a DatabaseQueue in memory")
+        }
         self.path = path
         var writerConfiguration = configuration
         if !configuration.readonly {

@@ -320,4 +320,13 @@ import Trellis
         #expect(try target.sync { try first.read { try Int.fetchOne($0, sql: "SELECT 7") } } == 7)
     }
 
+
+    @Test func pathsThatCanNotNameTheFileAreRefused() throws {
+        #expect(throws: DatabaseError.self) { try DatabaseQueue(path: "a\u{0}b.sqlite") }
+        for path in ["", ":memory:", "file::memory:?cache=shared", "file:shared?mode=memory&cache=shared"] {
+            let error = #expect(throws: DatabaseError.self) { try DatabasePool(path: path) }
+            #expect(error?.message?.contains("needs a database file") == true)
+        }
+    }
+
 }
