@@ -96,7 +96,7 @@ extension Box {
     /// Reserves the id of a new object: the next id of the table, which
     /// later inserts skip.
     func reserveId(for object: T) throws -> Id {
-        try store.write { db in
+        try writeTable { db in
             let encoder = try EntityEncoder.encode(object)
             try table.prepare(db, for: encoder)   // the table, if this is its first object
             let table = tableName.quotedDatabaseIdentifier

@@ -31,7 +31,7 @@ extension Box {
     public func put(_ entity: inout T, mode: PutMode = .put) throws -> Id {
         var written = entity
         let identity = identity(of: written)
-        try store.write { db in
+        try writeTable { db in
             if mode != .put { try check(written, mode, db) }
             let context = PutContext()
             try write(&written, identity: identity, db: db, context: context)
@@ -53,7 +53,7 @@ extension Box {
     @discardableResult
     public func put(_ entities: inout [T], mode: PutMode = .put) throws -> [Id] {
         var written = entities
-        try store.write { db in
+        try writeTable { db in
             if mode != .put {
                 for entity in written { try check(entity, mode, db) }
             }

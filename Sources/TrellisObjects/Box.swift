@@ -66,6 +66,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// (to stop at cycles, and so that a rollback gives it its id 0 back);
     /// nil for a struct, which no relation can lead back to.
     func write(_ entity: inout T, identity: AnyObject?, db: Database, context: PutContext) throws {
+        try checkTable()
         if let identity { context.begin(identity) }
         defer { if let identity { context.end(identity) } }
         // The targets put below may have the type of the entity.
@@ -79,6 +80,12 @@ public final class Box<T: Entity>: @unchecked Sendable {
         var cycle = false
         var hadUnsavedTargets = false
         for toOne in encoded.toOnes where toOne.relation.targetId == nil {
+            if context.isDeep {
+                // Stored without the relation for now, and put again
+                // once the target has its id.
+                cycle = toOne.relation.hasUnsavedTarget || cycle
+                continue
+            }
             hadUnsavedTargets = true
             if try !toOne.relation.putUnsavedTarget(db, store: store, context: context) {
                 cycle = true
@@ -117,8 +124,17 @@ public final class Box<T: Entity>: @unchecked Sendable {
         // Every list is attached to its stored owner, so that later changes
         // can be applied and reads reach the database; modified ones are
         // written.
+        let ownerId = entity.id
         for toMany in encoded.toManys {
-            try toMany.relation.save(db, store: store, ownerType: T.self, ownerId: entity.id, propertyName: toMany.property, context: context)
+            let relation = toMany.relation
+            let property = toMany.property
+            if context.isDeep {
+                context.putAgain.append {
+                    try relation.save(db, store: self.store, ownerType: T.self, ownerId: ownerId, propertyName: property, context: context)
+                }
+            } else {
+                try relation.save(db, store: store, ownerType: T.self, ownerId: ownerId, propertyName: property, context: context)
+            }
         }
         for toOne in encoded.toOnes {
             toOne.relation.link = store.link
@@ -232,7 +248,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// Relations to it follow their delete rule (removed by default).
     @discardableResult
     public func remove(_ id: Id) throws -> Bool {
-        try store.write { db in
+        try writeTable { db in
             try delete([id], db) == 1
         }
     }
@@ -260,7 +276,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// ```
     @discardableResult
     public func remove(_ objects: [T]) throws -> Int {
-        let count = try store.write { db in
+        let count = try writeTable { db in
             try delete(objects.map(\.id), db)
         }
         for object in objects { Self.resetId(of: object) }
@@ -282,7 +298,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// ```
     @discardableResult
     public func remove(_ ids: [Id]) throws -> Int {
-        try store.write { db in
+        try writeTable { db in
             try delete(ids, db)
         }
     }
@@ -315,7 +331,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// ObjectBox counts).
     @discardableResult
     public func removeAll() throws -> UInt64 {
-        try store.write { db in
+        try writeTable { db in
             guard try db.tableExists(tableName) else { return 0 }
             try db.execute(sql: "DELETE FROM \(tableName.quotedDatabaseIdentifier)")
             return UInt64(db.changesCount)
@@ -435,7 +451,8 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// no table: no object of this type was ever put. The table is looked
     /// for only when a statement fails, so that reads do not pay for it.
     func readTable<R>(orIfMissing empty: R, _ body: (Database) throws -> R) throws -> R {
-        try store.read { db in
+        try checkTable()
+        return try store.read { db in
             do {
                 return try body(db)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
@@ -443,6 +460,19 @@ public final class Box<T: Entity>: @unchecked Sendable {
                 throw error
             }
         }
+    }
+
+    /// Runs `body` in a write of the store, for an operation on the
+    /// table of the box.
+    func writeTable<R>(_ body: (Database) throws -> R) throws -> R {
+        try checkTable()
+        return try store.write(body)
+    }
+
+    /// Throws when the box can not use its table.
+    @inline(__always)
+    func checkTable() throws {
+        if let conflict = state.tableConflict { throw ObjectStoreError(conflict) }
     }
 }
 
@@ -462,7 +492,7 @@ extension Box where T: AnyObject {
     /// ```
     @discardableResult
     public func put(_ object: T, mode: PutMode = .put) throws -> Id {
-        try store.write { db in
+        try writeTable { db in
             if mode != .put { try check(object, mode, db) }
             let context = PutContext()
             try put(object, db: db, context: context)
@@ -480,7 +510,7 @@ extension Box where T: AnyObject {
     /// ```
     @discardableResult
     public func put(_ objects: [T], mode: PutMode = .put) throws -> [Id] {
-        try store.write { db in
+        try writeTable { db in
             if mode != .put {
                 for object in objects { try check(object, mode, db) }
             }

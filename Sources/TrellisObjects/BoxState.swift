@@ -24,14 +24,31 @@ final class BoxState: @unchecked Sendable {
     /// Whether the entity type is a class: its objects are references,
     /// which the store tracks while it puts them, and reads as such.
     let isClass: Bool
+    /// Why the boxes of the type can not be used: another entity type of
+    /// the same name has the table.
+    let tableConflict: String?
 
     init(table: EntityTable, link: StoreLink, entityType: any Entity.Type) {
         self.table = table
+        tableConflict = !Self.collide(table.entityType, entityType) ? nil : """
+            two entity types have the name \(table.name): \(String(reflecting: table.entityType)) and \(String(reflecting: entityType)); \
+            give one of them another name (static var entityName) so that each has a table of its own
+            """
         decoder = EntityDecoder(plan: decodingPlan, link: link, entityType: entityType)
         renamedIdKey = entityType.renamedIdKey
         encoder = EntityEncoder(plan: encodingPlan, renamedIdKey: renamedIdKey)
         objectDecoder = Self.objectDecoder(of: entityType)
         isClass = objectDecoder != nil
+    }
+
+    /// Whether two entity types share a table by accident: two types of
+    /// the same name in different scopes, neither of which names its
+    /// entity. A type that names its entity like another type's shares its
+    /// table on purpose (a later version of the type, for example).
+    private static func collide(_ first: any Entity.Type, _ second: any Entity.Type) -> Bool {
+        ObjectIdentifier(first) != ObjectIdentifier(second)
+            && first.entityName == String(describing: first)
+            && second.entityName == String(describing: second)
     }
 
     /// The object decoder of `type` when it is a class, nil for a struct.

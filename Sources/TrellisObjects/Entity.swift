@@ -63,6 +63,21 @@ public protocol Entity: Codable {
     static var idPropertyName: String { get }
 
     /// The name of the entity, and of its table. Default: the type name.
+    ///
+    /// Two entity types of one name in different scopes (`Shelf.Note` and
+    /// `Desk.Note`) can not share a store by default: the boxes of the
+    /// second one met throw an error that asks for a name. Types that give
+    /// the same `entityName` share the table on purpose, as two versions of
+    /// one entity do.
+    ///
+    /// ```swift
+    /// extension Desk {
+    ///     final class Note: Entity {
+    ///         static let entityName = "DeskNote"
+    ///         var id: Id = 0
+    ///     }
+    /// }
+    /// ```
     static var entityName: String { get }
 
     /// What happens to an object when the target of one of its `ToOne`

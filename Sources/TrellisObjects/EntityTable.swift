@@ -5,6 +5,9 @@ import Trellis
 final class EntityTable: @unchecked Sendable {
     // Only touched inside database accesses, which the queue serializes.
     let name: String
+    /// The entity type whose objects the table holds: the first of its
+    /// name that the store met.
+    let entityType: any Entity.Type
     let deleteRules: [String: DeleteRule]
     @exclusivity(unchecked) private var knownColumns: Set<String>?
     /// The columns of the last object prepared for, which the table has:
@@ -22,8 +25,9 @@ final class EntityTable: @unchecked Sendable {
     let indexed: [String]
     let unique: [String]
 
-    init(name: String, deleteRules: [String: DeleteRule], indexed: [String] = [], unique: [String] = []) {
+    init(name: String, entityType: any Entity.Type, deleteRules: [String: DeleteRule], indexed: [String] = [], unique: [String] = []) {
         self.name = name
+        self.entityType = entityType
         self.deleteRules = deleteRules
         self.indexed = indexed
         self.unique = unique

@@ -352,7 +352,7 @@ public final class Query<T: Entity> {
     /// `UInt64`, as ObjectBox counts).
     @discardableResult
     public func remove() throws -> UInt64 {
-        try box.store.write { db in
+        try box.writeTable { db in
             UInt64(try box.delete(try findIds(), db))
         }
     }

@@ -402,7 +402,7 @@ public final class Store: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let table = tables[name] { return table }
-        let table = EntityTable(name: name, deleteRules: type.deleteRules,
+        let table = EntityTable(name: name, entityType: type, deleteRules: type.deleteRules,
                                 indexed: type.indexedProperties, unique: type.uniqueProperties)
         tables[name] = table
         return table
@@ -429,6 +429,20 @@ final class PutContext {
     func isPutting(_ object: AnyObject) -> Bool {
         putting.contains(ObjectIdentifier(object))
     }
+
+    /// Whether the objects being put, each waiting for the relations of
+    /// the next, are too many to put one more on the stack: a put follows
+    /// relations recursively, and a chain of thousands of new objects
+    /// overflowed the stack. Past this depth, the put of a relation waits
+    /// in `putAgain`, whose puts start again from the bottom of the stack.
+    var isDeep: Bool {
+        putting.count >= Self.maximumDepth
+    }
+
+    /// Deep enough for any ordinary object graph to be put in one pass, and
+    /// shallow enough for a thread with a small stack (512 KB), sanitizers
+    /// included.
+    static let maximumDepth = 48
 
     func begin(_ object: AnyObject) {
         putting.insert(ObjectIdentifier(object))

@@ -150,6 +150,8 @@ protocol AnyToOne: AnyObject {
     /// is being put already (a cycle): the owner is then put again once
     /// the target has its id.
     func putUnsavedTarget(_ db: Database, store: Store, context: PutContext) throws -> Bool
+    /// Whether the target is set and not stored yet.
+    var hasUnsavedTarget: Bool { get }
 }
 
 extension ToOne: AnyToOne {
@@ -158,6 +160,8 @@ extension ToOne: AnyToOne {
     static func relation(_ object: AnyObject) -> any AnyToOne {
         unsafeDowncast(object, to: ToOne.self)
     }
+
+    var hasUnsavedTarget: Bool { unsavedTarget != nil }
 
     func putUnsavedTarget(_ db: Database, store: Store, context: PutContext) throws -> Bool {
         guard let target = unsavedTarget else { return true }

@@ -381,3 +381,50 @@ private final class Publisher: Entity {
         #expect(notes.map(\.pinned) == [false, true])
     }
 }
+
+private enum Shelf {
+    final class Note: Entity {
+        var id: Id = 0
+        var text = ""
+    }
+}
+
+private enum Desk {
+    final class Note: Entity {
+        var id: Id = 0
+        var pages = 0
+    }
+
+    final class Renamed: Entity {
+        static let entityName = "DeskNote"
+        var id: Id = 0
+        var pages = 0
+    }
+}
+
+@Suite struct EntityNameTests {
+    @Test func twoEntityTypesOfOneNameAreAnErrorNotOneTable() throws {
+        let store = try Store()
+        let shelfNote = Shelf.Note()
+        shelfNote.text = "first"
+        try store.box(for: Shelf.Note.self).put(shelfNote)
+
+        let deskNotes = store.box(for: Desk.Note.self)
+        let problem = "two entity types have the name Note"
+        #expect { try deskNotes.put(Desk.Note()) } throws: { "\($0)".hasPrefix(problem) && "\($0)".contains("entityName") }
+        #expect { try deskNotes.all() } throws: { "\($0)".hasPrefix(problem) }
+        #expect { try deskNotes.count() } throws: { "\($0)".hasPrefix(problem) }
+        #expect { try deskNotes.query().build().remove() } throws: { "\($0)".hasPrefix(problem) }
+        #expect { try deskNotes.removeAll() } throws: { "\($0)".hasPrefix(problem) }
+        // The first type keeps its table, untouched.
+        #expect(try store.box(for: Shelf.Note.self).all().map(\.text) == ["first"])
+        let columns = try store.queue.read { db in try db.columns(in: "Note").map(\.name) }
+        #expect(columns == ["id", "text"])
+
+        // With a name of its own, the other type has its own table.
+        let renamed = Desk.Renamed()
+        renamed.pages = 3
+        try store.box(for: Desk.Renamed.self).put(renamed)
+        #expect(try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT pages FROM DeskNote") } == 3)
+    }
+}
