@@ -18,10 +18,15 @@ import Foundation
 /// last committed write when it starts. A pool needs a database file: use a
 /// ``DatabaseQueue`` for an in-memory database.
 public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
-    // `readers` and `nextReader` are guarded by `lock`.
+    // `readers`, `readerLoads`, `openingReaders` and `isClosed` are
+    // guarded by `lock`.
     let writer: SerializedDatabase
     private var readers: [SerializedDatabase] = []
-    private var nextReader = 0
+    /// The number of reads that use or wait for each reader.
+    private var readerLoads: [Int] = []
+    /// The threads that open a reader, and how many they open: a reader
+    /// opens outside the lock, and its `prepareDatabase` may read.
+    private var openingReaders: [ObjectIdentifier: Int] = [:]
     private var isClosed = false
     private let lock = NSLock()
     let readerConfiguration: Configuration
@@ -73,58 +78,130 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         lock.withLock { [writer] + readers }
     }
 
-    /// A reader connection: a new one while there are fewer than
-    /// `maximumReaderCount`, then each in turn.
-    private func reader() throws -> SerializedDatabase {
+    /// Runs `body` with a reader connection: an idle one, else a new one
+    /// while there are fewer than `maximumReaderCount`, else the one with
+    /// the fewest reads to run. The least busy reader, rather than each in
+    /// turn, so that a read does not wait behind a long one while another
+    /// reader idles, nor behind the read that waits for it.
+    private func withReader<T>(_ body: (SerializedDatabase) throws -> T) throws -> T {
+        let reader = try acquireReader()
+        defer { releaseReader(reader) }
+        return try body(reader)
+    }
+
+    private func withReader<T>(_ body: (SerializedDatabase) async throws -> T) async throws -> T {
+        let reader = try acquireReader()
+        defer { releaseReader(reader) }
+        return try await body(reader)
+    }
+
+    /// A reader, counted as used until `releaseReader`.
+    private func acquireReader() throws -> SerializedDatabase {
         lock.lock()
-        defer { lock.unlock() }
         if isClosed {
+            lock.unlock()
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed: \(path)")
         }
-        if readers.count < max(1, readerConfiguration.maximumReaderCount) {
-            let reader = try SerializedDatabase(
-                path: path, configuration: readerConfiguration,
-                label: (readerConfiguration.label ?? "Trellis.DatabasePool") + ".reader\(readers.count + 1)",
-                isWriter: false, checksSchemaVersion: true)
-            readers.append(reader)
-            return reader
+        let leastBusy = readerLoads.indices.min { readerLoads[$0] < readerLoads[$1] }
+        let openCount = readers.count + openingReaders.values.reduce(0, +)
+        if let leastBusy, readerLoads[leastBusy] == 0 || openCount >= max(1, readerConfiguration.maximumReaderCount) {
+            readerLoads[leastBusy] += 1
+            lock.unlock()
+            return readers[leastBusy]
         }
-        nextReader = (nextReader + 1) % readers.count
-        return readers[nextReader]
+        let thread = ObjectIdentifier(Thread.current)
+        if openingReaders[thread] != nil {
+            lock.unlock()
+            // The reader would be opened by the `prepareDatabase` of the
+            // reader this thread opens, and so on.
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "prepareDatabase can not read from its own DatabasePool while the pool opens a reader")
+        }
+        openingReaders[thread, default: 0] += 1
+        let number = openCount + 1
+        lock.unlock()
+        // Opened outside the lock: other reads go on meanwhile, and the
+        // reader's `prepareDatabase` may read with the readers open.
+        let opened = Result {
+            try SerializedDatabase(
+                path: path, configuration: readerConfiguration,
+                label: (readerConfiguration.label ?? "Trellis.DatabasePool") + ".reader\(number)",
+                isWriter: false, checksSchemaVersion: true)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        openingReaders[thread] = nil
+        let reader = try opened.get()
+        if isClosed {
+            try? reader.close()
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed: \(path)")
+        }
+        readers.append(reader)
+        readerLoads.append(1)
+        return reader
+    }
+
+    /// Ends a use of `reader` that `acquireReader` counted.
+    private func releaseReader(_ reader: SerializedDatabase) {
+        lock.withLock {
+            // A reader that the pool let go of is no longer counted.
+            if let index = readers.firstIndex(where: { $0 === reader }) {
+                readerLoads[index] -= 1
+            }
+        }
     }
 
     // MARK: - Reading
 
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try reader().sync { db in try db.readOnly { try value(db) } }
+        try withReader { reader in try reader.sync { db in try db.readOnly { try value(db) } } }
     }
 
     public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await reader().async { db in try db.readOnly { try value(db) } }
+        try await withReader { reader in try await reader.async { db in try db.readOnly { try value(db) } } }
     }
 
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try reader().sync(value)
+        try withReader { reader in try reader.sync(value) }
     }
 
     public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await reader().async(value)
+        try await withReader { reader in try await reader.async(value) }
     }
 
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        let reader: SerializedDatabase
         do {
-            try reader().asyncAccess({ db in db.readOnly(delivering: value) }, failure: { value(.failure($0)) })
+            reader = try acquireReader()
         } catch {
             value(.failure(error))
+            return
         }
+        reader.asyncAccess({ db in
+            db.readOnly(delivering: value)
+            self.releaseReader(reader)
+        }, failure: { error in
+            self.releaseReader(reader)
+            value(.failure(error))
+        })
     }
 
     public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        let reader: SerializedDatabase
         do {
-            try reader().asyncAccess({ db in value(.success(db)) }, failure: { value(.failure($0)) })
+            reader = try acquireReader()
         } catch {
             value(.failure(error))
+            return
         }
+        reader.asyncAccess({ db in
+            value(.success(db))
+            self.releaseReader(reader)
+        }, failure: { error in
+            self.releaseReader(reader)
+            value(.failure(error))
+        })
     }
 
     public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
@@ -164,7 +241,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         }
         let reader: SerializedDatabase
         do {
-            reader = try self.reader()
+            reader = try acquireReader()
         } catch {
             value(.failure(error))
             return
@@ -185,8 +262,10 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
                 value(result)
             }
             release()
+            self.releaseReader(reader)
         }, failure: { error in
             snapshotTaken.signal()
+            self.releaseReader(reader)
             value(.failure(error))
         })
         snapshotTaken.wait()
@@ -195,7 +274,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
         let current = lock.withLock { readers.first(where: \.isAccessingOnCurrentThread) } ?? (writer.isAccessingOnCurrentThread ? writer : nil)
         if let current { return try current.reentrantSync(value) }
-        return try reader().sync(value)
+        return try withReader { reader in try reader.sync(value) }
     }
 
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T {
@@ -285,7 +364,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     public func invalidateReadOnlyConnections() {
         lock.withLock {
             readers.removeAll()
-            nextReader = 0
+            readerLoads.removeAll()
         }
     }
 

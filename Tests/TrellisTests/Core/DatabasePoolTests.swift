@@ -208,3 +208,72 @@ import Trellis
         #expect(try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
     }
 }
+
+/// Which reader a read takes: an idle one when there is one.
+@Suite struct DatabasePoolReaderChoiceTests {
+    private final class PoolReference: @unchecked Sendable {
+        var pool: DatabasePool?
+    }
+
+    private func makePath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("readers-\(UUID().uuidString).sqlite").path
+    }
+
+    private func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    @Test func readsTakeAnIdleReaderRatherThanWaitBehindALongRead() throws {
+        let path = makePath()
+        defer { remove(path) }
+        var configuration = Configuration()
+        configuration.maximumReaderCount = 2
+        let dbPool = try DatabasePool(path: path, configuration: configuration)
+        let started = DispatchSemaphore(value: 0)
+        let othersDone = DispatchSemaphore(value: 0)
+        let longReadEnded = DispatchSemaphore(value: 0)
+        final class Outcome: @unchecked Sendable { var waitedInVain = false }
+        let outcome = Outcome()
+        DispatchQueue.global().async {
+            try? dbPool.read { _ in
+                started.signal()
+                outcome.waitedInVain = othersDone.wait(timeout: .now() + 5) == .timedOut
+            }
+            longReadEnded.signal()
+        }
+        started.wait()
+        // Each read takes the other reader: none waits for the long read.
+        for _ in 0..<4 {
+            #expect(try dbPool.read { try Int.fetchOne($0, sql: "SELECT 1") } == 1)
+        }
+        othersDone.signal()
+        longReadEnded.wait()
+        #expect(!outcome.waitedInVain)
+    }
+
+    @Test func prepareDatabaseThatReadsItsOwnPoolThrowsInsteadOfWaitingForever() throws {
+        let path = makePath()
+        defer { remove(path) }
+        let reference = PoolReference()
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            // A reader opening: this read would need another reader, whose
+            // preparation would read again.
+            if let pool = reference.pool {
+                _ = try pool.read { try Int.fetchOne($0, sql: "SELECT 1") }
+            }
+        }
+        let dbPool = try DatabasePool(path: path, configuration: configuration)
+        reference.pool = dbPool
+        try dbPool.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+        #expect {
+            try dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") }
+        } throws: { error in
+            (error as? DatabaseError)?.message == "prepareDatabase can not read from its own DatabasePool while the pool opens a reader"
+        }
+        // The pool is still usable.
+        try dbPool.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        reference.pool = nil
+        #expect(try dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 1)
+    }
+}
