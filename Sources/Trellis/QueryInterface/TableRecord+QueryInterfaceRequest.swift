@@ -177,11 +177,12 @@ extension QueryInterfaceRequest {
     }
 
     func deleteSQL(_ context: SQLGenerationContext) throws -> String {
+        let relation = relation.withUngroupedAggregatesFiltering
         var sql = try SQLQueryGenerator.withClause(relation.commonTableExpressions, context: context)
         sql += "DELETE FROM " + relation.tableName.quotedDatabaseIdentifier
-        if relation.limit != nil || !relation.children.isEmpty || relation.isDistinct || !relation.groupBy.isEmpty {
+        if relation.selectsRowsBySubquery {
             // DELETE ... LIMIT is not always available: delete by rowid.
-            sql += try " WHERE " + rowSelectionSQL(context)
+            sql += try " WHERE " + rowSelectionSQL(relation, context)
         } else if !relation.filters.isEmpty {
             context.assignNames(to: [relation.alias])
             sql += " WHERE " + (try SQLQueryGenerator.conjunction(relation.filters.map { $0.qualified(with: relation.alias) }).sql(context))
@@ -212,14 +213,15 @@ extension QueryInterfaceRequest {
     func updateSQL(_ context: SQLGenerationContext, onConflict conflictResolution: Database.ConflictResolution?, _ assignments: [ColumnAssignment]) throws -> String? {
         let assignments = assignments.filter { !$0.isNoOverwrite }
         if assignments.isEmpty { return nil }
+        let relation = relation.withUngroupedAggregatesFiltering
         context.assignNames(to: [relation.alias])
         var sql = try SQLQueryGenerator.withClause(relation.commonTableExpressions, context: context)
         sql += "UPDATE "
         if let conflictResolution, conflictResolution != .abort { sql += "OR \(conflictResolution.rawValue) " }
         sql += relation.tableName.quotedDatabaseIdentifier + " SET "
         sql += try assignments.map { try $0.sql(context, alias: relation.alias) }.joined(separator: ", ")
-        if relation.limit != nil || !relation.children.isEmpty || relation.isDistinct || !relation.groupBy.isEmpty {
-            sql += try " WHERE " + rowSelectionSQL(context)
+        if relation.selectsRowsBySubquery {
+            sql += try " WHERE " + rowSelectionSQL(relation, context)
         } else if !relation.filters.isEmpty {
             sql += " WHERE " + (try SQLQueryGenerator.conjunction(relation.filters.map { $0.qualified(with: relation.alias) }).sql(context))
         }
@@ -228,7 +230,7 @@ extension QueryInterfaceRequest {
 
     /// `rowid IN (SELECT rowid ...)`, the condition that matches the rows
     /// of the request; WITHOUT ROWID tables use their primary key.
-    private func rowSelectionSQL(_ context: SQLGenerationContext) throws -> String {
+    private func rowSelectionSQL(_ relation: SQLRelation, _ context: SQLGenerationContext) throws -> String {
         let db = context.db
         var keyRelation = relation
         keyRelation.alias = AliasIdentity(tableName: relation.tableName)
@@ -245,5 +247,14 @@ extension QueryInterfaceRequest {
         }
         return lhs + " IN (" + (try SQLQueryGenerator(relation: keyRelation).subquerySQL(context)) + ")"
     }
+}
 
+extension SQLRelation {
+    /// Whether a DELETE or UPDATE finds the rows of the relation with a
+    /// subquery (`rowid IN (SELECT ...)`): its WHERE clause alone does not
+    /// say which rows (joins, limits, groups...), or SQLite has no
+    /// `DELETE ... LIMIT`.
+    var selectsRowsBySubquery: Bool {
+        limit != nil || !children.isEmpty || isDistinct || !groupBy.isEmpty || !having.isEmpty
+    }
 }

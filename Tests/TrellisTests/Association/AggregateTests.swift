@@ -48,6 +48,32 @@ private typealias Address = LibraryFixture.Address
         #expect(row?["hasNoWrittenBook"] == false)
     }
 
+    @Test func batchUpdatesAndDeletesKeepTheRowsOfAnAggregateFilter() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        try dbQueue.writeWithoutTransaction { (db: Database) throws in
+            // Other tables refer to the people deleted below.
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            // Person 2 wrote no book.
+            #expect(try Person.having(Person.writtenBooks.isEmpty).updateAll(db, Column("name").set(to: "Idle")) == 1)
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM person WHERE name = 'Idle'").count == 1)
+            #expect(try Person.having(Person.writtenBooks.isEmpty).fetchCount(db) == 1)
+            let deleted = try Person.having(Person.writtenBooks.isEmpty).deleteAndFetchAll(db)
+            #expect(deleted.map(\.id) == [2])
+            #expect(try Int64.fetchAll(db, sql: "SELECT id FROM person ORDER BY id") == [1, 3, 4])
+            #expect(try Person.filter(Column("id") != 1).having(Person.writtenBooks.count >= 2).deleteAll(db) == 1)
+            #expect(try Int64.fetchAll(db, sql: "SELECT id FROM person ORDER BY id") == [1, 4])
+        }
+    }
+
+    @Test func havingWithoutGroupMakesAnAggregateQueryAsInSQL() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        try dbQueue.read { (db: Database) throws in
+            let request = Person.select(count(Column("id"))).having(count(Column("id")) > 3)
+            #expect(try Int.fetchAll(db, request) == [4])
+            #expect(try Int.fetchAll(db, Person.select(count(Column("id"))).having(count(Column("id")) > 4)) == [])
+        }
+    }
+
     @Test func havingFiltersOnAggregates() throws {
         let dbQueue = try LibraryFixture.makeDatabase()
         try dbQueue.read { db in

@@ -56,11 +56,11 @@ struct SQLQueryGenerator {
     /// `SELECT COUNT(*) ...`: the number of rows of the relation.
     func fetchCount(_ db: Database) throws -> Int {
         let context = SQLGenerationContext(db)
-        var counted = relation
+        var counted = relation.withUngroupedAggregatesFiltering
         counted.orderings = []
         counted.children = counted.children.filter { $0.child.kind != .all }
         let sql: String
-        let isSimple = counted.groupBy.isEmpty && counted.limit == nil && counted.children.isEmpty
+        let isSimple = counted.groupBy.isEmpty && counted.having.isEmpty && counted.limit == nil && counted.children.isEmpty
         if isSimple && !counted.isDistinct && counted.selection.allSatisfy(\.isAllColumns) {
             counted.selection = [SQLExpression.countAll.sqlSelection]
             sql = try generate(counted, context: context).sql
@@ -82,7 +82,7 @@ struct SQLQueryGenerator {
     /// key of its table with values (`WHERE id = ?`): such a request needs
     /// no `LIMIT 1` to fetch one row, as GRDB writes it.
     private func selectsAtMostOneRow(_ relation: SQLRelation, _ context: SQLGenerationContext) -> Bool {
-        guard relation.children.isEmpty, relation.groupBy.isEmpty, !relation.tableName.isEmpty,
+        guard relation.children.isEmpty, relation.groupBy.isEmpty, relation.having.isEmpty, !relation.tableName.isEmpty,
               relation.commonTableExpressions.isEmpty
         else { return false }
         var columns: [String] = []
@@ -141,13 +141,7 @@ struct SQLQueryGenerator {
 
     func generate(_ relation: SQLRelation, context: SQLGenerationContext) throws -> (sql: String, layout: RowLayout?) {
         if let error = relation.buildError { throw error }
-        var relation = relation
-        if relation.groupBy.isEmpty && !relation.having.isEmpty {
-            // Without GROUP BY, HAVING would make the query an aggregate of
-            // one row: its conditions (association aggregates) filter rows.
-            relation.filters += relation.having
-            relation.having = []
-        }
+        let relation = relation.withUngroupedAggregatesFiltering
         let db = context.db
         let joins = relation.children.filter { $0.child.kind != .all }
         context.assignNames(to: joinedAliases(relation))

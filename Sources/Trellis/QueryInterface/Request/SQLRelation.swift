@@ -37,6 +37,19 @@ struct SQLRelation: @unchecked Sendable {
     var effectiveOrderings: [SQLOrdering] {
         isReversed ? orderings.map(\.reversed) : orderings
     }
+
+    /// The relation with the association aggregates of its HAVING clause
+    /// (`Author.having(Author.books.isEmpty)`) moved to WHERE when it has
+    /// no GROUP BY: they are correlated subqueries that filter the rows.
+    /// Other conditions stay in HAVING, where SQL makes the query an
+    /// aggregate of one row, as GRDB's requests do.
+    var withUngroupedAggregatesFiltering: SQLRelation {
+        guard groupBy.isEmpty, having.contains(where: \.hasCorrelatedSubquery) else { return self }
+        var relation = self
+        relation.filters += having.filter(\.hasCorrelatedSubquery)
+        relation.having = having.filter { !$0.hasCorrelatedSubquery }
+        return relation
+    }
 }
 
 /// An association joined to a relation: how it joins, whether it is

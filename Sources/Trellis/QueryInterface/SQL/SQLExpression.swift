@@ -157,6 +157,23 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         }
     }
 
+    /// Whether the expression holds a correlated subquery (an association
+    /// aggregate).
+    var hasCorrelatedSubquery: Bool {
+        switch impl {
+        case .correlated: return true
+        case .unary(_, let x), .isNull(let x, _), .collated(let x, _), .customCollated(let x, _), .cast(let x, _), .json(let x, _):
+            return x.hasCorrelatedSubquery
+        case .binary(_, let x, let y): return x.hasCorrelatedSubquery || y.hasCorrelatedSubquery
+        case .associative(_, let xs), .function(_, let xs, _): return xs.contains(where: \.hasCorrelatedSubquery)
+        case .filteredAggregate(_, let xs, let filter): return xs.contains(where: \.hasCorrelatedSubquery) || filter.hasCorrelatedSubquery
+        case .inList(let x, let xs, _): return x.hasCorrelatedSubquery || xs.contains(where: \.hasCorrelatedSubquery)
+        case .inSubquery(let x, _, _): return x.hasCorrelatedSubquery
+        case .between(let x, let y, let z, _): return x.hasCorrelatedSubquery || y.hasCorrelatedSubquery || z.hasCorrelatedSubquery
+        case .value, .column, .rowID, .literal, .countAll, .exists, .subquery, .deferred: return false
+        }
+    }
+
     /// Whether the expression is a bound value.
     var databaseValue: DatabaseValue? {
         if case .value(let value) = impl { return value }
