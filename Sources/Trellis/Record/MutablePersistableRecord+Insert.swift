@@ -210,13 +210,15 @@ extension Statement {
 
 extension MutablePersistableRecord where Self: FetchableRecord {
     /// Inserts the record and returns the inserted row, with its default
-    /// and generated values (`INSERT ... RETURNING *`).
+    /// and generated values (`INSERT ... RETURNING *`). The record itself
+    /// is left as it is, as in GRDB: the returned one has the new id.
     ///
     /// ```swift
     /// let player = try partialPlayer.insertAndFetch(db)
     /// ```
-    public mutating func insertAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
-        try performInsertAndFetch(db, onConflict: conflictResolution, as: Self.self)
+    public func insertAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+        var record = self
+        return try record.performInsertAndFetch(db, onConflict: conflictResolution, as: Self.self)
     }
 }
 

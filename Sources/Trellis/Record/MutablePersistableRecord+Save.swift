@@ -58,13 +58,15 @@ extension MutablePersistableRecord {
 
 extension MutablePersistableRecord where Self: FetchableRecord {
     /// Saves the record (see ``save(_:onConflict:)``), and returns the
-    /// saved row, with its default and generated values.
+    /// saved row, with its default and generated values. The record itself
+    /// is left as it is, as in GRDB: the returned one has the new id.
     ///
     /// ```swift
     /// let savedPlayer = try player.saveAndFetch(db)
     /// ```
-    public mutating func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
-        try performSaveAndFetch(db, onConflict: conflictResolution, as: Self.self)
+    public func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+        var record = self
+        return try record.performSaveAndFetch(db, onConflict: conflictResolution, as: Self.self)
     }
 }
 

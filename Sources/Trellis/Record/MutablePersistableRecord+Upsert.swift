@@ -14,13 +14,13 @@ extension MutablePersistableRecord {
 
     mutating func performUpsert(_ db: Database) throws {
         try withInsertCallbacks(db) { record in
-            try record.upsertWithoutCallbacks(db, onConflict: [], doUpdate: nil, returning: nil).0
+            try record.upsertWithoutCallbacks(db, onConflict: [], updating: .allColumns, doUpdate: nil, returning: nil).0
         }
     }
 
     /// Runs `INSERT ... ON CONFLICT DO UPDATE ... RETURNING rowid[, *]`.
     func upsertWithoutCallbacks(
-        _ db: Database, onConflict conflictTarget: [String],
+        _ db: Database, onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy,
         doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])?,
         returning fetchType: (any FetchableRecord.Type)?) throws -> (InsertionSuccess, Row?)
     {
@@ -43,8 +43,10 @@ extension MutablePersistableRecord {
         let assignedColumns = Set(assignments.map { $0.columnName.lowercased() })
         let keyColumns = Set((primaryKey.columns + conflictTarget).map { $0.lowercased() })
         var clauses = try assignments.filter { !$0.isNoOverwrite }.map { try $0.sql(context, alias: nil) }
-        for column in container.columns where !keyColumns.contains(column.lowercased()) && !assignedColumns.contains(column.lowercased()) {
-            clauses.append("\(column.quotedDatabaseIdentifier) = excluded.\(column.quotedDatabaseIdentifier)")
+        if strategy == .allColumns {
+            for column in container.columns where !keyColumns.contains(column.lowercased()) && !assignedColumns.contains(column.lowercased()) {
+                clauses.append("\(column.quotedDatabaseIdentifier) = excluded.\(column.quotedDatabaseIdentifier)")
+            }
         }
         if clauses.isEmpty {
             // Nothing to overwrite: touch the key so that RETURNING gives
@@ -82,13 +84,16 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     ///
     /// - parameter conflictTarget: the columns of the unique key that
     ///   triggers the update; empty means any.
-    /// - parameter doUpdate: assignments on conflict; other columns but
-    ///   the key are overwritten with the inserted values.
+    /// - parameter strategy: whether the columns that `doUpdate` does not
+    ///   assign are overwritten with the inserted values (the default,
+    ///   `.allColumns`, but the key), or kept (`.noColumnUnlessSpecified`).
+    /// - parameter doUpdate: assignments on conflict.
     public mutating func upsertAndFetch(
         _ db: Database, onConflict conflictTarget: [String] = [],
+        updating strategy: UpsertUpdateStrategy = .allColumns,
         doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil) throws -> Self
     {
-        try performUpsertAndFetch(db, as: Self.self, onConflict: conflictTarget, doUpdate: doUpdate)
+        try performUpsertAndFetch(db, as: Self.self, onConflict: conflictTarget, updating: strategy, doUpdate: doUpdate)
     }
 }
 
@@ -101,18 +106,20 @@ extension MutablePersistableRecord {
     /// ```
     public mutating func upsertAndFetch<T: FetchableRecord>(
         _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
+        updating strategy: UpsertUpdateStrategy = .allColumns,
         doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil) throws -> T
     {
-        try performUpsertAndFetch(db, as: T.self, onConflict: conflictTarget, doUpdate: doUpdate)
+        try performUpsertAndFetch(db, as: T.self, onConflict: conflictTarget, updating: strategy, doUpdate: doUpdate)
     }
 
     mutating func performUpsertAndFetch<T: FetchableRecord>(
-        _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String],
+        _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy,
         doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])?) throws -> T
     {
         var fetched: T?
         try withInsertCallbacks(db) { record in
-            let (success, row) = try record.upsertWithoutCallbacks(db, onConflict: conflictTarget, doUpdate: doUpdate, returning: T.self)
+            let (success, row) = try record.upsertWithoutCallbacks(
+                db, onConflict: conflictTarget, updating: strategy, doUpdate: doUpdate, returning: T.self)
             if let row { fetched = try T(row: row) }
             return success
         }
@@ -121,4 +128,29 @@ extension MutablePersistableRecord {
         }
         return fetched
     }
+}
+
+/// Which columns an upsert overwrites when the row exists, besides those
+/// its `doUpdate` closure assigns.
+///
+/// ```swift
+/// // Keeps the stored values: only `count` changes on conflict.
+/// let word = try vocabulary.upsertAndFetch(
+///     db, onConflict: ["word"], updating: .noColumnUnlessSpecified,
+///     doUpdate: { _ in [Column("count") += 1] })
+/// ```
+public struct UpsertUpdateStrategy: RawRepresentable, Hashable, Sendable {
+    public var rawValue: Int
+
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// Only the columns that `doUpdate` assigns change.
+    public static let noColumnUnlessSpecified = UpsertUpdateStrategy(rawValue: 0)
+
+    /// All inserted columns but the primary key and the conflict target
+    /// are overwritten with the inserted values, unless `doUpdate` assigns
+    /// them otherwise.
+    public static let allColumns = UpsertUpdateStrategy(rawValue: 1)
 }

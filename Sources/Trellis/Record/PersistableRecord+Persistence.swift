@@ -43,10 +43,11 @@ extension PersistableRecord where Self: FetchableRecord {
     /// ```
     public func upsertAndFetch(
         _ db: Database, onConflict conflictTarget: [String] = [],
+        updating strategy: UpsertUpdateStrategy = .allColumns,
         doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil) throws -> Self
     {
         var record = self
-        return try record.performUpsertAndFetch(db, as: Self.self, onConflict: conflictTarget, doUpdate: doUpdate)
+        return try record.performUpsertAndFetch(db, as: Self.self, onConflict: conflictTarget, updating: strategy, doUpdate: doUpdate)
     }
 }
 
@@ -85,10 +86,11 @@ extension PersistableRecord {
     /// as `returnedType`.
     public func upsertAndFetch<T: FetchableRecord>(
         _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
+        updating strategy: UpsertUpdateStrategy = .allColumns,
         doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil) throws -> T
     {
         var record = self
-        return try record.performUpsertAndFetch(db, as: T.self, onConflict: conflictTarget, doUpdate: doUpdate)
+        return try record.performUpsertAndFetch(db, as: T.self, onConflict: conflictTarget, updating: strategy, doUpdate: doUpdate)
     }
 }
 

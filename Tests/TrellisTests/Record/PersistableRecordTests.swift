@@ -186,10 +186,13 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
         try dbQueue.write { (db: Database) throws in
             let player = try PartialPlayer(name: "Alice").insertAndFetch(db, as: Player.self)
             #expect(player == Player(id: 1, name: "Alice", score: 1000))
-            var partial = Player(id: nil, name: "Bob", score: 5)
+            let partial = Player(id: nil, name: "Bob", score: 5)
             let fetched = try partial.insertAndFetch(db)
             #expect(fetched == Player(id: 2, name: "Bob", score: 5))
-            #expect(partial.id == 2)
+            // As in GRDB, the inserted record is the one returned.
+            #expect(partial.id == nil)
+            let saved = try Player(id: nil, name: "Carl", score: 6).saveAndFetch(db)
+            #expect(saved == Player(id: 3, name: "Carl", score: 6))
         }
     }
 
@@ -492,12 +495,12 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
     @Test func saveAndFetchReturnsTheSavedRow() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { (db: Database) throws in
-            var player = Player(id: nil, name: "Arthur", score: 100)
-            let inserted = try player.saveAndFetch(db)
+            let player = Player(id: nil, name: "Arthur", score: 100)
+            var inserted = try player.saveAndFetch(db)
             #expect(inserted == Player(id: 1, name: "Arthur", score: 100))
-            #expect(player.id == 1)
-            player.score = 200
-            let saved = try player.saveAndFetch(db)
+            #expect(player.id == nil)
+            inserted.score = 200
+            let saved = try inserted.saveAndFetch(db)
             #expect(saved == Player(id: 1, name: "Arthur", score: 200))
             let country = try Country(code: "FR", name: "France").saveAndFetch(db)
             #expect(country == Country(code: "FR", name: "France"))
@@ -526,9 +529,9 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
     @Test func insertAndFetchWithIgnoreThatInsertsNothingThrowsRecordNotFound() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { (db: Database) throws in
-            var player = Player(id: nil, name: "Arthur", score: 100)
+            let player = Player(id: nil, name: "Arthur", score: 100)
             _ = try player.insertAndFetch(db, onConflict: .ignore)
-            var duplicate = Player(id: nil, name: "Arthur", score: 200)
+            let duplicate = Player(id: nil, name: "Arthur", score: 200)
             #expect(throws: RecordError.self) { try duplicate.insertAndFetch(db, onConflict: .ignore) }
             #expect(duplicate.id == nil)
             #expect(try Int.fetchAll(db, sql: "SELECT score FROM player") == [100])
@@ -654,6 +657,27 @@ private final class Author: Codable, FetchableRecord, PersistableRecord, @unchec
                 .upsertAndFetch(db, onConflict: ["word"], doUpdate: { _ in [Column("count") += 1] })
             #expect(fresh.word == "glad")
             #expect(try Int.fetchOne(db, sql: "SELECT count FROM vocabulary WHERE word = 'glad'") == 1)
+        }
+    }
+
+    @Test func upsertAndFetchUpdatingNoColumnUnlessSpecifiedKeepsTheStoredValues() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db: Database) throws in
+            try Vocabulary(word: "jovial", kind: "adjective", isTainted: true).insert(db)
+            let vocabulary = Vocabulary(word: "jovial", kind: "adj.", isTainted: false)
+            let kept = try vocabulary.upsertAndFetch(db, onConflict: ["word"], updating: .noColumnUnlessSpecified)
+            #expect(kept.kind == "adjective")
+            #expect(kept.isTainted)
+            let counted = try vocabulary.upsertAndFetch(
+                db, onConflict: ["word"], updating: .noColumnUnlessSpecified,
+                doUpdate: { _ in [Column("count") += 1] })
+            #expect(counted.kind == "adjective")
+            #expect(try Row.fetchOne(db, sql: "SELECT * FROM vocabulary") == [
+                "word": "jovial", "kind": "adjective", "isTainted": 1, "count": 2,
+            ])
+            struct Kind: Decodable, FetchableRecord { var kind: String }
+            let overwritten = try vocabulary.upsertAndFetch(db, as: Kind.self, onConflict: ["word"], updating: .allColumns)
+            #expect(overwritten.kind == "adj.")
         }
     }
 
