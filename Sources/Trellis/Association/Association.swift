@@ -204,13 +204,13 @@ extension Association {
     /// ```swift
     /// Book.including(required: Book.author.including(optional: Author.country))
     /// ```
-    public func including<A: AssociationToOne>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        mapDestination { $0 = $0.appending(association.impl, kind: .oneRequired, selected: true) }
+    public func including<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        mapDestination { $0 = $0.appending(association.impl.joinedAsToOne, kind: .oneRequired, selected: true) }
     }
 
     /// Includes an optional to-one association of the associated records.
-    public func including<A: AssociationToOne>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        mapDestination { $0 = $0.appending(association.impl, kind: .oneOptional, selected: true) }
+    public func including<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        mapDestination { $0 = $0.appending(association.impl.joinedAsToOne, kind: .oneOptional, selected: true) }
     }
 
     /// Includes all records of a to-many association of the associated

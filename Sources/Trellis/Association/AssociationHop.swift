@@ -59,6 +59,15 @@ struct AssociationImpl: @unchecked Sendable {
         return isToMany ? Inflections.pluralize(table) : Inflections.singularize(table)
     }
 
+    /// The association joined as a to-one association (`including(required:)`
+    /// of a to-many one): a row for each associated record, under the
+    /// singular key unless the key is explicit.
+    var joinedAsToOne: AssociationImpl {
+        var impl = self
+        impl.isToMany = false
+        return impl
+    }
+
     /// The relation of the destination table.
     var destination: SQLRelation {
         get { hops[hops.count - 1].relation }

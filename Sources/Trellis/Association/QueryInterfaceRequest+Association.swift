@@ -11,13 +11,17 @@ extension QueryInterfaceRequest {
     /// }
     /// let infos = try Book.including(required: Book.author).asRequest(of: BookInfo.self).fetchAll(db)
     /// ```
-    public func including<A: AssociationToOne>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        appending(association.impl, kind: .oneRequired, selected: true)
+    ///
+    /// A to-many association gives one row for each associated record,
+    /// under the singular key (`book` for `Author.books`).
+    public func including<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        appending(association.impl.joinedAsToOne, kind: .oneRequired, selected: true)
     }
 
     /// Fetches each record with its associated record, if any (`LEFT JOIN`).
-    public func including<A: AssociationToOne>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        appending(association.impl, kind: .oneOptional, selected: true)
+    /// A to-many association gives one row for each associated record.
+    public func including<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        appending(association.impl.joinedAsToOne, kind: .oneOptional, selected: true)
     }
 
     /// Fetches each record with all its associated records, with one more
@@ -51,17 +55,17 @@ extension QueryInterfaceRequest {
     /// ```swift
     /// Book.annotated(withRequired: Book.author.select(Column("name").forKey("authorName")))
     /// ```
-    public func annotated<A: AssociationToOne>(withRequired association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+    public func annotated<A: Association>(withRequired association: A) -> Self where A.OriginRowDecoder == RowDecoder {
         annotating(association, kind: .oneRequired)
     }
 
     /// Appends the selected columns of an optional associated record.
-    public func annotated<A: AssociationToOne>(withOptional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+    public func annotated<A: Association>(withOptional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
         annotating(association, kind: .oneOptional)
     }
 
     private func annotating<A: Association>(_ association: A, kind: SQLJoinedChild.Kind) -> Self {
-        var impl = association.impl
+        var impl = association.impl.joinedAsToOne
         let alias = impl.destination.alias.isExplicit ? impl.destination.alias : AliasIdentity(tableName: impl.destination.tableName, isExplicit: true)
         impl.destination.alias = alias
         let annotations = impl.destination.selection.map { $0.qualified(with: alias) }
@@ -84,12 +88,12 @@ extension TableRecord {
     /// ```swift
     /// Book.including(required: Book.author)
     /// ```
-    public static func including<A: AssociationToOne>(required association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+    public static func including<A: Association>(required association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().including(required: association)
     }
 
     /// A request of records with their associated record, if any.
-    public static func including<A: AssociationToOne>(optional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+    public static func including<A: Association>(optional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().including(optional: association)
     }
 
@@ -110,13 +114,13 @@ extension TableRecord {
 
     /// A request of records annotated with columns of a required
     /// associated record.
-    public static func annotated<A: AssociationToOne>(withRequired association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+    public static func annotated<A: Association>(withRequired association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().annotated(withRequired: association)
     }
 
     /// A request of records annotated with columns of an optional
     /// associated record.
-    public static func annotated<A: AssociationToOne>(withOptional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+    public static func annotated<A: Association>(withOptional association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().annotated(withOptional: association)
     }
 

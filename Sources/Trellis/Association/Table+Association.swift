@@ -93,13 +93,13 @@ extension Table {
     }
 
     /// The rows of the table, with a required to-one association.
-    public func including<A: AssociationToOne>(required association: A) -> QueryInterfaceRequest<RowDecoder>
+    public func including<A: Association>(required association: A) -> QueryInterfaceRequest<RowDecoder>
     where A.OriginRowDecoder == RowDecoder {
         all().including(required: association)
     }
 
     /// The rows of the table, with an optional to-one association.
-    public func including<A: AssociationToOne>(optional association: A) -> QueryInterfaceRequest<RowDecoder>
+    public func including<A: Association>(optional association: A) -> QueryInterfaceRequest<RowDecoder>
     where A.OriginRowDecoder == RowDecoder {
         all().including(optional: association)
     }

@@ -464,11 +464,27 @@ extension Row {
     public var scopes: ScopesView { ScopesView(row: self) }
 
     /// A view of the scopes of a row.
-    public struct ScopesView {
+    ///
+    /// ```swift
+    /// for (name, scopedRow) in row.scopes {
+    ///     print(name, scopedRow)
+    /// }
+    /// ```
+    public struct ScopesView: RandomAccessCollection {
         let row: Row
 
         /// The keys of the scopes.
         public var names: [String] { row.layout?.scopes.map(\.key) ?? [] }
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { row.layout?.scopes.count ?? 0 }
+
+        /// The name and the row of a scope.
+        public subscript(position: Int) -> (name: String, row: Row) {
+            // `position` is an index of the collection, hence of a layout.
+            let layout = row.layout!
+            return (layout.scopes[position].key, row.scopedRow(at: position, of: layout))
+        }
 
         /// The row of the scope `key`, or nil when there is no such scope.
         public subscript(_ key: String) -> Row? {
@@ -484,6 +500,9 @@ extension Row {
     /// A view of the scopes of a row and of its scopes.
     public struct ScopesTreeView {
         let row: Row
+
+        /// The keys of all scopes of the tree.
+        public var names: Set<String> { Set(row.layout?.scopesTree.map(\.key) ?? []) }
 
         /// The row of the first scope `key` found breadth-first.
         public subscript(_ key: String) -> Row? {

@@ -26,6 +26,53 @@ private typealias Address = LibraryFixture.Address
         #expect(titles == ["Les Misérables", "Anna Karenina"])
     }
 
+    @Test func includingAToManyAssociationGivesARowPerAssociatedRecordUnderTheSingularKey() throws {
+        struct CountryPerson: Decodable, FetchableRecord {
+            var country: Country
+            var person: Person
+        }
+        struct TagBook: Decodable, FetchableRecord {
+            var tag: Tag
+            var book: Book?
+        }
+        let dbQueue = try LibraryFixture.makeDatabase()
+        try dbQueue.read { (db: Database) throws in
+            let pairs = try Country.including(required: Country.people.order(Column("name")))
+                .order(Column("code"))
+                .asRequest(of: CountryPerson.self)
+                .fetchAll(db)
+            let expected = try Row.fetchAll(db, sql: """
+                SELECT country.code, person.name FROM country JOIN person ON person.countryCode = country.code
+                ORDER BY country.code, person.name
+                """).map { "\($0["code"] as String):\($0["name"] as String)" }
+            #expect(!expected.isEmpty)
+            #expect(pairs.map { "\($0.country.code):\($0.person.name)" } == expected)
+
+            // Through a pivot table; optional: tags without books too.
+            let tagged = try Tag.including(optional: Tag.books).asRequest(of: TagBook.self).fetchAll(db)
+            let pivotCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM bookTag") ?? 0
+            let untagged = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tag WHERE id NOT IN (SELECT tagId FROM bookTag)") ?? 0
+            #expect(tagged.count == pivotCount + untagged)
+            #expect(tagged.filter { $0.book == nil }.count == untagged)
+
+            // The scope is named after the singular key, or the explicit one.
+            let row = try #require(try Row.fetchOne(db, Country.including(required: Country.people.forKey("citizen"))))
+            #expect(row.scopes.names == ["citizen"])
+            let annotated = try #require(try Row.fetchOne(db, Country.annotated(withRequired: Country.people.select(Column("name").forKey("citizenName")))))
+            #expect(annotated.columnNames.contains("citizenName"))
+        }
+    }
+
+    @Test func rowScopesIterateAsNamesAndRows() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let row = try #require(try dbQueue.read { db in
+            try Row.fetchOne(db, Book.including(required: Book.author.including(optional: Person.country)).including(optional: Book.translator).order(Column("id")))
+        })
+        #expect(row.scopes.map(\.name) == ["author", "translator"])
+        #expect(row.scopes.map { $0.row["name"] as String? } == ["Victor Hugo", "Isabel Hapgood"])
+        #expect(row.scopesTree.names == ["author", "translator", "country"])
+    }
+
     @Test func theSameTableTwiceUnderTwoKeys() throws {
         let dbQueue = try LibraryFixture.makeDatabase()
         let infos = try dbQueue.read { db in

@@ -74,10 +74,10 @@ public protocol JoinableRequest<RowDecoder> {
     associatedtype RowDecoder
 
     /// Includes a required to-one association.
-    func including<A: AssociationToOne>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder
+    func including<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder
 
     /// Includes an optional to-one association.
-    func including<A: AssociationToOne>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder
+    func including<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder
 
     /// Includes all records of a to-many association.
     func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder
