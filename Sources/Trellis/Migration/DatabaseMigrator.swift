@@ -266,6 +266,9 @@ public struct DatabaseMigrator: Sendable {
         } else {
             lastIndex = registered.count - 1
         }
+        // No migration: the database is left as it is, without a table of
+        // applied migrations.
+        if registered.isEmpty { return }
         if eraseDatabaseOnSchemaChange, try hasSchemaChanges(db) {
             try erase(db)
         }

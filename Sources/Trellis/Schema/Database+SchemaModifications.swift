@@ -129,6 +129,22 @@ extension Database {
         try execute(sql: sql)
     }
 
+    /// Creates an index, with options as flags: prefer
+    /// ``create(index:on:columns:options:condition:)``.
+    ///
+    /// ```swift
+    /// try db.create(index: "player_on_email", on: "player", columns: ["email"], unique: true, ifNotExists: true)
+    /// ```
+    public func create(
+        index name: String, on table: String, columns: [String], unique: Bool = false, ifNotExists: Bool = false,
+        condition: (any SQLExpressible)? = nil) throws
+    {
+        var options: IndexOptions = []
+        if unique { options.insert(.unique) }
+        if ifNotExists { options.insert(.ifNotExists) }
+        try create(index: name, on: table, columns: columns, options: options, condition: condition)
+    }
+
     /// Creates an index named `index_<table>_on_<columns>`.
     ///
     /// ```swift

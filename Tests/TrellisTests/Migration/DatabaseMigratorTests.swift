@@ -42,6 +42,18 @@ import Trellis
         }
     }
 
+    @Test func aMigratorWithoutMigrationsLeavesTheSchemaEmpty() throws {
+        let dbQueue = try DatabaseQueue()
+        let migrator = DatabaseMigrator()
+        try migrator.migrate(dbQueue)
+        try dbQueue.read { (db: Database) throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") == 0)
+            #expect(try migrator.hasCompletedMigrations(db))
+            #expect(try migrator.appliedMigrations(db) == [])
+        }
+        #expect(throws: DatabaseError.self) { try migrator.migrate(dbQueue, upTo: "unknown") }
+    }
+
     @Test func asyncMigrate() async throws {
         let dbQueue = try DatabaseQueue()
         try await makeMigrator().migrate(dbQueue)

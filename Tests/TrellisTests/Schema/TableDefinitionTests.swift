@@ -128,6 +128,19 @@ import Trellis
         }
     }
 
+    @Test func indexOptionsAsFlags() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE player(id INTEGER PRIMARY KEY, score INTEGER)")
+            try db.create(index: "i", on: "player", columns: ["score"], unique: true, ifNotExists: true, condition: Column("score") > 0)
+            try db.create(index: "i", on: "player", columns: ["score"], unique: true, ifNotExists: true)
+            #expect(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'i'")
+                == #"CREATE UNIQUE INDEX "i" ON "player"("score") WHERE "score" > 0"#)
+            try db.execute(sql: "INSERT INTO player VALUES (1, 0), (2, 0)")
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO player VALUES (3, 5), (4, 5)") }
+        }
+    }
+
     @Test func foreignKeyViolationsAreListed() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.writeWithoutTransaction { (db: Database) throws in
