@@ -69,7 +69,12 @@ extension AssociationToMany {
         return AssociationAggregate(expression: expression, name: name)
     }
 
-    private var singularKey: String { Inflections.singularize(impl.key) }
+    /// The name the aggregates derive their names from: the explicit key,
+    /// or the destination table, singular (`Author.books.count` is
+    /// `bookCount`), as GRDB names them.
+    private var singularKey: String {
+        Inflections.singularize(impl.explicitKey ?? impl.hops[impl.hops.count - 1].destinationTable)
+    }
 
     private func capitalized(_ string: String) -> String {
         string.prefix(1).uppercased() + string.dropFirst()

@@ -38,23 +38,40 @@ enum Inflections {
         }
     }
 
+    /// Irregular words, matched at the end of a word (`salesperson` →
+    /// `salespeople`): the first letter keeps its case, the rest is
+    /// replaced. The first that applies wins (`specimen` is no -man word).
     private static let irregulars: [(singular: String, plural: String)] = [
-        ("person", "people"), ("man", "men"), ("woman", "women"), ("child", "children"), ("sex", "sexes"), ("move", "moves"),
-        ("zombie", "zombies"), ("foot", "feet"), ("gas", "gases"), ("canvas", "canvases"), ("bias", "biases"),
-        ("lens", "lenses"), ("focus", "focuses"), ("syllabus", "syllabuses"),
+        ("specimen", "specimens"), ("person", "people"), ("man", "men"), ("child", "children"), ("sex", "sexes"), ("move", "moves"),
+        ("zombie", "zombies"), ("foot", "feet"), ("leaf", "leaves"),
     ]
 
     private static let uncountables: Set<String> = [
-        "equipment", "information", "rice", "money", "species", "series", "fish", "sheep", "jeans", "police",
+        "equipment", "information", "rice", "money", "species", "fish", "sheep", "jeans", "police",
+        "advice", "corps", "dice", "kudos", "offspring",
     ]
 
+    // In the rules below, the `drop` last characters of a match are
+    // replaced (in lowercase), and the characters before them keep their
+    // case: `USERS` → `USERs`, `DATA` → `DATa`, `PERSON` → `People`, as
+    // GRDB inflects them.
+
     /// The plural rules, the first that applies wins.
-    private static let pluralRules: [Rule] = [
+    private static let pluralRules: [Rule] = {
+        var rules: [Rule] = []
+        for (singular, plural) in irregulars {
+            rules.append(Rule(suffix: singular, drop: singular.count - 1, append: String(plural.dropFirst())))
+            rules.append(Rule(suffix: plural, drop: plural.count - 1, append: String(plural.dropFirst())))
+        }
+        return rules + regularPluralRules
+    }()
+
+    private static let regularPluralRules: [Rule] = [
         Rule(suffix: "quiz", drop: 0, append: "zes"),
         Rule(suffix: "oxen", drop: 0, append: "", wholeWord: true),
         Rule(suffix: "ox", drop: 0, append: "en", wholeWord: true),
-        Rule(suffix: "mice", drop: 0, append: "", wholeWord: true),
-        Rule(suffix: "lice", drop: 0, append: "", wholeWord: true),
+        Rule(suffix: "mice", drop: 3, append: "ice", wholeWord: true),
+        Rule(suffix: "lice", drop: 3, append: "ice", wholeWord: true),
         Rule(suffix: "mouse", drop: 4, append: "ice", wholeWord: true),
         Rule(suffix: "louse", drop: 4, append: "ice", wholeWord: true),
         Rule(suffix: "matrix", drop: 2, append: "ices"),
@@ -70,33 +87,50 @@ enum Inflections {
         Rule(suffix: "fe", drop: 2, append: "ves", before: .notF),
         Rule(suffix: "lf", drop: 1, append: "ves"),
         Rule(suffix: "rf", drop: 1, append: "ves"),
-        Rule(suffix: "eaf", drop: 1, append: "ves"),
-        Rule(suffix: "sis", drop: 2, append: "es"),
-        Rule(suffix: "ta", drop: 0, append: ""),
-        Rule(suffix: "ia", drop: 0, append: ""),
+        Rule(suffix: "sis", drop: 3, append: "ses"),
+        Rule(suffix: "ta", drop: 1, append: "a"),
+        Rule(suffix: "ia", drop: 1, append: "a"),
         Rule(suffix: "tum", drop: 2, append: "a"),
         Rule(suffix: "ium", drop: 2, append: "a"),
-        Rule(suffix: "buffalo", drop: 0, append: "es"),
-        Rule(suffix: "tomato", drop: 0, append: "es"),
-        Rule(suffix: "hero", drop: 0, append: "es"),
-        Rule(suffix: "bus", drop: 0, append: "es"),
+        Rule(suffix: "buffalo", drop: 1, append: "oes"),
+        Rule(suffix: "tomato", drop: 1, append: "oes"),
+        Rule(suffix: "hero", drop: 1, append: "oes"),
+        Rule(suffix: "bus", drop: 1, append: "ses"),
         Rule(suffix: "alias", drop: 0, append: "es"),
         Rule(suffix: "status", drop: 0, append: "es"),
+        Rule(suffix: "gas", drop: 0, append: "es"),
+        Rule(suffix: "bias", drop: 0, append: "es"),
+        Rule(suffix: "lens", drop: 0, append: "es"),
+        Rule(suffix: "focus", drop: 0, append: "es"),
+        Rule(suffix: "canvas", drop: 1, append: "ses"),
         Rule(suffix: "octopi", drop: 0, append: ""),
         Rule(suffix: "viri", drop: 0, append: ""),
         Rule(suffix: "octopus", drop: 2, append: "i"),
         Rule(suffix: "virus", drop: 2, append: "i"),
         Rule(suffix: "axis", drop: 2, append: "es", wholeWord: true),
         Rule(suffix: "testis", drop: 2, append: "es", wholeWord: true),
-        Rule(suffix: "s", drop: 0, append: ""),
+        Rule(suffix: "s", drop: 1, append: "s"),
         Rule(suffix: "", drop: 0, append: "s"),
     ]
 
     /// The singular rules, the first that applies wins.
-    private static let singularRules: [Rule] = [
+    private static let singularRules: [Rule] = {
+        var rules: [Rule] = []
+        for (singular, plural) in irregulars {
+            rules.append(Rule(suffix: plural, drop: plural.count - 1, append: String(singular.dropFirst())))
+            rules.append(Rule(suffix: singular, drop: singular.count - 1, append: String(singular.dropFirst())))
+        }
+        for word in ["gas", "bias", "lens", "focus", "canvas"] {
+            rules.append(Rule(suffix: word + "es", drop: 2, append: ""))
+            rules.append(Rule(suffix: word, drop: 0, append: ""))
+        }
+        return rules + regularSingularRules
+    }()
+
+    private static let regularSingularRules: [Rule] = [
         Rule(suffix: "databases", drop: 1, append: ""),
         Rule(suffix: "quizzes", drop: 3, append: ""),
-        Rule(suffix: "matrices", drop: 4, append: "x"),
+        Rule(suffix: "matrices", drop: 4, append: "ix"),
         Rule(suffix: "vertices", drop: 4, append: "ex"),
         Rule(suffix: "indices", drop: 4, append: "ex"),
         Rule(suffix: "oxen", drop: 2, append: "", wholeWord: true),
@@ -104,16 +138,16 @@ enum Inflections {
         Rule(suffix: "alias", drop: 0, append: ""),
         Rule(suffix: "statuses", drop: 2, append: ""),
         Rule(suffix: "status", drop: 0, append: ""),
-        Rule(suffix: "octopus", drop: 0, append: ""),
+        Rule(suffix: "octopus", drop: 2, append: "us"),
         Rule(suffix: "octopi", drop: 1, append: "us"),
-        Rule(suffix: "virus", drop: 0, append: ""),
+        Rule(suffix: "virus", drop: 2, append: "us"),
         Rule(suffix: "viri", drop: 1, append: "us"),
-        Rule(suffix: "axes", drop: 2, append: "is", wholeWord: true),
-        Rule(suffix: "axis", drop: 0, append: "", wholeWord: true),
+        Rule(suffix: "axes", drop: 3, append: "xis", wholeWord: true),
+        Rule(suffix: "axis", drop: 3, append: "xis", wholeWord: true),
         Rule(suffix: "crises", drop: 2, append: "is"),
-        Rule(suffix: "crisis", drop: 0, append: ""),
+        Rule(suffix: "crisis", drop: 2, append: "is"),
         Rule(suffix: "testes", drop: 2, append: "is"),
-        Rule(suffix: "testis", drop: 0, append: ""),
+        Rule(suffix: "testis", drop: 2, append: "is"),
         Rule(suffix: "shoes", drop: 1, append: ""),
         Rule(suffix: "oes", drop: 2, append: ""),
         Rule(suffix: "buses", drop: 2, append: ""),
@@ -124,65 +158,59 @@ enum Inflections {
         Rule(suffix: "ches", drop: 2, append: ""),
         Rule(suffix: "sses", drop: 2, append: ""),
         Rule(suffix: "shes", drop: 2, append: ""),
-        Rule(suffix: "movies", drop: 1, append: ""),
-        Rule(suffix: "series", drop: 0, append: ""),
+        Rule(suffix: "movies", drop: 5, append: "ovie"),
+        Rule(suffix: "series", drop: 5, append: "eries"),
         Rule(suffix: "quies", drop: 3, append: "y"),
         Rule(suffix: "ies", drop: 3, append: "y", before: .consonant),
         Rule(suffix: "lves", drop: 3, append: "f"),
         Rule(suffix: "rves", drop: 3, append: "f"),
-        Rule(suffix: "eaves", drop: 3, append: "f"),
         Rule(suffix: "tives", drop: 1, append: ""),
         Rule(suffix: "hives", drop: 1, append: ""),
         Rule(suffix: "ves", drop: 3, append: "fe", before: .notF),
-        Rule(suffix: "analyses", drop: 2, append: "is"),
-        Rule(suffix: "bases", drop: 2, append: "is"),
-        Rule(suffix: "diagnoses", drop: 2, append: "is"),
-        Rule(suffix: "parentheses", drop: 2, append: "is"),
-        Rule(suffix: "prognoses", drop: 2, append: "is"),
-        Rule(suffix: "synopses", drop: 2, append: "is"),
-        Rule(suffix: "theses", drop: 2, append: "is"),
-        Rule(suffix: "sis", drop: 0, append: ""),
+        Rule(suffix: "analyses", drop: 3, append: "sis"),
+        Rule(suffix: "analysis", drop: 3, append: "sis"),
+        Rule(suffix: "bases", drop: 3, append: "sis"),
+        Rule(suffix: "basis", drop: 3, append: "sis"),
+        Rule(suffix: "diagnoses", drop: 3, append: "sis"),
+        Rule(suffix: "diagnosis", drop: 3, append: "sis"),
+        Rule(suffix: "parentheses", drop: 3, append: "sis"),
+        Rule(suffix: "parenthesis", drop: 3, append: "sis"),
+        Rule(suffix: "prognoses", drop: 3, append: "sis"),
+        Rule(suffix: "prognosis", drop: 3, append: "sis"),
+        Rule(suffix: "synopses", drop: 3, append: "sis"),
+        Rule(suffix: "synopsis", drop: 3, append: "sis"),
+        Rule(suffix: "theses", drop: 3, append: "sis"),
+        Rule(suffix: "thesis", drop: 3, append: "sis"),
         Rule(suffix: "ta", drop: 1, append: "um"),
         Rule(suffix: "ia", drop: 1, append: "um"),
-        Rule(suffix: "news", drop: 0, append: ""),
+        Rule(suffix: "news", drop: 3, append: "ews"),
         Rule(suffix: "ss", drop: 0, append: ""),
         Rule(suffix: "s", drop: 1, append: ""),
     ]
 
     static func pluralize(_ name: String) -> String {
-        inflectLastWord(name) { word in
-            let lower = word.lowercased()
-            if uncountables.contains(lower) { return word }
-            if let match = irregulars.first(where: { $0.singular == lower }) { return preservingCase(word, match.plural) }
-            if irregulars.contains(where: { $0.plural == lower }) { return word }
-            for rule in pluralRules {
-                if let result = rule.apply(to: word, lower: lower) { return result }
-            }
-            return word
-        }
+        inflect(name, with: pluralRules)
     }
 
     static func singularize(_ name: String) -> String {
-        inflectLastWord(name) { word in
-            let lower = word.lowercased()
-            if uncountables.contains(lower) { return word }
-            if let match = irregulars.first(where: { $0.plural == lower }) { return preservingCase(word, match.singular) }
-            if irregulars.contains(where: { $0.singular == lower }) { return word }
-            for rule in singularRules {
-                if let result = rule.apply(to: word, lower: lower) { return result }
-            }
-            return word
-        }
+        inflect(name, with: singularRules)
     }
 
-    private static func preservingCase(_ original: String, _ replacement: String) -> String {
-        guard let first = original.first, first.isUppercase else { return replacement }
-        return replacement.prefix(1).uppercased() + replacement.dropFirst()
+    /// Inflects the last word of `name`. Trailing digits stay after it
+    /// (`item2` → `items2`); a name whose digits follow no letter
+    /// (`user_2`) is left as it is.
+    private static func inflect(_ name: String, with rules: [Rule]) -> String {
+        let digitCount = name.reversed().prefix { $0.isASCII && $0.isNumber }.count
+        guard digitCount > 0 else { return inflectLastWord(name, with: rules) }
+        let radical = String(name.dropLast(digitCount))
+        guard let last = radical.last, last.isLetter else { return name }
+        return inflectLastWord(radical, with: rules) + name.suffix(digitCount)
     }
 
     /// Inflects the last word: after the last space or underscore, or from
-    /// the last uppercase letter of a camelCase name.
-    private static func inflectLastWord(_ name: String, _ inflect: (String) -> String) -> String {
+    /// the last uppercase letter of a camelCase name. Uncountable words do
+    /// not change.
+    private static func inflectLastWord(_ name: String, with rules: [Rule]) -> String {
         let characters = Array(name)
         var start = characters.count
         while start > 0 {
@@ -197,6 +225,11 @@ enum Inflections {
         }
         let prefix = String(characters[..<start])
         let word = String(characters[start...])
-        return word.isEmpty ? name : prefix + inflect(word)
+        let lower = word.lowercased()
+        if uncountables.contains(lower) { return name }
+        for rule in rules {
+            if let result = rule.apply(to: word, lower: lower) { return prefix + result }
+        }
+        return name
     }
 }
