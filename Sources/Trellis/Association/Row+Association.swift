@@ -50,7 +50,7 @@ extension Row {
     func missingPrefetchedRows(_ type: Any.Type, forKey key: String) -> RowDecodingError {
         RowDecodingError(
             reason: .columnNotFound,
-            message: "could not decode \(type) - no prefetched association key \"\(key)\"; keys: \(prefetchedRows.keys)")
+            message: "could not decode \(type) - no prefetched association key \"\(key)\"; keys: \(prefetchedRows.keys.sorted())")
     }
 
     /// Decodes the records of a prefetched to-many association as a set.

@@ -520,7 +520,7 @@ extension Row {
         let row: Row
 
         /// The keys of the prefetched associations.
-        public var keys: [String] { Array(row.prefetched.keys) }
+        public var keys: Set<String> { Set(row.prefetched.keys) }
 
         /// Whether no association was prefetched.
         public var isEmpty: Bool { row.prefetched.isEmpty }

@@ -71,6 +71,12 @@ private typealias Address = LibraryFixture.Address
         #expect(row.scopes.map(\.name) == ["author", "translator"])
         #expect(row.scopes.map { $0.row["name"] as String? } == ["Victor Hugo", "Isabel Hapgood"])
         #expect(row.scopesTree.names == ["author", "translator", "country"])
+        let prefetched = try #require(try dbQueue.read { db in
+            try Row.fetchOne(db, Person.including(all: Person.writtenBooks).including(all: Person.mentees).order(Column("id")))
+        })
+        // Sets, as in GRDB.
+        let keys: Set<String> = prefetched.prefetchedRows.keys
+        #expect(keys == ["writtenBooks", "mentees"])
     }
 
     @Test func theSameTableTwiceUnderTwoKeys() throws {
