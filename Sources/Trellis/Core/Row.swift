@@ -512,23 +512,41 @@ extension Row {
     }
 
     /// The rows of to-many associations fetched with `including(all:)`, by
-    /// key.
+    /// key: those of the row, then those of its scopes, as in GRDB (the
+    /// `siblings` of `Book.including(required: Book.author.including(all:
+    /// Author.books.forKey("siblings")))` are prefetched rows of the book
+    /// row too).
     public var prefetchedRows: PrefetchedRowsView { PrefetchedRowsView(row: self) }
 
-    /// A view of the prefetched rows of a row.
+    /// A view of the prefetched rows of a row and of its scopes.
     public struct PrefetchedRowsView {
         let row: Row
 
         /// The keys of the prefetched associations.
-        public var keys: Set<String> { Set(row.prefetched.keys) }
+        public var keys: Set<String> {
+            var keys = Set(row.prefetched.keys)
+            for scope in row.scopeRowsBreadthFirst { keys.formUnion(scope.prefetched.keys) }
+            return keys
+        }
 
         /// Whether no association was prefetched.
-        public var isEmpty: Bool { row.prefetched.isEmpty }
-
-        /// The prefetched rows of the association `key`.
-        public subscript(_ key: String) -> [Row]? {
-            row.prefetched.isEmpty ? nil : row.prefetched[key]?.rows
+        public var isEmpty: Bool {
+            row.prefetched.isEmpty && row.scopeRowsBreadthFirst.allSatisfy(\.prefetched.isEmpty)
         }
+
+        /// The prefetched rows of the association `key`: the row's own, or
+        /// else the first scope's found breadth-first.
+        public subscript(_ key: String) -> [Row]? {
+            if !row.prefetched.isEmpty, let rows = row.prefetched[key]?.rows { return rows }
+            guard row.layout != nil else { return nil }
+            return row.scopeRowsBreadthFirst.lazy.compactMap { $0.prefetched[key]?.rows }.first
+        }
+    }
+
+    /// The rows of the scopes and of their scopes, breadth-first.
+    var scopeRowsBreadthFirst: [Row] {
+        guard let layout else { return [] }
+        return layout.scopesTree.indices.map { scopedRow(at: $0, of: layout) }
     }
 }
 
@@ -561,7 +579,35 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
         "[" + zip(columnNames, databaseValues).map { "\($0):\($1)" }.joined(separator: " ") + "]"
     }
 
-    public var debugDescription: String { description }
+    /// The row, its scopes and its prefetched rows, as a tree:
+    ///
+    /// ```
+    /// ▿ [id:1 authorId:2 title:"Moby-Dick"]
+    ///   unadapted: [id:1 authorId:2 title:"Moby-Dick" id:2 name:"Herman Melville"]
+    ///   - author: [id:2 name:"Herman Melville"]
+    ///   + prizes: 3 rows
+    /// ```
+    public var debugDescription: String {
+        let isAdapted = unadapted !== self
+        guard isAdapted || !prefetchedRows.isEmpty || !scopes.isEmpty else { return description }
+        var lines = ["▿ " + description]
+        if isAdapted { lines.append("  unadapted: " + unadapted.description) }
+        appendTree(to: &lines, indent: "  ")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The scopes and prefetched rows of the row, one line each.
+    private func appendTree(to lines: inout [String], indent: String) {
+        for (name, scope) in scopes {
+            lines.append(indent + "- \(name): " + scope.description)
+            scope.appendTree(to: &lines, indent: indent + "  ")
+        }
+        let prefetchedRows = self.prefetchedRows
+        for key in prefetchedRows.keys.sorted() {
+            let count = prefetchedRows[key]?.count ?? 0
+            lines.append(indent + "+ \(key): \(count) row" + (count > 1 ? "s" : ""))
+        }
+    }
 }
 
 extension Row: ExpressibleByDictionaryLiteral {

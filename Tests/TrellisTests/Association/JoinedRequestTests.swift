@@ -79,6 +79,46 @@ private typealias Address = LibraryFixture.Address
         #expect(keys == ["writtenBooks", "mentees"])
     }
 
+    @Test func rowDebugDescriptionShowsTheTreeAsGRDBDocumentsIt() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        try dbQueue.read { (db: Database) throws in
+            let row = try #require(try Row.fetchOne(db, Book
+                .select(Column("id"), Column("authorId"))
+                .including(required: Book.author.select(Column("id"), Column("name")).including(optional: Person.country.select(Column("code"))))
+                .including(all: Book.awards.forKey("prizes"))
+                .filter(Column("id") == 1)))
+            let awardCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM award WHERE bookId = 1") ?? 0
+            #expect(row.debugDescription == """
+                ▿ [id:1 authorId:1]
+                  unadapted: [id:1 authorId:1 id:1 name:"Victor Hugo" code:"FR"]
+                  - author: [id:1 name:"Victor Hugo"]
+                    - country: [code:"FR"]
+                  + prizes: \(awardCount) row\(awardCount > 1 ? "s" : "")
+                """)
+            let plain = try #require(try Row.fetchOne(db, sql: "SELECT 1 AS a, NULL AS b"))
+            #expect(plain.debugDescription == "[a:1 b:NULL]")
+        }
+    }
+
+    @Test func prefetchedRowsOfScopesArePrefetchedRowsOfTheRow() throws {
+        struct BookInfo: Decodable, FetchableRecord {
+            var book: Book
+            var author: Person
+            var writtenBooks: [Book]
+        }
+        let dbQueue = try LibraryFixture.makeDatabase()
+        try dbQueue.read { (db: Database) throws in
+            let request = Book.including(required: Book.author.including(all: Person.writtenBooks)).filter(Column("id") == 1)
+            let row = try #require(try Row.fetchOne(db, request))
+            #expect(row.prefetchedRows.keys == ["writtenBooks"])
+            #expect(row.scopes["author"]?.prefetchedRows["writtenBooks"]?.count == row.prefetchedRows["writtenBooks"]?.count)
+            let info = try #require(try request.asRequest(of: BookInfo.self).fetchOne(db))
+            let expected = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book WHERE authorId = ?", arguments: [info.author.id]) ?? 0
+            #expect(info.writtenBooks.count == expected)
+            #expect(expected > 0)
+        }
+    }
+
     @Test func theSameTableTwiceUnderTwoKeys() throws {
         let dbQueue = try LibraryFixture.makeDatabase()
         let infos = try dbQueue.read { db in
