@@ -179,6 +179,7 @@ public final class Database {
         }
         installAuthorizer()
         for function in DatabaseFunction.builtIn { add(function: function) }
+        for collation in DatabaseCollation.builtIn { add(collation: collation) }
         // Checks that the file is a database: a statement reads its header.
         try execute(sql: configuration.foreignKeysEnabled ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
         _ = try Int.fetchOne(self, sql: "PRAGMA schema_version")

@@ -58,6 +58,11 @@ public final class DatabaseCollation: Hashable, Sendable {
     public static let localizedStandardCompare = DatabaseCollation("swiftLocalizedStandardCompare") { lhs, rhs in
         lhs.localizedStandardCompare(rhs)
     }
+
+    /// The collations every connection knows, as GRDB's do: a table whose
+    /// columns use them can be read from any connection, and raw SQL can
+    /// name them (`ORDER BY name COLLATE swiftLocalizedCompare`).
+    static let builtIn = [unicodeCompare, caseInsensitiveCompare, localizedCaseInsensitiveCompare, localizedCompare, localizedStandardCompare]
 }
 
 extension Database {
@@ -81,6 +86,18 @@ extension Database {
         if code != SQLITE_OK {
             Unmanaged<DatabaseCollation>.fromOpaque(context).release()
         }
+    }
+
+    /// Removes a collation from the connection: SQL that uses it fails
+    /// with "no such collation sequence" until it is added again.
+    ///
+    /// ```swift
+    /// db.remove(collation: reversed)
+    /// ```
+    public func remove(collation: DatabaseCollation) {
+        guard let connection = sqliteConnection else { return }
+        sqlite3_create_collation_v2(connection, collation.name, SQLITE_UTF8, nil, nil, nil)
+        schemaCache.persistent["collation:" + collation.name.lowercased()] = nil
     }
 
     /// Registers the collation unless the connection already knows it.

@@ -196,3 +196,39 @@ private struct Joined: DatabaseAggregate {
         }
     }
 }
+
+@Suite struct DatabaseCollationTests {
+    @Test func builtInCollationsAreKnownToEveryConnection() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("collations-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try DatabaseQueue(path: path).write { db in
+            try db.create(table: "c") { t in t.column("x", .text).collate(.localizedCaseInsensitiveCompare) }
+            try db.execute(sql: "INSERT INTO c VALUES ('b'), ('A'), ('a')")
+        }
+        // Another connection reads and writes the table that uses it.
+        let other = try DatabaseQueue(path: path)
+        try other.write { (db: Database) throws in
+            try db.execute(sql: "INSERT INTO c VALUES ('B')")
+            #expect(try String.fetchAll(db, sql: "SELECT x FROM c ORDER BY x").map { $0.lowercased() } == ["a", "a", "b", "b"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM c WHERE x = 'A'") == 2)
+            for name in ["swiftCompare", "swiftCaseInsensitiveCompare", "swiftLocalizedCompare", "swiftLocalizedStandardCompare"] {
+                #expect(try String.fetchAll(db, sql: "SELECT x FROM c ORDER BY x COLLATE \(name)").count == 4)
+            }
+            #expect(try String.fetchAll(db, sql: "SELECT x FROM c ORDER BY x COLLATE swiftCaseInsensitiveCompare, x").prefix(2) == ["A", "a"])
+        }
+    }
+
+    @Test func aRemovedCollationIsUnknown() throws {
+        let reversed = DatabaseCollation("reversed") { lhs, rhs in
+            lhs < rhs ? .orderedDescending : (lhs == rhs ? .orderedSame : .orderedAscending)
+        }
+        try DatabaseQueue().write { (db: Database) throws in
+            db.add(collation: reversed)
+            #expect(try String.fetchAll(db, sql: "SELECT 'a' AS x UNION SELECT 'b' ORDER BY x COLLATE reversed") == ["b", "a"])
+            db.remove(collation: reversed)
+            #expect { try String.fetchAll(db, sql: "SELECT 'a' AS x UNION SELECT 'b' ORDER BY x COLLATE reversed") } throws: { error in
+                (error as? DatabaseError)?.message == "no such collation sequence: reversed"
+            }
+        }
+    }
+}
