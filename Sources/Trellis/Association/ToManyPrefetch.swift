@@ -20,7 +20,10 @@ struct ToManyPrefetch: Sendable {
         if firstPairs.count == 1 {
             let parentColumn = firstPairs[0].parent
             try run(db, parentRows: parentRows, key: key, linkColumns: [firstPairs[0].child],
-                    parentKey: { row in row[parentColumn].flatMap { $0.isNull ? nil : $0 } },
+                    parentKey: { row in row.index(ofColumn: parentColumn).flatMap { index in
+                        let value = row.databaseValue(atIndex: index)
+                        return value.isNull ? nil : value
+                    } },
                     bindings: { [$0] }, childKey: { row, positions in row.databaseValue(atIndex: positions[0]) })
         } else {
             let parentColumns = firstPairs.map(\.parent)

@@ -153,9 +153,22 @@ extension Row {
         }
     }
 
-    /// The database value of the column `name`, or nil when it is missing.
-    public subscript(_ name: String) -> DatabaseValue? {
-        index(ofColumn: name).map { databaseValue(atIndex: $0) }
+    /// The value of the leftmost column `name`, as SQLite stores it
+    /// (`Int64`, `Double`, `String` or `Data`), or nil when it is NULL or
+    /// missing, as in GRDB. Give a type to convert it:
+    /// `let name: String = row["name"]`.
+    ///
+    /// ```swift
+    /// if let name = row["name"] as? String { ... }
+    /// ```
+    public subscript(_ name: String) -> (any DatabaseValueConvertible)? {
+        index(ofColumn: name).flatMap { databaseValue(atIndex: $0).storage.value }
+    }
+
+    /// The value of the column at `index`, as SQLite stores it, or nil
+    /// when it is NULL or out of range.
+    public subscript(_ index: Int) -> (any DatabaseValueConvertible)? {
+        databaseValue(atIndex: index).storage.value
     }
 
     /// The first non-NULL value of the columns, or nil.

@@ -303,10 +303,14 @@ public final class Row {
     @usableFromInline
     static func searchIndex(ofColumn name: String, in names: [String], offset: Int, count: Int) -> Int? {
         names.withUnsafeBufferPointer { names in
-            // Names of another length are skipped without comparing them; a
-            // name equal to `name` in another Unicode form is found below.
+            // The leftmost column whose name matches, case-insensitively, as
+            // in GRDB: `SELECT 1 AS a, 2 AS A` gives 1 for "A". Names of
+            // another length are skipped without comparing them; a name
+            // equal to `name` in another Unicode form is found below.
             let length = name.utf8.count
-            for index in offset..<(offset + count) where names[index].utf8.count == length && names[index] == name {
+            for index in offset..<(offset + count) where names[index].utf8.count == length
+                && (names[index] == name || names[index].isEqualIgnoringASCIICase(name))
+            {
                 return index - offset
             }
             for index in offset..<(offset + count) where names[index].isEqualIgnoringASCIICase(name) {

@@ -718,3 +718,36 @@ import Trellis
         #expect(log.lines.contains("CREATE TABLE t(a)"))
     }
 }
+
+/// Row subscripts without a type, as GRDB's README shows them.
+@Suite struct UntypedRowSubscriptTests {
+    @Test func untypedSubscriptsGiveTheStoredValueOrNil() throws {
+        let row = try #require(try DatabaseQueue().read { db in
+            try Row.fetchOne(db, sql: "SELECT 'end' AS name, NULL AS z, x'00' AS b, 1 AS a, 2.5 AS d")
+        })
+        let name = row["name"]
+        #expect(name as? String == "end")
+        #expect(row["z"] == nil)
+        #expect(row["missing"] == nil)
+        #expect((row["b"] as? Data)?.count == 1)
+        #expect(row["a"] as? Int64 == 1)
+        #expect(row["d"] as? Double == 2.5)
+        let first = row[0]
+        #expect(first as? String == "end")
+        #expect(row[1] == nil)
+        // A type still converts.
+        let text: String = row["name"]
+        let dbValue: DatabaseValue = row[1]
+        #expect(text == "end")
+        #expect(dbValue == .null)
+    }
+
+    @Test func theLeftmostColumnMatchesWhateverItsCase() throws {
+        let row = try #require(try DatabaseQueue().read { db in
+            try Row.fetchOne(db, sql: "SELECT 1 AS a, 2 AS a, 3 AS A, 4 AS b")
+        })
+        #expect(row["A"] as Int == 1)
+        #expect(row["a"] as Int == 1)
+        #expect(row["B"] as Int == 4)
+    }
+}
