@@ -18,6 +18,16 @@ public protocol Cursor<Element>: AnyObject {
 }
 
 extension Cursor {
+    /// Whether the cursor has no element. It reads one element to know:
+    /// a cursor that is not empty has one element less afterwards.
+    ///
+    /// ```swift
+    /// let noPlayer = try Player.fetchCursor(db).isEmpty
+    /// ```
+    public var isEmpty: Bool {
+        get throws { try next() == nil }
+    }
+
     /// Calls `body` with each element.
     @inlinable
     public func forEach(_ body: (Element) throws -> Void) throws {

@@ -127,8 +127,14 @@ extension Database {
 
     /// Runs `operations` with writes forbidden, in a deferred transaction
     /// so that all its statements read the same snapshot under a single
-    /// read lock.
-    func readOnly<T>(_ operations: () throws -> T) throws -> T {
+    /// read lock; a write inside throws `SQLITE_READONLY`.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     let count = try db.readOnly { try Player.fetchCount(db) }
+    /// }
+    /// ```
+    public func readOnly<T>(_ operations: () throws -> T) throws -> T {
         if isReadOnlyAccess { return try operations() }
         let opensTransaction = !isInsideTransaction
         if opensTransaction {

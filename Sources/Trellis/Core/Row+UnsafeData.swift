@@ -40,4 +40,10 @@ extension Row {
         }
         return try withUnsafeData(atIndex: index, body)
     }
+
+    /// The same as ``withUnsafeData(name:_:)``, under the label of GRDB's
+    /// API (its README writes `name:`; both compile here).
+    public func withUnsafeData<T>(named name: String, _ body: (Data?) throws -> T) throws -> T {
+        try withUnsafeData(name: name, body)
+    }
 }

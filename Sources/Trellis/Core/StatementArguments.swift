@@ -86,16 +86,40 @@ public struct StatementArguments: Hashable, Sendable {
     }
 
     /// Appends the values of `other`; a named value of `other` replaces one
-    /// of the same name.
-    public mutating func append(contentsOf other: StatementArguments) {
+    /// of the same name. Returns the named values that were replaced.
+    ///
+    /// ```swift
+    /// var arguments: StatementArguments = ["name": "Arthur"]
+    /// let replaced = arguments.append(contentsOf: ["name": "Barbara"])  // ["name": "Arthur"]
+    /// ```
+    @discardableResult
+    public mutating func append(contentsOf other: StatementArguments) -> [String: DatabaseValue] {
         values.append(contentsOf: other.values)
-        namedValues.merge(other.namedValues) { _, new in new }
+        var replaced: [String: DatabaseValue] = [:]
+        for (name, value) in other.namedValues {
+            if let old = namedValues.updateValue(value, forKey: name) { replaced[name] = old }
+        }
+        return replaced
     }
 
+    /// The values of both: positional values in order, and the named
+    /// values of both (those of `rhs` replace those of `lhs` of the same
+    /// name).
     public static func + (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
         var result = lhs
         result.append(contentsOf: rhs)
         return result
+    }
+
+    /// The values of both, the named values of `rhs` replacing those of
+    /// `lhs` of the same name: GRDB's operator for arguments that may
+    /// share names.
+    ///
+    /// ```swift
+    /// let arguments: StatementArguments = ["name": "Arthur"] &+ ["name": "Barbara"]  // ["name": "Barbara"]
+    /// ```
+    public static func &+ (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
+        lhs + rhs
     }
 
     public static func += (lhs: inout StatementArguments, rhs: StatementArguments) {

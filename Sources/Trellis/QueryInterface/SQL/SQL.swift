@@ -1,3 +1,5 @@
+import Foundation
+
 /// A piece of SQL with its arguments, built with string interpolation:
 /// interpolated values are bound, never pasted into the SQL.
 ///
@@ -194,9 +196,29 @@ extension SQL: ExpressibleByStringInterpolation {
             elements.append(.expression(expressible.sqlExpression))
         }
 
-        /// A bound value, or NULL: `\(optionalName)`.
-        public mutating func appendInterpolation(_ expressible: (any SQLExpressible)?) {
-            elements.append(.expression(expressible?.sqlExpression ?? .value(.null)))
+        /// A bound value, or NULL written in the SQL: `\(optionalName)`.
+        public mutating func appendInterpolation<T: SQLExpressible>(_ expressible: T?) {
+            if let expressible {
+                elements.append(.expression(expressible.sqlExpression))
+            } else {
+                elements.append(.sql("NULL", StatementArguments()))
+            }
+        }
+
+        /// A bound blob: `\(data)` (not a list of bytes).
+        public mutating func appendInterpolation(_ data: Data) {
+            elements.append(.expression(data.sqlExpression))
+        }
+
+        /// A quoted column name, from a coding key that is also a column:
+        /// `"SELECT \(CodingKeys.score) FROM player"`.
+        public mutating func appendInterpolation<Key: CodingKey & SQLExpressible>(_ codingKey: Key) {
+            elements.append(.identifier(codingKey.stringValue))
+        }
+
+        /// `*`: `"SELECT \(AllColumns()) FROM player"`.
+        public mutating func appendInterpolation(_ allColumns: AllColumns) {
+            elements.append(.sql("*", StatementArguments()))
         }
 
         /// An SQL literal, with its arguments.
