@@ -41,6 +41,12 @@ extension Database {
         }
         switch completion {
         case .commit:
+            // The operations ended the transaction (a COMMIT or ROLLBACK of
+            // their own, or SQLite after some errors): as GRDB does, the
+            // transaction counts as aborted.
+            guard isInsideTransaction else {
+                throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted")
+            }
             do {
                 // A cancelled task does not commit what it wrote.
                 try accessCancellation?.check()

@@ -74,12 +74,15 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
         // Before the first fetch, any change may matter. A fetch with
         // write access may change the schema (a temporary table): like
         // GRDB, it then ignores schema changes, lest it fetch forever.
+        let hasFetched = observedRegion != nil
         let isImpacted = observedRegion.map { region in
             requiresWriteAccess ? region.isImpacted(byRowsOf: changes) : region.isImpacted(by: changes)
         } ?? true
         lock.unlock()
         guard isImpacted, !cancelled else { return }
-        events.databaseDidChange?()
+        // Before the first fetch, no region is tracked yet: the fetch runs
+        // again, but no change of the region is told.
+        if hasFetched { events.databaseDidChange?() }
         refresh()
     }
 
