@@ -33,6 +33,15 @@ extension Database {
     /// for it.
     func willExecute(_ control: TransactionControl) throws {
         switch control {
+        case .releaseSavepoint(let name), .rollbackToSavepoint(let name):
+            trackChanges(of: control, savepointDepth: depthOfSavepoint(named: name))
+        case .beginTransaction where isInsideTransaction:
+            // BEGIN inside a transaction fails.
+            break
+        default:
+            trackChanges(of: control, savepointDepth: nil)
+        }
+        switch control {
         case .beginTransaction:
             // BEGIN inside a transaction fails.
             guard !isInsideTransaction else { return }

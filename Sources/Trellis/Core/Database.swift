@@ -74,6 +74,9 @@ public final class Database {
     /// Counts accesses, so that a statement run many times in one access
     /// adds its tables to `accessChanges` once.
     @exclusivity(unchecked) private var accessGeneration = 0
+    /// The columns written by the transaction in progress, told to the
+    /// change observers when it commits and dropped when it rolls back.
+    @exclusivity(unchecked) private var transactionChanges = TransactionChanges()
 
     /// Whether `accessChanges` records the written tables: only while
     /// someone observes changes.
@@ -447,7 +450,11 @@ public final class Database {
         }
         if statement.invalidatesSchemaCache {
             clearSchemaDerivedCaches()
-            accessChanges.schemaChanged = true
+            // A rollback may undo schema changes, which the statements that
+            // made them told already: it changes nothing observers saw.
+            if !statement.region.controlsTransactions {
+                accessChanges.schemaChanged = true
+            }
         }
         if statement.region.controlsTransactions, let control = statement.region.transactionControl {
             try willExecute(control)
@@ -456,12 +463,60 @@ public final class Database {
             && !statement.region.writtenColumns.isEmpty
         {
             statement.recordedAccessGeneration = accessGeneration
-            accessChanges.tables.formColumnUnion(statement.region.writtenColumns)
+            if isInsideTransaction {
+                transactionChanges.tables.formColumnUnion(statement.region.writtenColumns)
+            } else {
+                accessChanges.tables.formColumnUnion(statement.region.writtenColumns)
+            }
         }
         if recordedReadColumns != nil {
             recordedReadColumns?.formColumnUnion(statement.region.readColumns)
         }
         if transactionHookHandler != nil { executingStatement = statement }
+    }
+
+    /// Follows the transaction in progress for the change observers: the
+    /// columns written in a transaction count once it commits, and the
+    /// rows it changed do not count when it rolls back (an observation is
+    /// not told of a rollback). Called before the statement runs.
+    func trackChanges(of control: TransactionControl, savepointDepth depth: Int?) {
+        switch control {
+        case .beginTransaction:
+            transactionChanges = TransactionChanges(changesCountAtStart: totalChangesCount)
+        case .beginSavepoint:
+            if !isInsideTransaction {
+                transactionChanges = TransactionChanges(changesCountAtStart: totalChangesCount)
+            }
+            transactionChanges.savepoints.append((transactionChanges.tables, totalChangesCount))
+        case .commitTransaction:
+            commitTrackedChanges()
+        case .releaseSavepoint:
+            guard let depth else { return }
+            if depth == 0 && transactionBeganWithSavepoint {
+                commitTrackedChanges()
+            } else if depth < transactionChanges.savepoints.count {
+                transactionChanges.savepoints.removeSubrange(depth...)
+            }
+        case .rollbackTransaction:
+            accessChanges.discardedChangesCount += totalChangesCount - transactionChanges.changesCountAtStart
+            transactionChanges = TransactionChanges()
+            // Statements run again record their tables again.
+            accessGeneration &+= 1
+        case .rollbackToSavepoint:
+            guard let depth, depth < transactionChanges.savepoints.count else { return }
+            let savepoint = transactionChanges.savepoints[depth]
+            accessChanges.discardedChangesCount += totalChangesCount - savepoint.changesCount
+            transactionChanges.tables = savepoint.tables
+            // The savepoint stays open, empty.
+            transactionChanges.savepoints.removeSubrange((depth + 1)...)
+            transactionChanges.savepoints[depth].changesCount = totalChangesCount
+            accessGeneration &+= 1
+        }
+    }
+
+    private func commitTrackedChanges() {
+        accessChanges.tables.formColumnUnion(transactionChanges.tables)
+        transactionChanges = TransactionChanges()
     }
 
     /// Records changes that SQLite does not report, in the columns of

@@ -77,9 +77,19 @@ struct DatabaseChanges: Sendable {
     /// Set when the access told of changes SQLite does not see
     /// (`notifyChanges(in:)`), which count even if no row changed.
     var isNotified = false
+    /// The number of row changes that were rolled back.
+    var discardedChangesCount = 0
 
     /// Whether a value read from `readColumns` may have changed.
     func impacts(readColumns: [String: ColumnSet]) -> Bool {
         schemaChanged || tablesAreUnknown || tables.intersectsColumns(of: readColumns)
     }
+}
+
+/// The written columns of a transaction in progress, and the state of each
+/// open savepoint, which a rollback to it restores.
+struct TransactionChanges {
+    var tables: [String: ColumnSet] = [:]
+    var changesCountAtStart = 0
+    var savepoints: [(tables: [String: ColumnSet], changesCount: Int)] = []
 }

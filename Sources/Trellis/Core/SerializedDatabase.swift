@@ -242,7 +242,8 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// Tells the change observers what the access changed, if anything.
     private func notifyChangeObservers(changesCountAtStart: Int) {
-        let rowsChanged = db.totalChangesCount != changesCountAtStart
+        // Rolled back rows do not count: the database is as it was.
+        let rowsChanged = db.totalChangesCount - changesCountAtStart - db.accessChanges.discardedChangesCount > 0
         guard rowsChanged || db.accessChanges.schemaChanged || db.accessChanges.isNotified else { return }
         observersLock.lock()
         let observers = Array(changeObservers.values)

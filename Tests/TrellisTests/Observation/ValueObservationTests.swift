@@ -133,6 +133,56 @@ import Trellis
         #expect(recorder.values == [0, 1])
     }
 
+    @Test func rolledBackChangesAreNotObserved() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE player(name TEXT)") }
+        let fetches = Recorder<Int>()
+        let recorder = Recorder<Int>()
+        let observation = ValueObservation.tracking { db in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
+            fetches.append(count)
+            return count
+        }
+        let cancellable = observe(observation, in: dbQueue, into: recorder)
+        defer { cancellable.cancel() }
+        #expect(recorder.waitForValue())
+        struct Failure: Error {}
+        // A transaction rolled back, a write that throws, a savepoint
+        // rolled back in a write that commits nothing else.
+        try dbQueue.inTransaction { db in
+            try db.execute(sql: "INSERT INTO player VALUES ('Arthur')")
+            return .rollback
+        }
+        #expect(throws: Failure.self) {
+            try dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO player VALUES ('Arthur')")
+                throw Failure()
+            }
+        }
+        try dbQueue.write { db in
+            try db.inSavepoint {
+                try db.execute(sql: "INSERT INTO player VALUES ('Arthur')")
+                return .rollback
+            }
+        }
+        recorder.settle()
+        #expect(recorder.values == [0])
+        #expect(fetches.values == [0])
+        // After a rollback, the same statement committed is observed.
+        try dbQueue.writeWithoutTransaction { db in
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO player VALUES ('Arthur')")
+                return .rollback
+            }
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO player VALUES ('Arthur')")
+                return .commit
+            }
+        }
+        #expect(recorder.waitForValue())
+        #expect(recorder.values == [0, 1])
+    }
+
     @Test func tablesAreMatchedWhateverTheirCase() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in try db.execute(sql: "CREATE TABLE Player(name TEXT)") }
