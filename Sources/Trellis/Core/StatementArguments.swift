@@ -64,16 +64,18 @@ public struct StatementArguments: Hashable, Sendable {
     }
 
     /// Creates named arguments from values of unknown types, such as
-    /// decoded JSON; nil when one of them is not a database value.
+    /// decoded JSON; nil when a key is not a string or a value is not a
+    /// database value. (A dictionary literal picks the initializer that can
+    /// not fail.)
     ///
     /// ```swift
     /// let payload: [String: Any] = ["name": "Arthur"]
     /// guard let arguments = StatementArguments(payload) else { throw InvalidInput() }
     /// ```
-    public init?(_ dictionary: [String: Any]) {
+    public init?(_ dictionary: [AnyHashable: Any]) {
         var namedValues: [String: DatabaseValue] = [:]
-        for (name, element) in dictionary {
-            guard let value = DatabaseValue(anyValue: element) else { return nil }
+        for (key, element) in dictionary {
+            guard let name = key.base as? String, let value = DatabaseValue(anyValue: element) else { return nil }
             namedValues[name] = value
         }
         self.init(namedValues: namedValues)
@@ -142,9 +144,10 @@ extension StatementArguments: ExpressibleByDictionaryLiteral {
 
 extension StatementArguments: CustomStringConvertible {
     public var description: String {
-        // As GRDB prints them: `["a", 1]`, `["id": 1, "name": "a"]`.
+        // As GRDB prints them: `["a", 1]`, `["id": 1, "name": "a"]`, named
+        // values first (here sorted by name, for a stable output).
         let positional = values.map(\.description)
         let named = namedValues.sorted { $0.key < $1.key }.map { "\(String(reflecting: $0.key)): \($0.value)" }
-        return "[" + (positional + named).joined(separator: ", ") + "]"
+        return "[" + (named + positional).joined(separator: ", ") + "]"
     }
 }

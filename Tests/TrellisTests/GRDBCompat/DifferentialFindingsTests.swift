@@ -440,6 +440,13 @@ struct DifferentialAPIFormsTests {
         #expect(replaced == ["name": "Arthur".databaseValue])
         let combined: StatementArguments = arguments &+ ["score": 2]
         #expect(combined == ["name": "Barbara", "score": 2])
+        // A dictionary literal makes arguments, not an optional.
+        #expect("\(StatementArguments(["b": "x", "a": 1]))" == #"["a": 1, "b": "x"]"#)
+        #expect("\(StatementArguments([1]) + ["a": 2])" == #"["a": 2, 1]"#)
+        let payload: [String: Any] = ["name": "Arthur"]
+        #expect(StatementArguments(payload) == ["name": "Arthur"])
+        let invalid: [String: Any] = ["date": NSObject()]
+        #expect(StatementArguments(invalid) == nil)
     }
 
     @Test("Cursor.isEmpty, Database.readOnly, Row.withUnsafeData(named:)")
