@@ -61,7 +61,8 @@ public struct DatabaseDateComponents: DatabaseValueConvertible, Sendable {
         let components = dateComponents
         var parts: [String] = []
         if format.hasDate {
-            parts.append(String(format: "%04d-%02d-%02d", components.year ?? 0, components.month ?? 0, components.day ?? 0))
+            // Missing fields read as GRDB writes them: 0000-01-01.
+            parts.append(String(format: "%04d-%02d-%02d", components.year ?? 0, components.month ?? 1, components.day ?? 1))
         }
         if format.hasTime {
             var time = String(format: "%02d:%02d", components.hour ?? 0, components.minute ?? 0)

@@ -449,6 +449,14 @@ struct DifferentialAPIFormsTests {
         #expect(StatementArguments(invalid) == nil)
     }
 
+    @Test("DatabaseDateComponents writes missing date fields as 0000-01-01")
+    func dateComponentsDefaults() {
+        var components = DateComponents()
+        components.hour = 5
+        #expect(DatabaseDateComponents(components, format: .YMD_HMS).databaseValue == "0000-01-01 05:00:00".databaseValue)
+        #expect(DatabaseDateComponents(components, format: .HMS).databaseValue == "05:00:00".databaseValue)
+    }
+
     @Test("Cursor.isEmpty, Database.readOnly, Row.withUnsafeData(named:)")
     func smallAPIs() throws {
         try DatabaseQueue().write { (db: Database) throws in
