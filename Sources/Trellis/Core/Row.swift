@@ -529,27 +529,35 @@ extension Row {
         /// The keys of the prefetched associations.
         public var keys: Set<String> {
             var keys = Set(row.prefetched.keys)
-            for scope in row.scopeRowsBreadthFirst { keys.formUnion(scope.prefetched.keys) }
+            for scope in row.scopeRowsWithPrefetches { keys.formUnion(scope.prefetched.keys) }
             return keys
         }
 
         /// Whether no association was prefetched.
         public var isEmpty: Bool {
-            row.prefetched.isEmpty && row.scopeRowsBreadthFirst.allSatisfy(\.prefetched.isEmpty)
+            row.prefetched.isEmpty && row.scopeRowsWithPrefetches.allSatisfy(\.prefetched.isEmpty)
         }
 
         /// The prefetched rows of the association `key`: the row's own, or
         /// else the first scope's found breadth-first.
         public subscript(_ key: String) -> [Row]? {
             if !row.prefetched.isEmpty, let rows = row.prefetched[key]?.rows { return rows }
-            guard row.layout != nil else { return nil }
-            return row.scopeRowsBreadthFirst.lazy.compactMap { $0.prefetched[key]?.rows }.first
+            // The common case, asked for each key a decoder of joined rows
+            // does not find in columns: no scope has prefetched rows.
+            guard row.layout != nil, !row.root.scopePrefetched.isEmpty else { return nil }
+            for scope in row.scopeRowsWithPrefetches {
+                if let rows = scope.prefetched[key]?.rows { return rows }
+            }
+            return nil
         }
     }
 
-    /// The rows of the scopes and of their scopes, breadth-first.
-    var scopeRowsBreadthFirst: [Row] {
-        guard let layout else { return [] }
+    /// The rows of the scopes and of their scopes, breadth-first, when
+    /// some of them have prefetched rows (the root row keeps those): none
+    /// otherwise, without making the scope rows, as a decoder of joined
+    /// rows asks for each of its keys.
+    var scopeRowsWithPrefetches: [Row] {
+        guard let layout, !root.scopePrefetched.isEmpty else { return [] }
         return layout.scopesTree.indices.map { scopedRow(at: $0, of: layout) }
     }
 }
