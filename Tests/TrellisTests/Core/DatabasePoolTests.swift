@@ -3,13 +3,16 @@ import Testing
 import Trellis
 
 @Suite struct DatabasePoolTests {
-    private func makePath() -> String {
+    static func makePath() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("pool-\(UUID().uuidString).sqlite").path
     }
 
-    private func remove(_ path: String) {
+    static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
+
+    private func makePath() -> String { Self.makePath() }
+    private func remove(_ path: String) { Self.remove(path) }
 
     @Test func readersSeeCommittedWritesAndSchemaChanges() throws {
         let path = makePath()
@@ -215,13 +218,8 @@ import Trellis
         var pool: DatabasePool?
     }
 
-    private func makePath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("readers-\(UUID().uuidString).sqlite").path
-    }
-
-    private func remove(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
+    private func makePath() -> String { DatabasePoolTests.makePath() }
+    private func remove(_ path: String) { DatabasePoolTests.remove(path) }
 
     @Test func readsTakeAnIdleReaderRatherThanWaitBehindALongRead() throws {
         let path = makePath()
