@@ -33,26 +33,20 @@ extension Database {
     /// for it.
     func willExecute(_ control: TransactionControl) throws {
         switch control {
-        case .releaseSavepoint(let name), .rollbackToSavepoint(let name):
-            trackChanges(of: control, savepointDepth: depthOfSavepoint(named: name))
-        case .beginTransaction where isInsideTransaction:
-            // BEGIN inside a transaction fails.
-            break
-        default:
-            trackChanges(of: control, savepointDepth: nil)
-        }
-        switch control {
         case .beginTransaction:
             // BEGIN inside a transaction fails.
             guard !isInsideTransaction else { return }
+            trackChanges(of: control, savepointDepth: nil)
             currentTransactionDate = nil
             transactionBeganWithSavepoint = false
             if !savepointNames.isEmpty { savepointNames.removeAll() }
         case .commitTransaction:
+            trackChanges(of: control, savepointDepth: nil)
             try willCommitTransaction()
         case .rollbackTransaction:
-            break
+            trackChanges(of: control, savepointDepth: nil)
         case .beginSavepoint(let name):
+            trackChanges(of: control, savepointDepth: nil)
             if !isInsideTransaction {
                 // The savepoint begins a transaction; the names of a
                 // transaction that ended without hooks to tell are stale.
@@ -63,6 +57,7 @@ extension Database {
             savepointNames.append(name)
         case .releaseSavepoint(let name):
             guard let depth = depthOfSavepoint(named: name) else { return }
+            trackChanges(of: control, savepointDepth: depth)
             if depth == 0 && transactionBeganWithSavepoint {
                 // The release commits.
                 try willCommitTransaction()
@@ -71,6 +66,7 @@ extension Database {
             transactionHookHandler?.savepointsWillRelease(self, fromDepth: depth)
         case .rollbackToSavepoint(let name):
             guard let depth = depthOfSavepoint(named: name) else { return }
+            trackChanges(of: control, savepointDepth: depth)
             // The savepoint stays open, empty.
             savepointNames.removeSubrange((depth + 1)...)
             transactionHookHandler?.savepointWillRollBack(self, toDepth: depth)
