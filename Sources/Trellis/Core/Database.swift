@@ -498,7 +498,9 @@ public final class Database {
                 transactionChanges.savepoints.removeSubrange(depth...)
             }
         case .rollbackTransaction:
-            accessChanges.discardedChangesCount += totalChangesCount - transactionChanges.changesCountAtStart
+            if let start = transactionChanges.changesCountAtStart {
+                accessChanges.discardedChangesCount += totalChangesCount - start
+            }
             transactionChanges = TransactionChanges()
             // Statements run again record their tables again.
             accessGeneration &+= 1
@@ -512,6 +514,13 @@ public final class Database {
             transactionChanges.savepoints[depth].changesCount = totalChangesCount
             accessGeneration &+= 1
         }
+    }
+
+    /// The row changes of the transaction in progress, which it may
+    /// still roll back: change observers hear of them once it commits.
+    var uncommittedChangesCount: Int {
+        guard let start = transactionChanges.changesCountAtStart, isInsideTransaction else { return 0 }
+        return totalChangesCount - start
     }
 
     private func commitTrackedChanges() {

@@ -90,6 +90,8 @@ struct DatabaseChanges: Sendable {
 /// open savepoint, which a rollback to it restores.
 struct TransactionChanges {
     var tables: [String: ColumnSet] = [:]
-    var changesCountAtStart = 0
+    /// The total changes count when the transaction began; nil when no
+    /// transaction began through a statement that Trellis ran.
+    var changesCountAtStart: Int?
     var savepoints: [(tables: [String: ColumnSet], changesCount: Int)] = []
 }

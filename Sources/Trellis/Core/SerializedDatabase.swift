@@ -34,9 +34,10 @@ final class SerializedDatabase: @unchecked Sendable {
     private var interruptibleConnection: SQLiteConnection?
 
     // Guarded by `observersLock`: the functions called after each access
-    // that changed the database (value observations).
+    // that changed the database (value observations), by token, in the
+    // order they were added.
     private let observersLock = NSLock()
-    private var changeObservers: [Int: @Sendable (DatabaseChanges) -> Void] = [:]
+    private var changeObservers: [(token: Int, observer: ChangeObserver)] = []
     private var nextObserverId = 0
 
     /// Opens a connection whose accesses run on a queue of the
@@ -210,28 +211,36 @@ final class SerializedDatabase: @unchecked Sendable {
         _ = try db.openConnection()
         // Written tables are only recorded for observers to read.
         db.willStartAccess(recordingWrittenTables: hasChangeObservers)
-        let changes = db.totalChangesCount
+        // The changes of a transaction left open by a previous access are
+        // committed, if ever, in this one.
+        let changes = db.totalChangesCount - db.uncommittedChangesCount
         defer {
-            db.didEndAccess()
             notifyChangeObservers(changesCountAtStart: changes)
+            db.didEndAccess()
         }
         return try block(db)
     }
 
-    /// Registers a function called, off the queue, after each access that
-    /// changed the database. Returns a token for `removeChangeObserver`.
-    func addChangeObserver(_ observer: @escaping @Sendable (DatabaseChanges) -> Void) -> Int {
+    /// What a change observer is called with: the changes of an access,
+    /// and the connection, still in that access.
+    typealias ChangeObserver = @Sendable (DatabaseChanges, Database) -> Void
+
+    /// Registers a function called at the end of each access that changed
+    /// the database, on the thread of the access and before any other
+    /// access begins: an observer may read the state that the access
+    /// committed. Returns a token for `removeChangeObserver`.
+    func addChangeObserver(_ observer: @escaping ChangeObserver) -> Int {
         observersLock.lock()
         defer { observersLock.unlock() }
         nextObserverId += 1
-        changeObservers[nextObserverId] = observer
+        changeObservers.append((nextObserverId, observer))
         return nextObserverId
     }
 
     func removeChangeObserver(_ token: Int) {
         observersLock.lock()
         defer { observersLock.unlock() }
-        changeObservers[token] = nil
+        changeObservers.removeAll { $0.token == token }
     }
 
     private var hasChangeObservers: Bool {
@@ -242,11 +251,13 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// Tells the change observers what the access changed, if anything.
     private func notifyChangeObservers(changesCountAtStart: Int) {
-        // Rolled back rows do not count: the database is as it was.
-        let rowsChanged = db.totalChangesCount - changesCountAtStart - db.accessChanges.discardedChangesCount > 0
+        // Rolled back rows do not count: the database is as it was. Nor do
+        // those of a transaction that the access leaves open.
+        let committedChangesCount = db.totalChangesCount - db.uncommittedChangesCount
+        let rowsChanged = committedChangesCount - changesCountAtStart - db.accessChanges.discardedChangesCount > 0
         guard rowsChanged || db.accessChanges.schemaChanged || db.accessChanges.isNotified else { return }
         observersLock.lock()
-        let observers = Array(changeObservers.values)
+        let observers = changeObservers.map(\.observer)
         observersLock.unlock()
         guard !observers.isEmpty else { return }
         var accessChanges = db.accessChanges
@@ -255,7 +266,7 @@ final class SerializedDatabase: @unchecked Sendable {
         if rowsChanged && accessChanges.tables.isEmpty { accessChanges.tablesAreUnknown = true }
         let changes = accessChanges
         for observer in observers {
-            DispatchQueue.global().async { observer(changes) }
+            observer(changes, db)
         }
     }
 

@@ -21,12 +21,18 @@ import Foundation
 /// }
 /// ```
 ///
-/// Values are fetched on a background queue, and delivered in order: on
-/// the main actor by default, as in GRDB, or where a scheduler says. The
-/// observation tracks the tables that its last fetch read: a write access
-/// that changes one of them, or the schema, triggers a new fetch; writes
-/// to other tables do not. A fetch may deliver a value equal to the
-/// previous one: use ``removeDuplicates()`` to skip those.
+/// Values are delivered in order: on the main actor by default, as in
+/// GRDB, or where a scheduler says. The observation tracks the tables that
+/// its last fetch read: a write access that commits changes to one of
+/// them, or to the schema, triggers a new fetch; writes to other tables do
+/// not. As GRDB documents, the new value is fetched right after the
+/// commit, on the writer connection and the thread that wrote, before the
+/// write returns: each write gives its own value (the commits of one
+/// `writeWithoutTransaction` access give one). Only an observation of
+/// explicit regions (``tracking(regions:fetch:)``) on a ``DatabasePool``
+/// fetches on a reader, concurrently with the next writes, and may then
+/// coalesce them. A fetch may deliver a value equal to the previous one:
+/// use ``removeDuplicates()`` to skip those.
 public struct ValueObservation<Value: Sendable>: Sendable {
     /// Makes the fetcher of one run of the observation: each run has its
     /// own state (the last value, for `removeDuplicates()`).

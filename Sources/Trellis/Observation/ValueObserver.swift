@@ -3,9 +3,19 @@ import Foundation
 
 /// Fetches and delivers the values of one run of a ``ValueObservation``,
 /// in order.
+///
+/// As GRDB documents, a fresh value is fetched right after each access
+/// that committed changes to the observed region, on the writer
+/// connection, before any other write can begin: each committed state of
+/// the region gives a value (several commits made in one access give one).
+/// An observation of explicit regions on a ``DatabasePool`` fetches on a
+/// reader instead, concurrently with the next writes, and may then
+/// coalesce changes.
 final class ValueObserver<Value: Sendable>: @unchecked Sendable {
-    // `token`, `isCancelled` and `observedRegion` are guarded by `lock`; fetches run on `queue`, one at a time, which
-    // alone touches `fetcher` and `trackedRegion`.
+    // `token`, `isCancelled` and `observedRegion` are guarded by `lock`.
+    // `fetchLock` serializes the fetches, which alone touch `fetcher` and
+    // `trackedRegion`, and the scheduling of their deliveries: it is taken
+    // inside a database access, never while waiting for one.
     private let reader: any DatabaseReader
     private let fetcher: ValueFetcher<Value>
     private let events: ValueObservationEvents
@@ -13,8 +23,11 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
     private let scheduler: ValueObservationScheduler
     private let onError: @Sendable (any Error) -> Void
     private let onChange: @Sendable (Value) -> Void
+    /// Runs the fetches made off the writer, and the deliveries of the
+    /// background scheduler.
     private let queue = DispatchQueue(label: "Trellis.ValueObservation")
     private let lock = NSLock()
+    private let fetchLock = NSLock()
     private var token: Int?
     private var isCancelled = false
     /// The region of the last fetch; nil until the first fetch.
@@ -39,16 +52,32 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
         (reader as? DatabaseQueue)?.writer ?? (reader as? DatabasePool)?.writer
     }
 
+    /// Whether the reader reads through the writer connection: the first
+    /// fetch then sees every change committed before it.
+    private var readsThroughWriter: Bool { reader is DatabaseQueue }
+
+    /// Whether the fetches that follow changes run on a reader of a pool,
+    /// concurrently with writes: only for explicit regions, which do not
+    /// depend on what the fetch reads.
+    private var fetchesConcurrently: Bool {
+        reader is DatabasePool && fetcher.region != nil && !requiresWriteAccess
+    }
+
     func start() {
         events.willStart?()
-        let token = writer?.addChangeObserver { [weak self] changes in self?.databaseDidChange(changes) }
+        let token = writer?.addChangeObserver { [weak self] changes, db in self?.databaseDidChange(changes, in: db) }
         lock.lock()
         self.token = token
         lock.unlock()
         if case .immediate = scheduler.kind {
-            queue.sync { fetchAndDeliver { $0() } }
+            // The first value (or error) is delivered before `start`
+            // returns, on the calling thread, even when the access runs
+            // on the connection's queue.
+            var deliveries: [@Sendable () -> Void] = []
+            fetchFromReader { deliveries.append($0) }
+            for delivery in deliveries { delivery() }
         } else {
-            refresh()
+            queue.async { [self] in fetchFromReader(schedule) }
         }
     }
 
@@ -69,76 +98,106 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
         return isCancelled
     }
 
-    private func databaseDidChange(_ changes: DatabaseChanges) {
+    /// Called at the end of each access of the writer that changed the
+    /// database, inside that access.
+    private func databaseDidChange(_ changes: DatabaseChanges, in db: Database) {
         lock.lock()
-        // Before the first fetch, any change may matter. A fetch with
-        // write access may change the schema (a temporary table): like
-        // GRDB, it then ignores schema changes, lest it fetch forever.
-        let hasFetched = observedRegion != nil
-        let isImpacted = observedRegion.map { region in
-            requiresWriteAccess ? region.isImpacted(byRowsOf: changes) : region.isImpacted(by: changes)
-        } ?? true
+        let region = observedRegion
         lock.unlock()
-        guard isImpacted, !cancelled else { return }
-        // Before the first fetch, no region is tracked yet: the fetch runs
-        // again, but no change of the region is told.
-        if hasFetched { events.databaseDidChange?() }
-        refresh()
-    }
-
-    private func refresh() {
-        queue.async { [self] in
-            fetchAndDeliver { delivery in
-                switch scheduler.kind {
-                case .background: delivery()
-                case .queue(let queue), .immediate(later: let queue): queue.async(execute: delivery)
-                }
-            }
+        guard !cancelled else { return }
+        if let region {
+            // A fetch with write access may change the schema (a temporary
+            // table): like GRDB, it then ignores schema changes, lest it
+            // fetch forever.
+            let isImpacted = requiresWriteAccess ? region.isImpacted(byRowsOf: changes) : region.isImpacted(by: changes)
+            guard isImpacted else { return }
+            events.databaseDidChange?()
+        } else if readsThroughWriter {
+            // The first fetch has not run yet: it will see this change.
+            return
+        }
+        // Before the first fetch of a pool, any change may matter: the
+        // fetch runs again, but no change of the region is told.
+        if fetchesConcurrently {
+            queue.async { [self] in fetchFromReader(schedule) }
+        } else {
+            fetchOnWriter(db)
         }
     }
 
-    /// Fetches the value, and schedules its delivery (or the error's).
-    private func fetchAndDeliver(_ schedule: (@escaping @Sendable () -> Void) -> Void) {
-        guard !cancelled else { return }
+    /// The first fetch, and those of concurrent observations.
+    private func fetchFromReader(_ schedule: (@escaping @Sendable () -> Void) -> Void) {
         do {
-            events.willFetch?()
-            let fetch = { [self] (db: Database) throws -> (Value?, DatabaseRegion) in
-                let ((value, columns), registered) = try ObservedAccesses.recording(db) {
-                    try db.recordingReadColumns { try fetcher.next(db) }
-                }
-                let region = try fetcher.region?(db) ?? DatabaseRegion(tables: columns).union(registered)
-                // Known before the access ends, and tells what its changes
-                // (a fetch with write access) impact.
-                lock.lock()
-                observedRegion = region
-                lock.unlock()
-                return (value, region)
-            }
-            let (value, region): (Value?, DatabaseRegion)
             if requiresWriteAccess, let writer = reader as? any DatabaseWriter {
-                (value, region) = try writer.write(fetch)
+                try writer.write { db in try fetchAndSchedule(db, schedule) }
             } else {
-                (value, region) = try reader.read(fetch)
-            }
-            if region != trackedRegion {
-                trackedRegion = region
-                events.willTrackRegion?(region)
-            }
-            fetcher.receivedValueEvents.flush()
-            guard let value else { return }
-            schedule { [self] in
-                if !cancelled { onChange(value) }
+                try reader.read { db in try fetchAndSchedule(db, schedule) }
             }
         } catch {
-            guard !cancelled else { return }
-            lock.lock()
-            isCancelled = true
-            let token = self.token
-            self.token = nil
-            lock.unlock()
-            if let token { writer?.removeChangeObserver(token) }
-            events.didFail?(error)
-            schedule { [onError] in onError(error) }
+            fail(error, schedule)
+        }
+    }
+
+    /// A fetch that follows changes, in the writer's access that made them.
+    private func fetchOnWriter(_ db: Database) {
+        do {
+            if requiresWriteAccess {
+                try db.inSavepoint {
+                    try fetchAndSchedule(db, schedule)
+                    return .commit
+                }
+            } else {
+                try db.readOnly { try fetchAndSchedule(db, schedule) }
+            }
+        } catch {
+            fail(error, schedule)
+        }
+    }
+
+    /// Fetches the value, and schedules its delivery. Runs inside an
+    /// access of `db`.
+    private func fetchAndSchedule(_ db: Database, _ schedule: (@escaping @Sendable () -> Void) -> Void) throws {
+        fetchLock.lock()
+        defer { fetchLock.unlock() }
+        guard !cancelled else { return }
+        events.willFetch?()
+        let ((value, columns), registered) = try ObservedAccesses.recording(db) {
+            try db.recordingReadColumns { try fetcher.next(db) }
+        }
+        let region = try fetcher.region?(db) ?? DatabaseRegion(tables: columns).union(registered)
+        lock.lock()
+        observedRegion = region
+        lock.unlock()
+        if region != trackedRegion {
+            trackedRegion = region
+            events.willTrackRegion?(region)
+        }
+        fetcher.receivedValueEvents.flush()
+        guard let value else { return }
+        schedule { [self] in
+            if !cancelled { onChange(value) }
+        }
+    }
+
+    /// Stops the observation, and delivers its error.
+    private func fail(_ error: any Error, _ schedule: (@escaping @Sendable () -> Void) -> Void) {
+        lock.lock()
+        let wasCancelled = isCancelled
+        isCancelled = true
+        let token = self.token
+        self.token = nil
+        lock.unlock()
+        guard !wasCancelled else { return }
+        if let token { writer?.removeChangeObserver(token) }
+        events.didFail?(error)
+        schedule { [onError] in onError(error) }
+    }
+
+    /// Delivers on the scheduler, in order.
+    private func schedule(_ delivery: @escaping @Sendable () -> Void) {
+        switch scheduler.kind {
+        case .background: queue.async(execute: delivery)
+        case .queue(let queue), .immediate(later: let queue): queue.async(execute: delivery)
         }
     }
 }

@@ -404,4 +404,60 @@ import Trellis
         #expect(recorder.waitForValue())
         #expect(recorder.values == [0, 1])
     }
+
+    // MARK: - When values are fetched
+
+    /// Each write gives its own value, fetched before the write returns:
+    /// a fast series of writes is not coalesced.
+    @Test(arguments: [false, true])
+    func eachCommittedWriteIsFetchedBeforeTheWriteReturns(usesPool: Bool) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("each-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let writer: any DatabaseWriter = usesPool ? try DatabasePool(path: path) : try DatabaseQueue(path: path)
+        try writer.write { db in try db.execute(sql: "CREATE TABLE player(name TEXT)") }
+        let fetches = Recorder<Int>()
+        let recorder = Recorder<Int>()
+        let observation = ValueObservation.tracking { db in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
+            fetches.append(count)
+            return count
+        }
+        let cancellable = observe(observation, in: writer, into: recorder)
+        defer { cancellable.cancel() }
+        #expect(recorder.waitForValue())
+        for expectedCount in 1...5 {
+            try writer.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur')") }
+            #expect(fetches.values.last == expectedCount)
+        }
+        for _ in 1...5 { #expect(recorder.waitForValue()) }
+        #expect(recorder.values == [0, 1, 2, 3, 4, 5])
+    }
+
+    /// The changes of a transaction that an access leaves open (as
+    /// `allowsUnsafeTransactions` permits) are observed when a later
+    /// access commits it.
+    @Test func aTransactionLeftOpenIsObservedWhenItCommits() throws {
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE player(name TEXT)") }
+        let fetches = Recorder<Int>()
+        let recorder = Recorder<Int>()
+        let observation = ValueObservation.tracking { db in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
+            fetches.append(count)
+            return count
+        }
+        let cancellable = observe(observation, in: dbQueue, into: recorder)
+        defer { cancellable.cancel() }
+        #expect(recorder.waitForValue())
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN; INSERT INTO player VALUES ('Arthur')")
+        }
+        #expect(fetches.values == [0])
+        try dbQueue.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
+        #expect(fetches.values == [0, 1])
+        #expect(recorder.waitForValue())
+        #expect(recorder.values == [0, 1])
+    }
 }
