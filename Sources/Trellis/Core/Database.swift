@@ -59,6 +59,11 @@ public final class Database {
     /// Set by the authorizer while a statement is prepared.
     private var preparedStatementChangesSchema = false
 
+    /// Counts the changes of the schema that the connection noticed: a
+    /// statement prepared before the last one reads its columns again
+    /// before it runs (see ``Statement/refreshColumns()``).
+    @exclusivity(unchecked) var schemaGeneration = 0
+
     /// The date of the current transaction, once `transactionDate` asked
     /// the clock; forgotten when a transaction begins.
     @exclusivity(unchecked) var currentTransactionDate: Date?
@@ -304,6 +309,15 @@ public final class Database {
         if sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
             return try? makeStatement(sql: sql)
         }
+        if statement.schemaGeneration != schemaGeneration {
+            // Prepared under an older schema: its columns may have changed,
+            // and the adapters of requests read them before it runs.
+            do {
+                try statement.refreshColumns()
+            } catch {
+                return nil
+            }
+        }
         return statement
     }
 
@@ -432,6 +446,7 @@ public final class Database {
     @usableFromInline
     func willExecute(_ statement: Statement) throws {
         if let error = statement.invalidArgumentsError { throw error }
+        if statement.schemaGeneration != schemaGeneration { try statement.refreshColumns() }
         // A statement kept past the access that prepared it, or past the
         // life of its queue.
         if sqliteConnection == nil { _ = try openConnection() }
@@ -582,14 +597,14 @@ public final class Database {
         if checksSchemaVersion {
             let version = try? Int.fetchOne(self, sql: "PRAGMA schema_version")
             if let version, let lastSchemaVersion, version != lastSchemaVersion {
-                clearSchemaDerivedCaches()
+                schemaDidChangeElsewhere()
             }
             lastSchemaVersion = version
             return
         }
         let version = dataVersion
         if let lastDataVersion, let version, lastDataVersion != version {
-            clearSchemaDerivedCaches()
+            schemaDidChangeElsewhere()
         }
         accessStart = (version, totalChangesCount)
     }
@@ -599,10 +614,30 @@ public final class Database {
     func didEndAccess() {
         let version = dataVersion
         if let start = accessStart, start.version != version, start.totalChanges == totalChangesCount {
-            clearSchemaDerivedCaches()
+            schemaDidChangeElsewhere()
         }
         lastDataVersion = version
         accessStart = nil
+    }
+
+    /// Forgets what depends on a schema that another connection may have
+    /// changed, and has SQLite read the schema again now: it reads it when
+    /// a statement runs, not when one is prepared, so that the columns of a
+    /// statement prepared before would come from the old schema (see
+    /// ``Statement/refreshColumns()``), as would schema introspection.
+    private func schemaDidChangeElsewhere() {
+        if let connection = sqliteConnection {
+            var sqliteStatement: SQLiteStatement?
+            if sqlite3_prepare_v3(connection, "SELECT 1 FROM sqlite_master LIMIT 0", -1, 0, &sqliteStatement, nil) == SQLITE_OK,
+               let sqliteStatement
+            {
+                // A statement that reads the schema table checks the schema
+                // cookie when it runs, and SQLite loads the new schema.
+                sqlite3_step(sqliteStatement)
+                sqlite3_finalize(sqliteStatement)
+            }
+        }
+        clearSchemaDerivedCaches()
     }
 
     /// A counter that changes whenever the database file changes, by this
@@ -694,6 +729,19 @@ public final class Database {
     func clearSchemaDerivedCaches() {
         schemaCache.clear()
         recordStatementCache.clear()
+        schemaGeneration &+= 1
+    }
+
+    /// The names of the result columns of `sql` under the current schema.
+    func columnNames(ofSQL sql: String) throws -> [String] {
+        let connection = try openConnection()
+        var sqliteStatement: SQLiteStatement?
+        let code = sqlite3_prepare_v3(connection, sql, -1, 0, &sqliteStatement, nil)
+        guard code == SQLITE_OK, let sqliteStatement else { throw makeError(code: code, sql: sql) }
+        defer { sqlite3_finalize(sqliteStatement) }
+        return (0..<sqlite3_column_count(sqliteStatement)).map { index in
+            sqlite3_column_name(sqliteStatement, index).map { String(cString: $0) } ?? ""
+        }
     }
 
     // MARK: - Tracing

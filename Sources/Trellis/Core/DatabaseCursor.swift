@@ -12,7 +12,12 @@ public final class DatabaseCursor<Element>: Cursor {
     let decode: (Row) throws -> Element
 
     @usableFromInline
-    let row: Row
+    let layout: RowLayout?
+
+    /// The row that reads the statement, made at the first step: the
+    /// columns are known for sure only then.
+    @usableFromInline
+    var row: Row?
 
     @usableFromInline
     var isDone = false
@@ -23,7 +28,7 @@ public final class DatabaseCursor<Element>: Cursor {
     {
         self.statement = statement
         self.decode = decode
-        self.row = Row(statement: statement, layout: layout)
+        self.layout = layout
         if let arguments {
             try statement.setArguments(arguments)
         } else {
@@ -36,6 +41,14 @@ public final class DatabaseCursor<Element>: Cursor {
         if !isDone { statement.reset() }
     }
 
+    @usableFromInline
+    func firstRow() -> Row {
+        statement.checkColumnsAfterFirstStep()
+        let row = Row(statement: statement, layout: layout)
+        self.row = row
+        return row
+    }
+
     @inlinable
     public func next() throws -> Element? {
         if isDone { return nil }
@@ -45,6 +58,7 @@ public final class DatabaseCursor<Element>: Cursor {
                 statement.reset()
                 return nil
             }
+            let row = self.row ?? firstRow()
             let element = try decode(row)
             try row.checkRecordedDecodingError()
             return element

@@ -99,14 +99,16 @@ extension Database {
         }
         try willExecute(statement)
         defer { statement.reset() }
+        guard try statement.step() else { return [] }
+        statement.checkColumnsAfterFirstStep()
         let row = layout == nil ? statement.reusableRow : Row(statement: statement, layout: layout)
         row.beginReuse()
         defer { row.endReuse() }
         var result: [T] = []
-        while try statement.step() {
+        repeat {
             result.append(try decode(row))
             try row.checkRecordedDecodingError()
-        }
+        } while try statement.step()
         return result
     }
 
@@ -124,6 +126,7 @@ extension Database {
         try willExecute(statement)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
+        statement.checkColumnsAfterFirstStep()
         let row = layout == nil ? statement.reusableRow : Row(statement: statement, layout: layout)
         let value = try decode(row)
         try row.checkRecordedDecodingError()

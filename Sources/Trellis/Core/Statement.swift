@@ -32,7 +32,13 @@ public final class Statement {
     public let database: Database
 
     /// The number of columns of the rows produced by the statement.
-    public let columnCount: Int
+    public var columnCount: Int { _columnCount }
+
+    // Read again when the schema changes: see `refreshColumns()`.
+    @usableFromInline @exclusivity(unchecked) var _columnCount: Int
+
+    /// The schema generation of the connection when the columns were read.
+    @exclusivity(unchecked) var schemaGeneration: Int
 
     /// Whether executing the statement may change the database schema, as
     /// found by the authorizer when the statement was prepared.
@@ -113,22 +119,29 @@ public final class Statement {
     /// layers above can remember a statement without a reference to it: a
     /// weak reference would slow down every retain of the statement, and an
     /// address may be reused by a later statement.
-    @_spi(TrellisObjects) public let serialNumber: UInt64
+    /// A statement whose columns change (see ``refreshColumns()``) gets a
+    /// new number.
+    @_spi(TrellisObjects) public private(set) var serialNumber: UInt64
 
     private static let serialNumberLock = NSLock()
     nonisolated(unsafe) private static var lastSerialNumber: UInt64 = 0
 
-    init(database: Database, sqliteStatement: SQLiteStatement, sql: String, invalidatesSchemaCache: Bool, region: StatementRegion) {
-        serialNumber = Self.serialNumberLock.withLock {
-            Self.lastSerialNumber += 1
-            return Self.lastSerialNumber
+    private static func nextSerialNumber() -> UInt64 {
+        serialNumberLock.withLock {
+            lastSerialNumber += 1
+            return lastSerialNumber
         }
+    }
+
+    init(database: Database, sqliteStatement: SQLiteStatement, sql: String, invalidatesSchemaCache: Bool, region: StatementRegion) {
+        serialNumber = Self.nextSerialNumber()
         self.database = database
         self.sqliteStatement = sqliteStatement
         self.sql = sql
         self.invalidatesSchemaCache = invalidatesSchemaCache
         self.region = region
-        self.columnCount = Int(sqlite3_column_count(sqliteStatement))
+        self._columnCount = Int(sqlite3_column_count(sqliteStatement))
+        self.schemaGeneration = database.schemaGeneration
         self.isAllowedInReadOnlyAccess = sqlite3_stmt_readonly(sqliteStatement) != 0
             || sql.prefix(6).uppercased() == "PRAGMA"
     }
@@ -282,6 +295,54 @@ public final class Statement {
         return result
     }
 
+    /// Reads the columns again after a change of the schema.
+    ///
+    /// SQLite prepares a statement again, at its next step, when the schema
+    /// changed: `SELECT *` then gives the columns of the new schema (a
+    /// column added, removed, or moved by a migration). The statement must
+    /// not read its rows with the names and count of the old one.
+    func refreshColumns() throws {
+        let names = try database.columnNames(ofSQL: sql)
+        schemaGeneration = database.schemaGeneration
+        updateColumns(names)
+    }
+
+    /// The times SQLite prepared the statement again, when the columns
+    /// were last read.
+    @usableFromInline @exclusivity(unchecked) var columnsReprepareCount: CInt = 0
+
+    /// Reads the columns again if SQLite prepared the statement again at
+    /// the step that gave the first row: the schema changed, maybe by
+    /// another connection, unnoticed until that step. Called before the
+    /// first row of each execution is read.
+    @inlinable
+    func checkColumnsAfterFirstStep() {
+        if sqlite3_stmt_status(sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0) != columnsReprepareCount {
+            columnsDidReprepare()
+        }
+    }
+
+    @usableFromInline
+    func columnsDidReprepare() {
+        columnsReprepareCount = sqlite3_stmt_status(sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
+        updateColumns((0..<sqlite3_column_count(sqliteStatement)).map { index in
+            sqlite3_column_name(sqliteStatement, index).map { String(cString: $0) } ?? ""
+        })
+    }
+
+    /// Takes the new columns, and forgets what the old ones made.
+    private func updateColumns(_ names: [String]) {
+        guard names != columnNames else { return }
+        _columnCount = names.count
+        _columnNames = names
+        columnLookup.removeAll()
+        serialNumber = Self.nextSerialNumber()
+        if _reusableRow != nil && !isKnownUniquelyReferenced(&_reusableRow) {
+            _reusableRow?.detach(from: self)
+        }
+        _reusableRow = nil
+    }
+
     // MARK: - Execution
 
     /// Resets the statement so that it can run again.
@@ -369,6 +430,13 @@ final class ColumnLookup {
 
     @inlinable
     func startRow() {
+        position = 0
+    }
+
+    /// Forgets the lookups: the columns changed.
+    func removeAll() {
+        entries.deinitialize(count: count)
+        count = 0
         position = 0
     }
 
