@@ -229,16 +229,17 @@ extension QueryInterfaceRequest {
     }
 
     /// `rowid IN (SELECT rowid ...)`, the condition that matches the rows
-    /// of the request; WITHOUT ROWID tables use their primary key.
+    /// of the request (with `_rowid_` or `oid` when a column hides the
+    /// rowid); WITHOUT ROWID tables use their primary key.
     private func rowSelectionSQL(_ relation: SQLRelation, _ context: SQLGenerationContext) throws -> String {
         let db = context.db
         var keyRelation = relation
         keyRelation.alias = AliasIdentity(tableName: relation.tableName)
         keyRelation.children = relation.children.filter { $0.child.kind != .all }
         let lhs: String
-        if db.recordStatementCache.tableHasRowID(db, relation.tableName) {
-            keyRelation.selection = [SQLExpression(.rowID(nil)).sqlSelection]
-            lhs = "rowid"
+        if let rowID = try db.recordStatementCache.rowIDName(db, relation.tableName) {
+            keyRelation.selection = [SQLExpression(.literal(SQL(sql: rowID))).sqlSelection]
+            lhs = rowID
         } else {
             let columns = try db.primaryKey(relation.tableName).columns
             keyRelation.selection = columns.map { SQLExpression.column($0).sqlSelection }

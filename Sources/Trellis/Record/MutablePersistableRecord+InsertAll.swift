@@ -64,7 +64,7 @@ extension MutablePersistableRecord {
         fetchingRows: Bool) throws -> [Row?]
     {
         let conflict = conflictResolution ?? persistenceConflictPolicy.conflictResolutionForInsert
-        guard conflict != .ignore, db.recordStatementCache.tableHasRowID(db, databaseTableName) else {
+        guard conflict != .ignore, try db.recordStatementCache.tableHasRowID(db, databaseTableName) else {
             // An ignored row reports no id, and a WITHOUT ROWID table has
             // none to write: one statement per record.
             return try records.indices.map { index in
@@ -126,7 +126,9 @@ extension MutablePersistableRecord {
     {
         let table = databaseTableName
         let rowIDColumn = try Self.rowIDColumn(db)
-        let idColumn = rowIDColumn ?? "rowid"
+        // The SQL of the rowid: `_rowid_` or `oid` when a column is named `rowid`.
+        let rowID = try db.recordStatementCache.rowIDName(db, table) ?? "rowid"
+        let idColumn = rowIDColumn ?? rowID
 
         // Each container with its columns folded, and the position of its
         // id. Records of one type usually encode the same columns: those
@@ -157,7 +159,7 @@ extension MutablePersistableRecord {
 
         // Ids: the explicit ones, then one more than the largest of the
         // table, of the explicit ones, and of AUTOINCREMENT's sequence.
-        var nextID = try Self.largestRowID(db, table: table)
+        var nextID = try Self.largestRowID(db, table: table, rowID: rowID)
         var rowIDs: [Int64?] = zip(containers, idIndexes).map { container, idIndex in
             Int64.fromDatabaseValue(container.storage.entries[idIndex].value)
         }
@@ -186,7 +188,7 @@ extension MutablePersistableRecord {
             while end < containers.count && containers[end].hasColumns(columns) { end += 1 }
             // RETURNING gives rows in no documented order: they are matched
             // by rowid, last so that the table's columns keep their indexes.
-            let returning = fetchingRows ? "*, rowid" : nil
+            let returning = fetchingRows ? "*, \(rowID)" : nil
             let rowCount = end - start
             let statement = try db.recordStatementCache.statement(
                 db, key: .init(type: ObjectIdentifier(Self.self), operation: .custom("INSERT \(conflict.rawValue) \(rowCount) \(returning ?? "")")),
@@ -215,8 +217,8 @@ extension MutablePersistableRecord {
     /// The largest rowid the table has used: its largest rowid, or the
     /// last id of its `AUTOINCREMENT` sequence when larger.
     @usableFromInline
-    static func largestRowID(_ db: Database, table: String) throws -> Int64 {
-        var largest = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(table.quotedDatabaseIdentifier)") ?? 0
+    static func largestRowID(_ db: Database, table: String, rowID: String) throws -> Int64 {
+        var largest = try Int64.fetchOne(db, sql: "SELECT max(\(rowID)) FROM \(table.quotedDatabaseIdentifier)") ?? 0
         if try db.tableExists("sqlite_sequence"),
            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table])
         {

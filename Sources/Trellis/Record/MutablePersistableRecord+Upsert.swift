@@ -56,14 +56,14 @@ extension MutablePersistableRecord {
         }
         sql += " DO UPDATE SET " + clauses.joined(separator: ", ")
         // WITHOUT ROWID tables have no rowid to return.
-        let hasRowID = db.recordStatementCache.tableHasRowID(db, table)
-        sql += hasRowID ? " RETURNING rowid" : " RETURNING NULL"
+        let rowIDName = try db.recordStatementCache.rowIDName(db, table)
+        sql += " RETURNING " + (rowIDName ?? "NULL")
         if fetchType != nil { sql += ", *" }
         let statement = try db.makeStatement(sql: sql)
         guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values: context.arguments)) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "upsert returned no row", sql: sql)
         }
-        let rowID: Int64 = hasRowID ? try row.decode(atIndex: 0) : db.lastInsertedRowID
+        let rowID: Int64 = rowIDName != nil ? try row.decode(atIndex: 0) : db.lastInsertedRowID
         let success = InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
         if fetchType != nil {
             let fetched = Row(columns: Array(zip(row.columnNames.dropFirst(), row.databaseValues.dropFirst())))

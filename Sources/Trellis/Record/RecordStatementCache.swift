@@ -72,9 +72,9 @@ final class RecordStatementCache {
         return PersistenceContainer(minimumCapacity: 16)
     }
 
-    /// Whether each table (by lowercased name) has a rowid: WITHOUT ROWID
-    /// tables have none.
-    var rowIDTables: [String: Bool] = [:]
+    /// The name that selects the rowid of each table (by lowercased
+    /// name), nil for a WITHOUT ROWID table: see ``rowIDName(_:_:)``.
+    var rowIDNames: [String: String?] = [:]
 
     /// Forgets what depends on the schema: statements are prepared again
     /// from the new schema when they are next needed.
@@ -83,19 +83,47 @@ final class RecordStatementCache {
         lastEntry = nil
         rowIDColumns.removeAll()
         lastRowIDColumn = nil
-        rowIDTables.removeAll()
+        rowIDNames.removeAll()
         lastKeyStatement = nil
         lastPrimaryKey = nil
     }
 
     /// Whether the table has a rowid (it is not a WITHOUT ROWID table).
     @usableFromInline
-    func tableHasRowID(_ db: Database, _ table: String) -> Bool {
+    func tableHasRowID(_ db: Database, _ table: String) throws -> Bool {
+        try rowIDName(db, table) != nil
+    }
+
+    /// The SQL that selects the rowid of the table: `rowid`, or `_rowid_`
+    /// or `oid` when a column of the table takes the name (tables imported
+    /// from other systems often have a `RowID` column, which hides the
+    /// rowid), or the column that is an alias of the rowid when the three
+    /// are taken. Nil for a WITHOUT ROWID table, and for a table whose
+    /// primary key must stand for a rowid that no name selects.
+    @usableFromInline
+    func rowIDName(_ db: Database, _ table: String) throws -> String? {
         let key = table.lowercased()
-        if let known = rowIDTables[key] { return known }
-        let hasRowID = (try? db.makeStatement(sql: "SELECT rowid FROM \(table.quotedDatabaseIdentifier) LIMIT 0")) != nil
-        rowIDTables[key] = hasRowID
-        return hasRowID
+        if let known = rowIDNames[key] { return known }
+        let columns = Set(try db.columns(in: table).map { $0.name.lowercased() })
+        let name: String?
+        if let free = ["rowid", "_rowid_", "oid"].first(where: { !columns.contains($0) }) {
+            // A WITHOUT ROWID table refuses the name.
+            let probe = "SELECT \(free) FROM \(table.quotedDatabaseIdentifier) LIMIT 0"
+            name = (try? db.makeStatement(sql: probe)) != nil ? free : nil
+        } else {
+            let primaryKey = try db.primaryKey(table)
+            if let column = primaryKey.rowIDColumn {
+                name = column.quotedDatabaseIdentifier
+            } else if primaryKey.isHiddenRowID {
+                throw DatabaseError(
+                    resultCode: .SQLITE_ERROR,
+                    message: "the rowid of table \(table) can not be selected: its columns rowid, _rowid_ and oid hide it")
+            } else {
+                name = nil
+            }
+        }
+        rowIDNames[key] = .some(name)
+        return name
     }
 
     @usableFromInline
