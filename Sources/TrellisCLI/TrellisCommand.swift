@@ -35,7 +35,7 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Runs the seed scenarios on a new database file and prints what they fetch.")
 
-    @Option(name: .long, help: "The database file to create (recreated if it exists).")
+    @Option(name: .long, help: "The database file to create (a previous demo database is recreated; any other file is left alone).")
     var database: String = Demo.defaultPath
 
     func run() throws {

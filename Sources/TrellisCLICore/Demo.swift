@@ -8,9 +8,12 @@ public enum Demo {
     /// The default database file, in the current folder.
     public static let defaultPath = "trellis-demo.sqlite"
 
-    /// Creates (or recreates) the database at `path`, runs the scenarios,
-    /// and writes what a newcomer should see to `output`.
+    /// Creates the database at `path` (or recreates a previous demo
+    /// database), runs the scenarios, and writes what a newcomer should see
+    /// to `output`. Any other file at `path` is left alone: an error says
+    /// so.
     public static func run(path: String = defaultPath, output: (String) -> Void) throws {
+        try checkReplaceable(path)
         for suffix in ["", "-wal", "-shm"] {
             try? FileManager.default.removeItem(atPath: path + suffix)
         }
@@ -27,6 +30,30 @@ public enum Demo {
         try configuration(dbQueue, output)
         try objects(dbQueue, output)
         output("The database is at \(URL(fileURLWithPath: path).path). Open it with:\n    sqlite3 \(path)")
+    }
+
+    /// Throws unless `path` names no file, an empty file, or a database
+    /// that the demo made: the demo must not replace a folder or someone's
+    /// database (a slip for `trellis inspect` is easy).
+    static func checkReplaceable(_ path: String) throws {
+        guard !path.isEmpty, path != ":memory:" else {
+            throw CommandError("give the path of a database file to create")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
+        guard !isDirectory.boolValue else {
+            throw CommandError("\(path) is a folder, not a database file")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber
+        if size?.intValue == 0 { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let isDemo = (try? DatabaseQueue(path: path, configuration: configuration).read { db in
+            try migrator.appliedIdentifiers(db).contains("countries")
+        }) ?? false
+        guard isDemo else {
+            throw CommandError("\(path) exists and is not a Trellis demo database: give another path, or remove the file first")
+        }
     }
 
     // MARK: Schema

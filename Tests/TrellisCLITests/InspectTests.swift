@@ -175,6 +175,34 @@ import TrellisCLICore
         let report = try SchemaInspector.inspect(path: path)
         #expect(report.ambiguities.map(\.from) == ["book"])
     }
+
+    @Test func theDemoLeavesFoldersAndOtherDatabasesAlone() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: folder + "/sub/file.txt"))
+
+        let folderError = #expect(throws: CommandError.self) { try Demo.run(path: folder + "/sub") { _ in } }
+        #expect(folderError?.description == "\(folder)/sub is a folder, not a database file")
+        #expect(FileManager.default.fileExists(atPath: folder + "/sub/file.txt"))
+
+        let appPath = folder + "/app.sqlite"
+        try DatabaseQueue(path: appPath).write { db in
+            try db.execute(sql: "CREATE TABLE album(id INTEGER PRIMARY KEY, title TEXT); INSERT INTO album VALUES (1, 'Highway to Hell')")
+        }
+        let databaseError = #expect(throws: CommandError.self) { try Demo.run(path: appPath) { _ in } }
+        #expect(databaseError?.description
+            == "\(appPath) exists and is not a Trellis demo database: give another path, or remove the file first")
+        #expect(try DatabaseQueue(path: appPath).read { db in try String.fetchOne(db, sql: "SELECT title FROM album") } == "Highway to Hell")
+
+        let textPath = folder + "/notes.txt"
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: textPath))
+        #expect(throws: CommandError.self) { try Demo.run(path: textPath) { _ in } }
+        #expect(try String(contentsOfFile: textPath, encoding: .utf8) == "not a database")
+
+        let memoryError = #expect(throws: CommandError.self) { try Demo.run(path: ":memory:") { _ in } }
+        #expect(memoryError?.description == "give the path of a database file to create")
+    }
 }
 
 @Suite struct InspectUnusualSchemasTests {
