@@ -28,8 +28,8 @@ public final class Database {
     /// The label of the connection, for errors and traces.
     public let description: String
 
-    /// Cached statements, by SQL.
-    @exclusivity(unchecked) private var statementCache: [String: Statement] = [:]
+    /// Cached statements, by SQL (its bytes, as SQLite reads it).
+    @exclusivity(unchecked) private var statementCache: [SQLText: Statement] = [:]
 
     /// The statement of the last cache hit, with the SQL it was asked
     /// for: a caller that runs one statement in a loop finds it with a
@@ -299,10 +299,10 @@ public final class Database {
     @usableFromInline
     func cachedStatementIfPresent(sql: String) -> Statement? {
         let statement: Statement
-        if let last = lastCachedStatement, last.sql == sql {
+        if let last = lastCachedStatement, last.sql.hasSameUTF8(as: sql) {
             statement = last.statement
         } else {
-            guard let cached = statementCache[sql] else { return nil }
+            guard let cached = statementCache[SQLText(sql)] else { return nil }
             statement = cached
             lastCachedStatement = (sql, cached)
         }
@@ -338,7 +338,7 @@ public final class Database {
             statementCache.removeAll(keepingCapacity: true)
             lastCachedStatement = nil
         }
-        statementCache[sql] = statement
+        statementCache[SQLText(sql)] = statement
         return statement
     }
 

@@ -272,7 +272,7 @@ public final class Row {
     }
 
     /// The index of the leftmost column named `name`, compared
-    /// case-insensitively.
+    /// case-insensitively (ASCII case first, then Unicode case).
     ///
     /// A statement remembers the lookups of its rows: the lookup that the
     /// previous row made at the same point is confirmed inline, and only a
@@ -314,6 +314,12 @@ public final class Row {
                 return index - offset
             }
             for index in offset..<(offset + count) where names[index].isEqualIgnoringASCIICase(name) {
+                return index - offset
+            }
+            // Beyond ASCII, as GRDB does: "ANNÉE" finds "Année".
+            guard name.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+            let lowercasedName = name.lowercased()
+            for index in offset..<(offset + count) where names[index].lowercased() == lowercasedName {
                 return index - offset
             }
             return nil
