@@ -294,8 +294,9 @@ public final class Database {
         return try cacheStatement(sql: sql)
     }
 
-    /// A cached statement that a cursor is still iterating can not serve
-    /// a nested request: that one gets a fresh statement.
+    /// A cached statement that a cursor is still iterating (or will
+    /// iterate) can not serve another request: that one gets a fresh
+    /// statement.
     @usableFromInline
     func cachedStatementIfPresent(sql: String) -> Statement? {
         let statement: Statement
@@ -306,7 +307,7 @@ public final class Database {
             statement = cached
             lastCachedStatement = (sql, cached)
         }
-        if sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
+        if statement.isReservedByCursor || sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
             return try? makeStatement(sql: sql)
         }
         if statement.schemaGeneration != schemaGeneration {

@@ -35,10 +35,22 @@ public final class DatabaseCursor<Element>: Cursor {
             statement.reset()
         }
         try statement.database.willExecute(statement)
+        // Until it ends, the cursor owns the statement: a fetch of the same
+        // SQL must not take it from the cache and bind other arguments,
+        // even before the first step (SQLite calls it busy only after).
+        statement.isReservedByCursor = true
     }
 
     deinit {
-        if !isDone { statement.reset() }
+        if !isDone { end() }
+    }
+
+    /// Resets the statement, and gives it back to the cache.
+    @usableFromInline
+    func end() {
+        isDone = true
+        statement.reset()
+        statement.isReservedByCursor = false
     }
 
     @usableFromInline
@@ -54,8 +66,7 @@ public final class DatabaseCursor<Element>: Cursor {
         if isDone { return nil }
         do {
             guard try statement.step() else {
-                isDone = true
-                statement.reset()
+                end()
                 return nil
             }
             let row = self.row ?? firstRow()
@@ -63,8 +74,7 @@ public final class DatabaseCursor<Element>: Cursor {
             try row.checkRecordedDecodingError()
             return element
         } catch {
-            isDone = true
-            statement.reset()
+            end()
             throw error
         }
     }

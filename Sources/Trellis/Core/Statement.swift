@@ -57,6 +57,10 @@ public final class Statement {
     // which never overlap: the run-time exclusivity checks of a class's
     // properties would only cost time on each execution.
 
+    /// Whether a cursor iterates the statement: the statement cache then
+    /// gives a new statement to other fetches of the same SQL.
+    @usableFromInline @exclusivity(unchecked) var isReservedByCursor = false
+
     /// The last access whose changes include the tables this statement
     /// writes.
     @exclusivity(unchecked) var recordedAccessGeneration = 0
