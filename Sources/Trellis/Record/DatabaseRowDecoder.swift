@@ -45,6 +45,12 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     /// Which decoded types are FetchableRecords.
     @exclusivity(unchecked) private var fetchableTypes = FetchableTypeCache()
 
+    /// The key of the nested record that reads the row itself (no column,
+    /// scope or prefetched rows of its name): only one key may, as in GRDB,
+    /// so that a second record is not silently decoded from the columns
+    /// of the first (a forgotten `including`, or a scope of another name).
+    @exclusivity(unchecked) private var keyDecodedFromRow: String?
+
     /// The kept keyed container: the box of a `KeyedDecodingContainer`,
     /// and its key type.
     @exclusivity(unchecked) private var keptContainer: (keyType: ObjectIdentifier, box: AnyObject)?
@@ -309,12 +315,13 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     }
 
     func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, column name: String, key: Key) throws -> T {
-        if let scope = row.scopes[name] {
-            return try decodeRecord(T.self, from: scope, key: key)
-        }
+        // A column first, then a scope of the same name, as in GRDB.
         if let index = row.index(ofColumn: name) {
             return try ColumnDecoder(row: row, index: index, column: name, recordType: recordType, parentPath: codingPath, key: key)
                 .decode(T.self)
+        }
+        if let scope = row.scopes[name] {
+            return try decodeRecord(T.self, from: scope, key: key)
         }
         if let rows = row.prefetchedRows[name] {
             return try T(from: PrefetchedRowsDecoder(rows: rows, recordType: recordType, codingPath: codingPath + [key]))
@@ -325,12 +332,20 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
             guard !(T.self is any DatabaseValueConvertible.Type) else { throw columnNotFound(name, T.self) }
             return try decodeRecord(T.self, from: scope, key: key)
         }
+        guard !(T.self is any DatabaseValueConvertible.Type) else { throw columnNotFound(name, T.self) }
         // A nested record that reads the same row, such as the `book`
         // of `struct BookInfo { var book: Book; var author: Author }`.
+        if let first = keyDecodedFromRow, first != name {
+            let scopes = row.scopes.names.sorted()
+            throw DecodingError.keyNotFound(key, DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "No such key: \(first) or \(name): two records can not both decode the columns of \(recordType)"
+                    + (scopes.isEmpty ? " (include an association for each)" : " (the row has the scopes \(scopes.joined(separator: ", ")))")))
+        }
+        keyDecodedFromRow = name
         if let fetchableType = fetchableTypes.fetchableType(of: T.self) {
             return try decodeFetchable(fetchableType, as: T.self, in: recordType, from: row, parentPath: codingPath, key: key)
         }
-        guard !(T.self is any DatabaseValueConvertible.Type) else { throw columnNotFound(name, T.self) }
         return try decodeWithRowDecoder(T.self, in: recordType, from: row, parentPath: codingPath, key: key)
     }
 
