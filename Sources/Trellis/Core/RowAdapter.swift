@@ -50,6 +50,19 @@ public struct RowAdaptation: Sendable {
         layout = layoutScopes.isEmpty ? nil : RowLayout(scopes: layoutScopes)
     }
 
+    /// This adaptation of the columns of `inner`'s adapted row, as an
+    /// adaptation of the fetched row: the adapter of a request adapted
+    /// twice applies to the row the first one made, as in GRDB.
+    func composed(after inner: RowAdaptation) -> RowAdaptation {
+        mapped(through: inner.columns.map(\.index))
+    }
+
+    private func mapped(through indexes: [Int]) -> RowAdaptation {
+        RowAdaptation(
+            columns: columns.map { (index: indexes[$0.index], name: $0.name) },
+            scopes: scopes.map { (key: $0.key, adaptation: $0.adaptation.mapped(through: indexes)) })
+    }
+
     /// The adapted copy of `row`.
     @usableFromInline
     func adapt(_ row: Row) -> Row {
@@ -216,7 +229,19 @@ public struct AdaptedFetchRequest<Base: FetchRequest>: FetchRequest {
 
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest {
         var prepared = try base.makePreparedRequest(db, forSingleResult: singleResult)
-        prepared.adaptation = try adapter(db)._adaptation(columnNames: prepared.statement.columnNames)
+        let adapter = try adapter(db)
+        if let inner = prepared.adaptation {
+            // Adapted twice: the adapter sees the row of the first one.
+            let names = inner.columns.map(\.name)
+            prepared.adaptation = try adapter._adaptation(columnNames: names).composed(after: inner)
+        } else if let layout = prepared.layout {
+            // A joined row: the adapter sees the columns of the row, not
+            // those of its scopes.
+            let names = Array(prepared.statement.columnNames.prefix(layout.baseCount ?? prepared.statement.columnCount))
+            prepared.adaptation = try adapter._adaptation(columnNames: names)
+        } else {
+            prepared.adaptation = try adapter._adaptation(columnNames: prepared.statement.columnNames)
+        }
         return prepared
     }
 

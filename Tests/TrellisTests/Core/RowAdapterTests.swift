@@ -82,4 +82,50 @@ private struct BookInfo: Decodable, FetchableRecord {
             #expect(try adapted.fetchCount(db) == 2)
         }
     }
+
+    // MARK: - Requests adapted twice
+
+    private func columns(_ rows: [Row]) -> [String] {
+        rows.map { row in
+            var text = row.map { name, value in "\(name)=\(value)" }.joined(separator: " ")
+            for name in row.scopes.names.sorted() {
+                text += " \(name):" + (row.scopes[name]?.map { "\($0)=\($1)" }.joined(separator: " ") ?? "")
+            }
+            return text
+        }
+    }
+
+    @Test func aSecondAdapterAppliesToTheRowOfTheFirst() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let sql = "SELECT 1 AS a, 2 AS b, 3 AS c, 4 AS d"
+            let twice = SQLRequest<Row>(sql: sql)
+                .adapted { _ in SuffixRowAdapter(fromIndex: 1) }
+                .adapted { _ in SuffixRowAdapter(fromIndex: 1) }
+            #expect(try columns(twice.fetchAll(db)) == ["c=3 d=4"])
+            let scoped = SQLRequest<Row>(sql: sql, adapter: SuffixRowAdapter(fromIndex: 2))
+                .adapted { _ in ScopeAdapter(["x": RangeRowAdapter(0..<1)]) }
+            #expect(try columns(scoped.fetchAll(db)) == ["c=3 d=4 x:c=3"])
+            let values = SQLRequest<Int>(sql: sql)
+                .adapted { _ in SuffixRowAdapter(fromIndex: 1) }
+                .adapted { _ in SuffixRowAdapter(fromIndex: 2) }
+            #expect(try values.fetchAll(db) == [4])
+        }
+    }
+
+    @Test func anAdapterOfAJoinedRequestSeesTheColumnsOfItsRow() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE TABLE team(id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE player(id INTEGER PRIMARY KEY, teamId INTEGER REFERENCES team(id));
+                INSERT INTO team VALUES (1, 'Reds');
+                INSERT INTO player VALUES (1, 1);
+                """)
+            let request = Table("player")
+                .including(required: Table("player").belongsTo(Table("team")))
+                .adapted { _ in SuffixRowAdapter(fromIndex: 1) }
+            #expect(try columns(request.fetchAll(db)) == ["teamId=1"])
+        }
+    }
 }
