@@ -54,7 +54,10 @@ enum DatabaseDateFormat {
     /// date that is not a number.
     static func string(from date: Date) -> String? {
         guard representableIntervals.contains(date.timeIntervalSince1970) else { return nil }
-        var milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // To the nearest millisecond, as GRDB stores dates: truncating
+        // stored a date made by `Date()` one millisecond early half of
+        // the time.
+        var milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.toNearestOrEven))
         let millisPerDay: Int64 = 86_400_000
         var days = milliseconds / millisPerDay
         milliseconds -= days * millisPerDay

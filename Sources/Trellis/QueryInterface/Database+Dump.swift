@@ -9,7 +9,9 @@ import Foundation
 /// ```
 public struct DumpFormat: Sendable {
     enum Style: Sendable {
-        case separated(header: Bool, separator: String, nullValue: String, quoted: Bool)
+        /// `binaryAsHex`: blobs that are not UTF-8 print as `X'00FF'`, not
+        /// as empty text (never as raw bytes, which would reach a terminal).
+        case separated(header: Bool, separator: String, nullValue: String, quoted: Bool, binaryAsHex: Bool)
         case line(nullValue: String)
         case json
     }
@@ -19,18 +21,18 @@ public struct DumpFormat: Sendable {
     /// Values separated by `|`, text as is, NULL as the empty string: the
     /// format of the `sqlite3` shell, for reading.
     public static func debug(header: Bool = false, separator: String = "|", nullValue: String = "") -> DumpFormat {
-        DumpFormat(style: .separated(header: header, separator: separator, nullValue: nullValue, quoted: false))
+        DumpFormat(style: .separated(header: header, separator: separator, nullValue: nullValue, quoted: false, binaryAsHex: true))
     }
 
     /// The `.mode list` format of the `sqlite3` shell.
     public static func list(header: Bool = false, separator: String = "|", nullValue: String = "") -> DumpFormat {
-        DumpFormat(style: .separated(header: header, separator: separator, nullValue: nullValue, quoted: false))
+        DumpFormat(style: .separated(header: header, separator: separator, nullValue: nullValue, quoted: false, binaryAsHex: false))
     }
 
     /// Values as SQL literals, separated by commas: the `.mode quote`
     /// format of the `sqlite3` shell.
     public static func quote(header: Bool = false, separator: String = ",") -> DumpFormat {
-        DumpFormat(style: .separated(header: header, separator: separator, nullValue: "NULL", quoted: true))
+        DumpFormat(style: .separated(header: header, separator: separator, nullValue: "NULL", quoted: true, binaryAsHex: true))
     }
 
     /// One `column = value` line per column, a blank line between rows.
@@ -46,13 +48,13 @@ public struct DumpFormat: Sendable {
     /// The lines that print `rows`.
     func lines(_ rows: [Row]) -> [String] {
         switch style {
-        case .separated(let header, let separator, let nullValue, let quoted):
+        case .separated(let header, let separator, let nullValue, let quoted, let binaryAsHex):
             var lines: [String] = []
             if header, let first = rows.first { lines.append(first.columnNames.joined(separator: separator)) }
             for row in rows {
                 lines.append(row.databaseValues.map { value in
                     if quoted { return value.sqlLiteral }
-                    return Self.text(value) ?? nullValue
+                    return Self.text(value, binaryAsHex: binaryAsHex) ?? nullValue
                 }.joined(separator: separator))
             }
             return lines
@@ -62,7 +64,7 @@ public struct DumpFormat: Sendable {
                 if index > 0 { lines.append("") }
                 let width = row.columnNames.map(\.count).max() ?? 0
                 for (name, value) in zip(row.columnNames, row.databaseValues) {
-                    lines.append(String(repeating: " ", count: width - name.count) + name + " = " + (Self.text(value) ?? nullValue))
+                    lines.append(String(repeating: " ", count: width - name.count) + name + " = " + (Self.text(value, binaryAsHex: false) ?? nullValue))
                 }
             }
             return lines
@@ -79,14 +81,17 @@ public struct DumpFormat: Sendable {
         }
     }
 
-    /// The value as text; nil for NULL.
-    private static func text(_ value: DatabaseValue) -> String? {
+    /// The value as text; nil for NULL. A blob prints as its text when it
+    /// is UTF-8, else as hex or not at all, as in GRDB.
+    private static func text(_ value: DatabaseValue, binaryAsHex: Bool) -> String? {
         switch value.storage {
         case .null: return nil
         case .int64(let int): return String(int)
         case .double(let double): return String(double)
         case .string(let string): return string
-        case .blob(let data): return String(decoding: data, as: UTF8.self)
+        case .blob(let data):
+            if let string = String(data: data, encoding: .utf8) { return string }
+            return binaryAsHex ? value.sqlLiteral : ""
         }
     }
 
@@ -184,7 +189,7 @@ extension Database {
         let shadowTables = try shadowTableNames()
         let rows = try Row.fetchAll(self, sql: """
             SELECT tbl_name, sql || ';' AS sql FROM sqlite_master
-            WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
+            WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
             ORDER BY tbl_name COLLATE NOCASE, type = 'table' DESC, name COLLATE NOCASE
             """)
         for row in rows where !shadowTables.contains((row["tbl_name"] as String).lowercased()) {
@@ -195,7 +200,7 @@ extension Database {
     private func userTableNames() throws -> [String] {
         let shadowTables = try shadowTableNames()
         return try String.fetchAll(self, sql: """
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
             ORDER BY name COLLATE NOCASE
             """).filter { !shadowTables.contains($0.lowercased()) }
     }
@@ -210,17 +215,21 @@ extension Database {
         return Set(names.map { $0.lowercased() })
     }
 
-    /// The rows of a table, by primary key (or rowid), or in every column
-    /// when `stableOrder` asks for an order that does not depend on keys.
+    /// The rows of a table, by primary key (or rowid). A view has none:
+    /// its rows come in their own order, or in every column when
+    /// `stableOrder` asks for an order that does not depend on the view.
+    /// Ordering a table by key needs no collation that the connection may
+    /// lack (Android databases declare `COLLATE LOCALIZED` columns).
     private func tableRows(_ table: String, stableOrder: Bool) throws -> [Row] {
         let quoted = table.quotedDatabaseIdentifier
         let ordering: String
-        if stableOrder {
+        if try viewExists(table) {
+            guard stableOrder else { return try Row.fetchAll(self, sql: "SELECT * FROM \(quoted)") }
             let count = try columns(in: table).count
             ordering = (1...max(1, count)).map(String.init).joined(separator: ", ")
-        } else if try viewExists(table) {
-            // Views have no primary key: their rows come in their own order.
-            return try Row.fetchAll(self, sql: "SELECT * FROM \(quoted)")
+        } else if let rowID = try recordStatementCache.rowIDName(self, table) {
+            let primaryKey = try primaryKey(table)
+            ordering = primaryKey.isRowID ? rowID : primaryKey.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         } else {
             ordering = try primaryKey(table).columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         }

@@ -73,6 +73,12 @@ final class DatabaseRecordEncoder: Encoder {
             return recordType.databaseValue(uuid: uuid, column: column)
         }
         if let data = value as? Data {
+            if case .text = recordType.databaseDataEncodingStrategy(for: column), String(data: data, encoding: .utf8) == nil {
+                // NULL would lose the data silently.
+                throw EncodingError.invalidValue(data, EncodingError.Context(
+                    codingPath: [],
+                    debugDescription: "Non-UTF8 data can't be encoded as text in the database (column \(column) of \(recordType))"))
+            }
             return recordType.databaseValue(data: data, column: column)
         }
         if let convertible = value as? any DatabaseValueConvertible {

@@ -79,6 +79,15 @@ struct DifferentialValueFindingsTests {
         let components = try #require(DatabaseDateComponents.fromDatabaseValue("2024-01-02 03:04:05.999999".databaseValue))
         #expect(components.dateComponents.nanosecond == 999_000_000)
     }
+
+    @Test("Dates are stored to the nearest millisecond")
+    func dateIsStoredToTheNearestMillisecond() throws {
+        #expect(Date(timeIntervalSince1970: 86_399.9999).databaseValue == "1970-01-02 00:00:00.000".databaseValue)
+        #expect(Date(timeIntervalSince1970: 0.9996).databaseValue == "1970-01-01 00:00:01.000".databaseValue)
+        #expect(Date(timeIntervalSince1970: 0.0004).databaseValue == "1970-01-01 00:00:00.000".databaseValue)
+        #expect(Date(timeIntervalSince1970: -0.0004).databaseValue == "1970-01-01 00:00:00.000".databaseValue)
+        #expect(Date(timeIntervalSince1970: 1.2344).databaseValue == "1970-01-01 00:00:01.234".databaseValue)
+    }
 }
 
 @Suite("Differential findings: records")

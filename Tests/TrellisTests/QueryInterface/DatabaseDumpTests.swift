@@ -60,4 +60,41 @@ private final class Output: TextOutputStream, @unchecked Sendable {
         #expect(content.hasSuffix("team\nblue|Blue\nred|Red\n"))
         #expect(throws: DatabaseError.self) { try dump { db, out in try db.dumpTables(["missing"], to: out) } }
     }
+
+    @Test func binaryBlobsPrintAsHexOrNotAtAll() throws {
+        let sql: SQL = "SELECT x'414243' AS a, x'00ff' AS b"
+        #expect(try dump { db, out in try db.dumpSQL(sql, to: out) } == "ABC|X'00FF'\n")
+        #expect(try dump { db, out in try db.dumpSQL(sql, format: .list(), to: out) } == "ABC|\n")
+        #expect(try dump { db, out in try db.dumpSQL(sql, format: .line(), to: out) } == "a = ABC\nb = \n")
+    }
+
+    @Test func contentOfRealDatabasesPrintsByKey() throws {
+        let dbQueue = try DatabaseQueue()
+        let content = try dbQueue.write { (db: Database) throws -> String in
+            // A table whose name starts like SQLite's own, and a table
+            // without primary key, whose rows print in rowid order.
+            try db.execute(sql: """
+                CREATE TABLE sqliteX(a);
+                INSERT INTO sqliteX VALUES (1);
+                CREATE TABLE nopk(a, b);
+                INSERT INTO nopk VALUES (1, 2), (NULL, NULL);
+                """)
+            let output = Output()
+            try db.dumpContent(to: output)
+            return output.text
+        }
+        #expect(content == """
+            sqlite_master
+            CREATE TABLE nopk(a, b);
+            CREATE TABLE sqliteX(a);
+
+            nopk
+            1|2
+            |
+
+            sqliteX
+            1
+
+            """)
+    }
 }

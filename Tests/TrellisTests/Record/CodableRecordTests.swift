@@ -344,6 +344,14 @@ import Trellis
             #expect(types == ["blob", "text"])
             #expect(try TextBlob.fetchAll(db).map { String(decoding: $0.payload, as: UTF8.self) } == ["hello", "world"])
             #expect(try Blob.fetchOne(db)?.payload == Data("hello".utf8))
+            // Bytes that are not UTF-8 can not be text: an error, not NULL.
+            let error = #expect(throws: EncodingError.self) { try TextBlob(payload: Data([0xFF])).insert(db) }
+            if case .invalidValue(_, let context)? = error {
+                #expect(context.debugDescription.hasPrefix("Non-UTF8 data can't be encoded as text in the database"))
+            } else {
+                Issue.record("unexpected \(String(describing: error))")
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM blob") == 2)
         }
     }
 
