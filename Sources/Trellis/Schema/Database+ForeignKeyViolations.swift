@@ -30,14 +30,17 @@ public struct ForeignKeyViolation: Sendable, CustomStringConvertible {
     /// author(id), in [id:10 authorId:42 title:"x"]`.
     public func failureDescription(_ db: Database) throws -> String {
         var text = "FOREIGN KEY constraint violation - from \(originTable)"
-        if let foreignKey = try db.foreignKeys(on: originTable).first(where: { $0.id == foreignKeyId }) {
+        // The columns of a key to a table that does not exist are unknown:
+        // the violation is still told, without them.
+        let foreignKeys = try? db.foreignKeys(on: originTable)
+        if let foreignKey = foreignKeys?.first(where: { $0.id == foreignKeyId }) {
             text += "(\(foreignKey.originColumns.joined(separator: ", "))) to \(destinationTable)"
             text += "(\(foreignKey.destinationColumns.joined(separator: ", ")))"
         } else {
             text += " to \(destinationTable)"
         }
-        if let originRowID {
-            let sql = "SELECT * FROM \(originTable.quotedDatabaseIdentifier) WHERE rowid = ?"
+        if let originRowID, let rowID = try? db.recordStatementCache.rowIDName(db, originTable) {
+            let sql = "SELECT * FROM \(originTable.quotedDatabaseIdentifier) WHERE \(rowID) = ?"
             if let row = try Row.fetchOne(db, sql: sql, arguments: [originRowID]) {
                 text += ", in \(row)"
             } else {

@@ -70,6 +70,20 @@ import Trellis
         }
     }
 
+    @Test func aKeyToAMissingTableIsAViolation() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.writeWithoutTransaction { (db: Database) throws in
+            try db.execute(sql: """
+                PRAGMA foreign_keys = OFF;
+                CREATE TABLE child(id INTEGER PRIMARY KEY, ghostId INT REFERENCES ghost);
+                INSERT INTO child VALUES (1, 5), (2, NULL);
+                """)
+            let error = #expect(throws: DatabaseError.self) { try db.checkForeignKeys(in: "child") }
+            #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
+            #expect(error?.message == "FOREIGN KEY constraint violation - from child to ghost, in [id:1 ghostId:5]")
+        }
+    }
+
     @Test func foreignKeyViolationsIsACursorOfViolations() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { (db: Database) throws in
