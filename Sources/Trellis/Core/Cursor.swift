@@ -284,7 +284,16 @@ public final class AnyCursor<Element>: Cursor {
 
     /// A cursor that iterates a sequence.
     public convenience init<S: Sequence>(_ sequence: S) where S.Element == Element {
-        var iterator = sequence.makeIterator()
+        self.init(iterator: sequence.makeIterator())
+    }
+
+    /// A cursor whose elements come from an iterator.
+    ///
+    /// ```swift
+    /// let cursor = AnyCursor(iterator: [1, 2, 3].makeIterator())
+    /// ```
+    public convenience init<I: IteratorProtocol>(iterator: I) where I.Element == Element {
+        var iterator = iterator
         self.init { iterator.next() }
     }
 

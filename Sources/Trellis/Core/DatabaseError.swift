@@ -37,6 +37,21 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// The primary result code.
     public var resultCode: ResultCode { extendedResultCode.primaryResultCode }
 
+    /// Whether the error comes from an interrupted database: its code is
+    /// `SQLITE_INTERRUPT`, or `SQLITE_ABORT` for the accesses of a
+    /// transaction that an interruption rolled back.
+    ///
+    /// ```swift
+    /// do {
+    ///     try dbPool.write { db in ... }
+    /// } catch let error as DatabaseError where error.isInterruptionError {
+    ///     // The database was interrupted.
+    /// }
+    /// ```
+    public var isInterruptionError: Bool {
+        resultCode == .SQLITE_INTERRUPT || resultCode == .SQLITE_ABORT
+    }
+
     public init(
         resultCode: ResultCode = .SQLITE_ERROR,
         message: String? = nil,

@@ -94,6 +94,26 @@ extension Row {
         return try decode(Value.self, atIndex: index)
     }
 
+    /// Returns the value of a column, or throws a ``RowDecodingError``.
+    ///
+    /// ```swift
+    /// let name = try row.decode(String.self, forColumn: Column("name"))
+    /// ```
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self, forColumn column: some ColumnExpression) throws -> Value
+    {
+        try decode(Value.self, forColumn: column.name)
+    }
+
+    /// Returns the value of a column, or nil when it is NULL or missing.
+    @inlinable
+    public func decodeIfPresent<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self, forColumn column: some ColumnExpression) throws -> Value?
+    {
+        try decodeIfPresent(Value.self, forColumn: column.name)
+    }
+
     /// Returns the value of the column `name`, or nil when it is NULL or
     /// missing. Throws when the value can not convert.
     @inlinable

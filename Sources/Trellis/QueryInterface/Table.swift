@@ -299,3 +299,122 @@ extension Table where RowDecoder: FetchableRecord & Hashable {
     /// All records of the table, as a set.
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try all().fetchSet(db) }
 }
+
+// MARK: - Keys and ids
+
+extension Table {
+    /// Deletes the rows with the given keys (primary or unique), and
+    /// returns how many were deleted.
+    ///
+    /// ```swift
+    /// try Table("citizenship").deleteAll(db, keys: [["citizenId": 1, "countryCode": "FR"]])
+    /// ```
+    @discardableResult
+    public func deleteAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Int {
+        if keys.isEmpty { return 0 }
+        return try filter(keys: keys).deleteAll(db)
+    }
+
+    /// Selects the primary key, decoded as `type`.
+    ///
+    /// ```swift
+    /// let ids = try Table("player").selectPrimaryKey(as: Int64.self).fetchAll(db)
+    /// ```
+    public func selectPrimaryKey<T>(as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().selectPrimaryKey(as: type)
+    }
+}
+
+extension Table where RowDecoder == Row {
+    /// A cursor over the rows with the given primary keys.
+    public func fetchCursor(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> AnyCursor<Row> {
+        try filter(keys: keys).fetchCursor(db)
+    }
+
+    /// The rows with the given primary keys.
+    ///
+    /// ```swift
+    /// let rows = try Table("player").fetchAll(db, keys: [1, 2, 3])
+    /// ```
+    public func fetchAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> [Row] {
+        try filter(keys: keys).fetchAll(db)
+    }
+
+    /// The rows with the given keys (primary or unique).
+    public func fetchAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> [Row] {
+        try filter(keys: keys).fetchAll(db)
+    }
+
+    /// The set of rows with the given primary keys.
+    public func fetchSet(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Set<Row> {
+        try filter(keys: keys).fetchSet(db)
+    }
+}
+
+extension Table where RowDecoder: FetchableRecord {
+    /// A cursor over the records with the given primary keys.
+    public func fetchCursor(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> AnyCursor<RowDecoder> {
+        try filter(keys: keys).fetchCursor(db)
+    }
+
+    /// The records with the given primary keys.
+    public func fetchAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> [RowDecoder] {
+        try filter(keys: keys).fetchAll(db)
+    }
+
+    /// The records with the given keys (primary or unique).
+    public func fetchAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> [RowDecoder] {
+        try filter(keys: keys).fetchAll(db)
+    }
+}
+
+extension Table where RowDecoder: FetchableRecord & Hashable {
+    /// The set of records with the given primary keys.
+    public func fetchSet(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Set<RowDecoder> {
+        try filter(keys: keys).fetchSet(db)
+    }
+}
+
+extension Table where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+    /// The row with the given id.
+    ///
+    /// ```swift
+    /// let players = Table<Player>("player")
+    /// let request = players.filter(id: 1)
+    /// ```
+    public func filter(id: RowDecoder.ID) -> QueryInterfaceRequest<RowDecoder> { filter(key: id) }
+
+    /// The rows with the given ids.
+    public func filter(ids: some Collection<RowDecoder.ID>) -> QueryInterfaceRequest<RowDecoder> { filter(keys: ids) }
+
+    /// Whether a row has the given id.
+    public func exists(_ db: Database, id: RowDecoder.ID) throws -> Bool { try exists(db, key: id) }
+
+    /// Deletes the row with the given id, and returns whether a row was
+    /// deleted.
+    @discardableResult
+    public func deleteOne(_ db: Database, id: RowDecoder.ID) throws -> Bool { try deleteOne(db, key: id) }
+
+    /// Deletes the rows with the given ids, and returns how many were
+    /// deleted.
+    @discardableResult
+    public func deleteAll(_ db: Database, ids: some Collection<RowDecoder.ID>) throws -> Int { try deleteAll(db, keys: ids) }
+
+    /// Selects the ids of the rows.
+    public func selectID() -> QueryInterfaceRequest<RowDecoder.ID> { selectPrimaryKey(as: RowDecoder.ID.self) }
+}
+
+extension Table where RowDecoder: FetchableRecord & Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+    /// The record with the given id, if any.
+    public func fetchOne(_ db: Database, id: RowDecoder.ID) throws -> RowDecoder? { try fetchOne(db, key: id) }
+
+    /// The records with the given ids.
+    public func fetchAll(_ db: Database, ids: some Collection<RowDecoder.ID>) throws -> [RowDecoder] {
+        try filter(ids: ids).fetchAll(db)
+    }
+
+    /// A cursor over the records with the given ids.
+    public func fetchCursor(_ db: Database, ids: some Collection<RowDecoder.ID>) throws -> AnyCursor<RowDecoder> {
+        try filter(ids: ids).fetchCursor(db)
+    }
+}

@@ -41,4 +41,46 @@ import Trellis
         #expect(try count(snapshot) == 1)
         #expect(try dbPool.read { db in try Player.fetchCount(db) } == 2)
     }
+
+    private struct Member: Codable, FetchableRecord, Identifiable, Hashable {
+        var id: Int64
+        var name: String
+    }
+
+    @Test func tablesOfIdentifiableRecordsTakeIds() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE TABLE member (id INTEGER PRIMARY KEY, name TEXT);
+                INSERT INTO member VALUES (1, 'Arthur'), (2, 'Barbara'), (3, 'Craig'), (4, 'Diane');
+                CREATE TABLE citizenship (citizenId INTEGER, countryCode TEXT, PRIMARY KEY (citizenId, countryCode));
+                INSERT INTO citizenship VALUES (1, 'FR'), (1, 'DE'), (2, 'FR');
+                """)
+            let members = Table<Member>("member")
+            #expect(try members.fetchOne(db, id: 2)?.name == "Barbara")
+            #expect(try members.filter(id: 3).fetchAll(db).map(\.name) == ["Craig"])
+            #expect(try members.filter(ids: [1, 3]).order(Column("id")).fetchAll(db).map(\.name) == ["Arthur", "Craig"])
+            #expect(try members.fetchAll(db, ids: [4]).map(\.name) == ["Diane"])
+            #expect(try members.exists(db, id: 4))
+            #expect(try members.selectID().order(Column("id")).fetchAll(db) == [1, 2, 3, 4])
+            #expect(try members.deleteOne(db, id: 4))
+            #expect(try members.deleteAll(db, ids: [3, 5]) == 1)
+            #expect(try Table("member").selectPrimaryKey(as: Int64.self).fetchAll(db) == [1, 2])
+            #expect(try Table("member").fetchAll(db, keys: [2]).map { $0["name"] as String } == ["Barbara"])
+            #expect(try members.fetchSet(db, keys: [1]).map(\.name) == ["Arthur"])
+            #expect(try Table("citizenship").deleteAll(db, keys: [["citizenId": 1, "countryCode": "FR"]]) == 1)
+            #expect(try Table("citizenship").fetchCount(db) == 2)
+        }
+    }
+
+    @Test func smallerNamesOfGRDB() throws {
+        #expect(DatabaseError(resultCode: .SQLITE_INTERRUPT).isInterruptionError)
+        #expect(DatabaseError(resultCode: .SQLITE_ABORT).isInterruptionError)
+        #expect(!DatabaseError(resultCode: .SQLITE_BUSY).isInterruptionError)
+        #expect(try Array(AnyCursor(iterator: [1, 2].makeIterator())) == [1, 2])
+        let dbQueue = try DatabaseQueue()
+        let row = try dbQueue.read { db in try Row.fetchOne(db, sql: "SELECT 'Arthur' AS name, NULL AS score") }
+        #expect(try row?.decode(String.self, forColumn: Column("name")) == "Arthur")
+        #expect(try row?.decodeIfPresent(Int.self, forColumn: Column("score")) == nil)
+    }
 }
