@@ -85,7 +85,11 @@ struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
         default: throw valueMismatch(T.self, dbValue)
         }
         do {
-            return try recordType.databaseJSONDecoder(for: column).decode(T.self, from: data)
+            // As in GRDB, the decoder is asked for the coding key, and it
+            // shares the record's user info with the nested values.
+            let jsonDecoder = recordType.databaseJSONDecoder(for: key?.stringValue ?? column)
+            jsonDecoder.userInfo.merge(recordType.databaseDecodingUserInfo) { own, _ in own }
+            return try jsonDecoder.decode(T.self, from: data)
         } catch let error as DecodingError {
             // GRDB's error, so that `catch DecodingError.keyNotFound` works,
             // which names what failed, as decoding errors of Trellis do.

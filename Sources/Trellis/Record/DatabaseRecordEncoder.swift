@@ -65,7 +65,7 @@ final class DatabaseRecordEncoder: Encoder {
     }
 
     /// The database value of a property that is not a primitive.
-    func databaseValue<T: Encodable>(for value: T, column: String) throws -> DatabaseValue {
+    func databaseValue<T: Encodable>(for value: T, column: String, key: String) throws -> DatabaseValue {
         if let date = value as? Date {
             return recordType.databaseValue(date: date, column: column)
         }
@@ -89,7 +89,11 @@ final class DatabaseRecordEncoder: Encoder {
         if (try? value.encode(to: single)) != nil, let dbValue = single.value {
             return dbValue
         }
-        let data = try recordType.databaseJSONEncoder(for: column).encode(value)
+        // As in GRDB, the encoder is asked for the coding key, and it
+        // shares the record's user info with the nested values.
+        let jsonEncoder = recordType.databaseJSONEncoder(for: key)
+        jsonEncoder.userInfo.merge(recordType.databaseEncodingUserInfo) { own, _ in own }
+        let data = try jsonEncoder.encode(value)
         return String(decoding: data, as: UTF8.self).databaseValue
     }
 
@@ -139,7 +143,7 @@ final class DatabaseRecordEncoder: Encoder {
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             try encoder.read { encoder in
                 let column = encoder.column(for: key)
-                encoder.container.setValue(try encoder.databaseValue(for: value, column: column), forColumn: column)
+                encoder.container.setValue(try encoder.databaseValue(for: value, column: column, key: key.stringValue), forColumn: column)
             }
         }
 

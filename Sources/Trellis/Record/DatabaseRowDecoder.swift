@@ -177,7 +177,11 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         case .useDefaultKeys:
             return key
         case .convertFromSnakeCase:
-            return key.snakeCased
+            let column = key.snakeCased
+            if row.index(ofColumn: column) != nil { return column }
+            // GRDB converts the column names: a column whose converted name
+            // is the key (`playerName` itself, `player__name`) matches too.
+            return row.columnNames.first { $0.camelCasedFromSnakeCase == key } ?? column
         case .custom(let keyForColumn):
             return row.columnNames.first { keyForColumn($0).stringValue == key } ?? key
         }

@@ -380,6 +380,67 @@ import Trellis
         }
     }
 
+    @Test func snakeCaseDecodingFindsColumnsThatAreAlreadyCamelCased() throws {
+        struct Player: Decodable, FetchableRecord, Equatable {
+            static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+            var playerName: String
+            var teamScore: Int
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            // Real schemas mix conventions: GRDB converts each column name.
+            #expect(try Player.fetchOne(db, sql: "SELECT 'Arthur' AS playerName, 3 AS team_score")
+                == Player(playerName: "Arthur", teamScore: 3))
+            #expect(try Player.fetchOne(db, sql: "SELECT 'Barbara' AS player_name, 4 AS teamScore")
+                == Player(playerName: "Barbara", teamScore: 4))
+        }
+    }
+
+    @Test func jsonColumnsAreCodedForTheirKeyWithTheRecordsUserInfo() throws {
+        struct Suffixed: Codable, Equatable {
+            static let key = CodingUserInfoKey(rawValue: "suffix")!
+            var text: String
+            init(text: String) { self.text = text }
+            init(from decoder: any Decoder) throws {
+                text = try decoder.singleValueContainer().decode(String.self) + ((decoder.userInfo[Self.key] as? String) ?? "")
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(text + ((encoder.userInfo[Self.key] as? String) ?? ""))
+            }
+        }
+        final class Keys: @unchecked Sendable {
+            var asked: [String] = []
+        }
+        let keys = Keys()
+        struct Player: Codable, FetchableRecord, PersistableRecord {
+            static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+            static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+            static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [Suffixed.key: "/enc"] }
+            static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [Suffixed.key: "/dec"] }
+            nonisolated(unsafe) static var keys: Keys?
+            static func databaseJSONEncoder(for column: String) -> JSONEncoder {
+                keys?.asked.append("encoder \(column)")
+                return JSONEncoder()
+            }
+            static func databaseJSONDecoder(for column: String) -> JSONDecoder {
+                keys?.asked.append("decoder \(column)")
+                return JSONDecoder()
+            }
+            var nickNames: [Suffixed]
+        }
+        Player.keys = keys
+        defer { Player.keys = nil }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE player (nick_names TEXT)")
+            try Player(nickNames: [Suffixed(text: "a")]).insert(db)
+            #expect(try String.fetchOne(db, sql: "SELECT nick_names FROM player") == #"["a\/enc"]"#)
+            #expect(try Player.fetchOne(db)?.nickNames == [Suffixed(text: "a/enc/dec")])
+        }
+        #expect(keys.asked == ["encoder nickNames", "decoder nickNames"])
+    }
+
     @Test func allKeysFollowTheColumnStrategy() throws {
         struct Bag: Decodable, FetchableRecord {
             static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
