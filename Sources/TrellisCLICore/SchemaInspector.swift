@@ -35,9 +35,12 @@ public enum SchemaInspector {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(2)
+        // SQLite reads a name that starts with `file:` as a URI, which may
+        // name another file: the checked file is the opened one.
+        let openedPath = path.hasPrefix("file:") ? "./" + path : path
         let dbQueue: DatabaseQueue
         do {
-            dbQueue = try DatabaseQueue(path: path, configuration: configuration)
+            dbQueue = try DatabaseQueue(path: openedPath, configuration: configuration)
         } catch let error as DatabaseError {
             throw CommandError(describe(error, path: path))
         }
@@ -129,13 +132,16 @@ public enum SchemaInspector {
 
     /// The options of a table, from its `CREATE TABLE` statement: those
     /// after its last parenthesis (`) WITHOUT ROWID, STRICT`), and
-    /// AUTOINCREMENT, which a column declares.
+    /// AUTOINCREMENT, which a column declares. Names, strings and comments
+    /// are left out: a comment may hold a parenthesis, a default value or
+    /// a name the word AUTOINCREMENT.
     private static func options(of table: String, db: Database) throws -> [String] {
         guard let sql = try String.fetchOne(
-            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]),
-            let close = sql.lastIndex(of: ")")
+            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table])
         else { return [] }
-        let words = sql[sql.index(after: close)...].uppercased().split(whereSeparator: { $0.isWhitespace || $0 == "," })
+        let code = SQLCode(sql)
+        guard let close = code.keywords.lastIndex(where: { $0 == ")" }) else { return [] }
+        let words = code.keywords[(close + 1)...].filter { $0 != "," }
         var options: [String] = []
         if zip(words, words.dropFirst()).contains(where: { $0 == "WITHOUT" && $1 == "ROWID" }) {
             options.append("WITHOUT ROWID")
@@ -143,10 +149,8 @@ public enum SchemaInspector {
         if words.contains("STRICT") {
             options.append("STRICT")
         }
-        // A keyword of the statement, not a part of a name: sqlite_sequence
-        // would tell it only once the table has had rows.
-        let keywords = sql.uppercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
-        if keywords.contains("AUTOINCREMENT") {
+        // sqlite_sequence would tell it only once the table has had rows.
+        if code.keywords.contains("AUTOINCREMENT") {
             options.append("AUTOINCREMENT")
         }
         return options
@@ -233,36 +237,65 @@ public enum SchemaInspector {
     }
 
     /// The module of a virtual table, from its `CREATE VIRTUAL TABLE ...
-    /// USING module(...)` statement.
+    /// USING module(...)` statement: the word after the keyword USING, not
+    /// after a table name that contains it.
     private static func virtualTableModule(_ table: String, db: Database) throws -> String? {
         guard let sql = try String.fetchOne(
-            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]),
-            sql.range(of: "CREATE VIRTUAL TABLE", options: [.caseInsensitive, .anchored]) != nil,
-            let using = sql.range(of: " USING ", options: .caseInsensitive)
+            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table])
         else { return nil }
-        let module = sql[using.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-        return module.isEmpty ? nil : module.lowercased()
+        let keywords = SQLCode(sql).keywords
+        guard keywords.starts(with: ["CREATE", "VIRTUAL", "TABLE"]),
+              let using = keywords.firstIndex(of: "USING"), using + 1 < keywords.count
+        else { return nil }
+        return keywords[using + 1].lowercased()
+    }
+
+    /// An association before its declaration is written: its member name
+    /// may change when another association of its table takes it.
+    private struct AssociationDraft {
+        var association: DatabaseReport.Association
+        var member: String
+        /// `belongsTo(Author.self`: the call, up to its key and options.
+        var call: String
+        var explicitKey: String?
+        /// `, using: ForeignKey(["authorId"])`, or empty.
+        var options: String
+        var isToMany: Bool
     }
 
     private static func inferAssociations(_ tables: [DatabaseReport.Table], db: Database) throws
         -> ([DatabaseReport.Association], [DatabaseReport.Ambiguity], [String])
     {
-        var associations: [DatabaseReport.Association] = []
+        var drafts: [AssociationDraft] = []
         var ambiguities: [DatabaseReport.Ambiguity] = []
         var warnings: [String] = []
         // A foreign key may spell its table in another case (`REFERENCES
         // PARENT` for the table `Parent`): associations use the table's name.
         let tableNames = Dictionary(tables.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
+        func draft(_ kind: String, table: String, destination: String, foreignKey: [String], through: String? = nil,
+                   ambiguous: Bool, member: String, call: String, explicitKey: String? = nil, options: String = "",
+                   isToMany: Bool) -> AssociationDraft
+        {
+            AssociationDraft(
+                association: DatabaseReport.Association(
+                    kind: kind, table: table, destination: destination, foreignKey: foreignKey, through: through,
+                    needsExplicitForeignKey: ambiguous, declaration: ""),
+                member: member, call: call, explicitKey: explicitKey, options: options, isToMany: isToMany)
+        }
         for table in tables {
-            let foreignKeys = table.foreignKeys.compactMap { foreignKey -> DatabaseReport.ForeignKey? in
+            var foreignKeys: [DatabaseReport.ForeignKey] = []
+            for foreignKey in table.foreignKeys {
                 guard let destination = tableNames[foreignKey.destinationTable.lowercased()] else {
                     warnings.append("Foreign key (\(foreignKey.columns.joined(separator: ", "))) of \(table.name) "
                         + "references \(foreignKey.destinationTable), which is not a table of this database: no association")
-                    return nil
+                    continue
                 }
                 var foreignKey = foreignKey
                 foreignKey.destinationTable = destination
-                return foreignKey
+                // The same key declared twice (a column constraint and a
+                // table constraint) is one key.
+                if foreignKeys.contains(where: { $0.isSameKey(as: foreignKey) }) { continue }
+                foreignKeys.append(foreignKey)
             }
             let originType = typeName(table.name)
             let byDestination = Dictionary(grouping: foreignKeys, by: { $0.destinationTable.lowercased() })
@@ -285,11 +318,10 @@ public enum SchemaInspector {
                     let toOne = ambiguous
                         ? role(of: foreignKey)
                         : AssociationKeyInflections.singular(memberName(destination))
-                    associations.append(DatabaseReport.Association(
-                        kind: "belongsTo", table: table.name, destination: destination, foreignKey: foreignKey.columns,
-                        through: nil, needsExplicitForeignKey: ambiguous,
-                        declaration: "static let \(swiftMember(toOne)) = belongsTo(\(destinationType).self"
-                            + (ambiguous ? ", key: \(swiftString(toOne))" : "") + "\(using))"))
+                    drafts.append(draft(
+                        "belongsTo", table: table.name, destination: destination, foreignKey: foreignKey.columns,
+                        ambiguous: ambiguous, member: toOne, call: "belongsTo(\(destinationType).self",
+                        explicitKey: ambiguous ? toOne : nil, options: using, isToMany: false))
                     let unique = (try? db.table(table.name, hasUniqueKey: foreignKey.columns)) ?? false
                     let kind = unique ? "hasOne" : "hasMany"
                     let origin = memberName(table.name)
@@ -297,11 +329,10 @@ public enum SchemaInspector {
                     if ambiguous {
                         toMany = role(of: foreignKey) + toMany.prefix(1).uppercased() + toMany.dropFirst()
                     }
-                    associations.append(DatabaseReport.Association(
-                        kind: kind, table: destination, destination: table.name, foreignKey: foreignKey.columns,
-                        through: nil, needsExplicitForeignKey: ambiguous,
-                        declaration: "static let \(swiftMember(toMany)) = \(kind)(\(originType).self"
-                            + (ambiguous ? ", key: \(swiftString(toMany))" : "") + "\(using))"))
+                    drafts.append(draft(
+                        kind, table: destination, destination: table.name, foreignKey: foreignKey.columns,
+                        ambiguous: ambiguous, member: toMany, call: "\(kind)(\(originType).self",
+                        explicitKey: ambiguous ? toMany : nil, options: using, isToMany: !unique))
                 }
             }
             // A join table: exactly two foreign keys, to two different
@@ -314,15 +345,67 @@ public enum SchemaInspector {
                     let via = AssociationKeyInflections.plural(memberName(table.name))
                     let name = AssociationKeyInflections.plural(memberName(target.destinationTable))
                     let targetToOne = AssociationKeyInflections.singular(memberName(target.destinationTable))
-                    associations.append(DatabaseReport.Association(
-                        kind: "hasManyThrough", table: origin.destinationTable, destination: target.destinationTable,
-                        foreignKey: target.columns, through: table.name, needsExplicitForeignKey: false,
-                        declaration: "static let \(swiftMember(name)) = hasMany(\(typeName(target.destinationTable)).self, "
-                            + "through: \(swiftMember(via)), using: \(originType).\(swiftMember(targetToOne)))"))
+                    drafts.append(draft(
+                        "hasManyThrough", table: origin.destinationTable, destination: target.destinationTable,
+                        foreignKey: target.columns, through: table.name, ambiguous: false, member: name,
+                        call: "hasMany(\(typeName(target.destinationTable)).self",
+                        options: ", through: \(swiftMember(via)), using: \(originType).\(swiftMember(targetToOne))",
+                        isToMany: true))
                 }
             }
         }
-        return (associations, ambiguities, warnings)
+        return (declarations(of: drafts), ambiguities, warnings)
+    }
+
+    /// The associations with their declarations. Two associations of one
+    /// table can not share a member name (a direct `posts` and the `posts`
+    /// through `likes`): the later one is named after its join table, or
+    /// numbered. An association whose default key is not its member name
+    /// (the key of `belongsTo(Artist.self)` is the table name, `Artist`)
+    /// gets the member name as key, so that a Decodable record with a
+    /// property of that name decodes it.
+    private static func declarations(of drafts: [AssociationDraft]) -> [DatabaseReport.Association] {
+        var usedMembers: [String: Set<String>] = [:]
+        // Direct associations keep their names; those through a join
+        // table yield.
+        let order = drafts.indices.filter { drafts[$0].association.through == nil }
+            + drafts.indices.filter { drafts[$0].association.through != nil }
+        var named = drafts
+        for index in order {
+            var draft = drafts[index]
+            let table = draft.association.table.lowercased()
+            var used = usedMembers[table] ?? []
+            if used.contains(draft.member) {
+                var member = draft.member
+                if let through = draft.association.through {
+                    let via = AssociationKeyInflections.plural(memberName(through))
+                    member += "Through" + via.prefix(1).uppercased() + via.dropFirst()
+                }
+                var number = 2
+                let base = member
+                while used.contains(member) {
+                    member = base + String(number)
+                    number += 1
+                }
+                draft.member = member
+            }
+            used.insert(draft.member)
+            usedMembers[table] = used
+            named[index] = draft
+        }
+        return named.map { draft in
+            let destination = draft.association.destination
+            let defaultKey = draft.isToMany
+                ? AssociationKeyInflections.plural(destination)
+                : AssociationKeyInflections.singular(destination)
+            let key = draft.explicitKey ?? (defaultKey == draft.member ? nil : draft.member)
+            var association = draft.association
+            let keyArgument = key.map { ", key: \(swiftString($0))" } ?? ""
+            // `belongsTo(_:key:using:)`, but `hasMany(_:through:using:key:)`.
+            let arguments = association.through == nil ? keyArgument + draft.options : draft.options + keyArgument
+            association.declaration = "static let \(swiftMember(draft.member)) = \(draft.call)\(arguments))"
+            return association
+        }
     }
 
     private static func swiftArray(_ columns: [String]) -> String {
@@ -380,4 +463,13 @@ public enum SchemaInspector {
         "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as",
         "false", "is", "nil", "self", "super", "throws", "true", "try", "any", "some",
     ]
+}
+
+extension DatabaseReport.ForeignKey {
+    /// Whether the keys link the same columns to the same table.
+    fileprivate func isSameKey(as other: Self) -> Bool {
+        columns.map { $0.lowercased() } == other.columns.map { $0.lowercased() }
+            && destinationTable.lowercased() == other.destinationTable.lowercased()
+            && destinationColumns.map { $0.lowercased() } == other.destinationColumns.map { $0.lowercased() }
+    }
 }

@@ -75,7 +75,7 @@ import TrellisCLICore
         let report = try SchemaInspector.inspect(path: path)
         let declarations = report.associations.map { "\($0.table) \($0.kind) \($0.destination): \($0.declaration)" }
         #expect(declarations == [
-            "child belongsTo Parent: static let parent = belongsTo(Parent.self)",
+            "child belongsTo Parent: static let parent = belongsTo(Parent.self, key: \"parent\")",
             "Parent hasMany child: static let children = hasMany(Child.self)",
         ])
         #expect(report.warnings == ["Foreign key (ghostId) of orphan references ghost, which is not a table of this database: no association"])
@@ -174,5 +174,61 @@ import TrellisCLICore
             #expect(process.terminationStatus == 0)
             #expect(String(decoding: data, as: UTF8.self).contains("sqlitebrowser_rename_column_new_table"))
         }
+    }
+}
+
+/// What the inspector gets right on the schemas of the real-database hunt:
+/// statements with comments and quoted names, duplicated declarations,
+/// blog-like schemas whose suggestions must compile.
+@Suite struct InspectTrickySchemasTests {
+    private func inspect(_ sql: String, fileName: String = "tricky-\(UUID().uuidString).sqlite") throws -> DatabaseReport {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tricky-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/" + fileName
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: sql) }
+        return try SchemaInspector.inspect(path: path)
+    }
+
+    @Test func optionsAndModulesIgnoreCommentsStringsAndNames() throws {
+        let report = try inspect("""
+            CREATE TABLE wr(id INTEGER PRIMARY KEY, v) WITHOUT ROWID /* legacy (v1) */;
+            CREATE TABLE notauto(a TEXT DEFAULT 'AUTOINCREMENT');
+            CREATE TABLE "AUTOINCREMENT"(a);
+            CREATE TABLE auto(id INTEGER PRIMARY KEY AUTOINCREMENT);
+            CREATE VIRTUAL TABLE "my USING tbl" USING fts5(a);
+            CREATE VIRTUAL TABLE tabsep USING\tfts4(b);
+            """)
+        let options = Dictionary(uniqueKeysWithValues: report.tables.map { ($0.name, $0.options) })
+        #expect(options["wr"] == ["WITHOUT ROWID"])
+        #expect(options["notauto"] == [])
+        #expect(options["AUTOINCREMENT"] == [])
+        #expect(options["auto"] == ["AUTOINCREMENT"])
+        let modules = Dictionary(uniqueKeysWithValues: report.tables.map { ($0.name, $0.virtualTableModule) })
+        #expect(modules["my USING tbl"] == "fts5")
+        #expect(modules["tabsep"] == "fts4")
+    }
+
+    @Test func suggestionsOfABlogSchemaHaveDistinctNames() throws {
+        let report = try inspect("""
+            CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE post(id INTEGER PRIMARY KEY, userId INT REFERENCES user(id), title TEXT);
+            CREATE TABLE "like"(userId INT REFERENCES user(id), postId INT REFERENCES post(id), PRIMARY KEY(userId, postId));
+            CREATE TABLE dup(id INTEGER PRIMARY KEY, aid INT REFERENCES user(id), FOREIGN KEY(aid) REFERENCES user(id));
+            """)
+        let userMembers = report.associations.filter { $0.table == "user" }.map(\.declaration)
+        #expect(userMembers.contains("static let posts = hasMany(Post.self)"))
+        #expect(userMembers.contains(
+            "static let postsThroughLikes = hasMany(Post.self, through: likes, using: Like.post, key: \"postsThroughLikes\")"))
+        let names = userMembers.map { $0.split(separator: " ")[2] }
+        #expect(Set(names).count == names.count)
+        // One key declared twice: one association, and no ambiguity.
+        #expect(report.associations.filter { $0.table == "dup" }.count == 1)
+        #expect(report.ambiguities.isEmpty)
+    }
+
+    @Test func aFileNamedLikeAURIIsTheFileThatIsRead() throws {
+        let report = try inspect("CREATE TABLE mine(id INTEGER PRIMARY KEY)", fileName: "file:data.sqlite")
+        #expect(report.tables.map(\.name) == ["mine"])
     }
 }

@@ -250,7 +250,9 @@ import TrellisCLICore
         try dbQueue.close()
         let report = try SchemaInspector.inspect(path: path)
         let declarations = Set(report.associations.map(\.declaration))
-        #expect(declarations.contains("static let orderLine = belongsTo(OrderLine.self)"))
+        // The default key is the table name, "order line": the member
+        // name is given as key, for a Decodable property of that name.
+        #expect(declarations.contains("static let orderLine = belongsTo(OrderLine.self, key: \"orderLine\")"))
         #expect(declarations.contains("static let `default` = belongsTo(Default.self)"))
         #expect(declarations.contains("static let defaults = hasMany(Default.self)"))
         // The keys the library infers: `child` → `children`.
