@@ -82,6 +82,12 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
     }
 
     func cancel() {
+        if stop() { events.didCancel?() }
+    }
+
+    /// Stops observing the writer; false when the observation had stopped
+    /// already.
+    private func stop() -> Bool {
         lock.lock()
         let wasCancelled = isCancelled
         isCancelled = true
@@ -89,7 +95,7 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
         self.token = nil
         lock.unlock()
         if let token { writer?.removeChangeObserver(token) }
-        if !wasCancelled { events.didCancel?() }
+        return !wasCancelled
     }
 
     private var cancelled: Bool {
@@ -181,14 +187,7 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
 
     /// Stops the observation, and delivers its error.
     private func fail(_ error: any Error, _ schedule: (@escaping @Sendable () -> Void) -> Void) {
-        lock.lock()
-        let wasCancelled = isCancelled
-        isCancelled = true
-        let token = self.token
-        self.token = nil
-        lock.unlock()
-        guard !wasCancelled else { return }
-        if let token { writer?.removeChangeObserver(token) }
+        guard stop() else { return }
         events.didFail?(error)
         schedule { [onError] in onError(error) }
     }

@@ -97,6 +97,15 @@ import Trellis
         func settle() { Thread.sleep(forTimeInterval: 0.3) }
     }
 
+    /// The number of players, each fetch recorded in `fetches`.
+    private func playerCount(recordingFetchesIn fetches: Recorder<Int>) -> ValueObservation<Int> {
+        ValueObservation.tracking { db in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
+            fetches.append(count)
+            return count
+        }
+    }
+
     private func observe<Value: Sendable>(
         _ observation: ValueObservation<Value>,
         in writer: some DatabaseWriter,
@@ -116,11 +125,7 @@ import Trellis
         }
         let fetches = Recorder<Int>()
         let recorder = Recorder<Int>()
-        let observation = ValueObservation.tracking { db in
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
-            fetches.append(count)
-            return count
-        }
+        let observation = playerCount(recordingFetchesIn: fetches)
         let cancellable = observe(observation, in: dbQueue, into: recorder)
         defer { cancellable.cancel() }
         #expect(recorder.waitForValue())
@@ -138,11 +143,7 @@ import Trellis
         try dbQueue.write { db in try db.execute(sql: "CREATE TABLE player(name TEXT)") }
         let fetches = Recorder<Int>()
         let recorder = Recorder<Int>()
-        let observation = ValueObservation.tracking { db in
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
-            fetches.append(count)
-            return count
-        }
+        let observation = playerCount(recordingFetchesIn: fetches)
         let cancellable = observe(observation, in: dbQueue, into: recorder)
         defer { cancellable.cancel() }
         #expect(recorder.waitForValue())
@@ -417,11 +418,7 @@ import Trellis
         try writer.write { db in try db.execute(sql: "CREATE TABLE player(name TEXT)") }
         let fetches = Recorder<Int>()
         let recorder = Recorder<Int>()
-        let observation = ValueObservation.tracking { db in
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
-            fetches.append(count)
-            return count
-        }
+        let observation = playerCount(recordingFetchesIn: fetches)
         let cancellable = observe(observation, in: writer, into: recorder)
         defer { cancellable.cancel() }
         #expect(recorder.waitForValue())
@@ -443,11 +440,7 @@ import Trellis
         try dbQueue.write { db in try db.execute(sql: "CREATE TABLE player(name TEXT)") }
         let fetches = Recorder<Int>()
         let recorder = Recorder<Int>()
-        let observation = ValueObservation.tracking { db in
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
-            fetches.append(count)
-            return count
-        }
+        let observation = playerCount(recordingFetchesIn: fetches)
         let cancellable = observe(observation, in: dbQueue, into: recorder)
         defer { cancellable.cancel() }
         #expect(recorder.waitForValue())
