@@ -740,9 +740,7 @@ public final class Database {
         let code = sqlite3_prepare_v3(connection, sql, -1, 0, &sqliteStatement, nil)
         guard code == SQLITE_OK, let sqliteStatement else { throw makeError(code: code, sql: sql) }
         defer { sqlite3_finalize(sqliteStatement) }
-        return (0..<sqlite3_column_count(sqliteStatement)).map { index in
-            sqlite3_column_name(sqliteStatement, index).map { String(cString: $0) } ?? ""
-        }
+        return Statement.columnNames(of: sqliteStatement)
     }
 
     // MARK: - Tracing

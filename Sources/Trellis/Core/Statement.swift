@@ -160,9 +160,17 @@ public final class Statement {
     /// The names of the columns, from left to right.
     public var columnNames: [String] {
         if let names = _columnNames { return names }
-        let names = (0..<CInt(columnCount)).map { String(cString: sqlite3_column_name(sqliteStatement, $0)) }
+        let names = Self.columnNames(of: sqliteStatement)
         _columnNames = names
         return names
+    }
+
+    /// The names of the columns of an SQLite statement, as it is now
+    /// (empty for a name SQLite could not allocate).
+    static func columnNames(of sqliteStatement: SQLiteStatement) -> [String] {
+        (0..<sqlite3_column_count(sqliteStatement)).map { index in
+            sqlite3_column_name(sqliteStatement, index).map { String(cString: $0) } ?? ""
+        }
     }
 
     /// Whether the statement does not write to the database file.
@@ -329,9 +337,7 @@ public final class Statement {
     @usableFromInline
     func columnsDidReprepare() {
         columnsReprepareCount = sqlite3_stmt_status(sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
-        updateColumns((0..<sqlite3_column_count(sqliteStatement)).map { index in
-            sqlite3_column_name(sqliteStatement, index).map { String(cString: $0) } ?? ""
-        })
+        updateColumns(Self.columnNames(of: sqliteStatement))
     }
 
     /// Takes the new columns, and forgets what the old ones made.
