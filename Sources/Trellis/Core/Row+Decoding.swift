@@ -34,18 +34,28 @@ extension Row {
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value
     {
-        if index >= 0 && index < count {
-            if let sqliteStatement {
-                // A statement has fewer columns than CInt can count.
-                if case .some(.some(let value)) = Value._decodeColumn(
-                    sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: offset + index))
-                {
-                    return value
-                }
-            } else if let value = Value.fromDatabaseValue(storedValues[valuesOffset + index]) {
-                // A copied row, such as the prefetched rows of a to-many association.
+        guard index >= 0 && index < count else {
+            return try decodeConverting(Value.self, atIndex: index)
+        }
+        return try decodeColumn(Value.self, atIndex: index)
+    }
+
+    /// Returns the value at `index`, an index of the row's columns that a
+    /// lookup found: it needs no range check.
+    @inlinable @inline(__always) @usableFromInline
+    func decodeColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type, atIndex index: Int) throws -> Value
+    {
+        if let sqliteStatement {
+            // A statement has fewer columns than CInt can count.
+            if case .some(.some(let value)) = Value._decodeColumn(
+                sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: offset &+ index))
+            {
                 return value
             }
+        } else if let value = Value.fromDatabaseValue(storedValues[valuesOffset &+ index]) {
+            // A copied row, such as the prefetched rows of a to-many association.
+            return value
         }
         return try decodeConverting(Value.self, atIndex: index)
     }
@@ -83,7 +93,7 @@ extension Row {
 
     /// Returns the value of the leftmost column named `name`, read straight
     /// from the statement, or throws a ``RowDecodingError``.
-    @inlinable
+    @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, forColumn name: String) throws -> Value
     {
@@ -91,7 +101,7 @@ extension Row {
             if let value = Value.fromMissingColumn() { return value }
             throw RowDecodingError.columnNotFound(name, type: Value.self, row: self)
         }
-        return try decode(Value.self, atIndex: index)
+        return try decodeColumn(Value.self, atIndex: index)
     }
 
     /// Returns the value of a column, or throws a ``RowDecodingError``.
@@ -164,7 +174,7 @@ extension Row {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ name: String) -> Value {
         do {
             return try decode(Value.self, forColumn: name)

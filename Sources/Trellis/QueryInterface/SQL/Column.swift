@@ -79,7 +79,7 @@ extension Row {
         self[column.name]
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: some ColumnExpression) -> Value {
         self[column.name]
     }
