@@ -86,7 +86,7 @@ extension Database {
             }
             let origin = foreignKey.originColumns.map { $0.lowercased() }
             if let match = candidates.first(where: { $0.originColumns.map { $0.lowercased() } == origin }) {
-                return ResolvedForeignKey(originTable: originTable, destinationTable: destinationTable, mapping: match.mapping)
+                return try ResolvedForeignKey(schemaKey: match, from: originTable, to: destinationTable)
             }
             let primaryKey = try self.primaryKey(destinationTable)
             if primaryKey.isHiddenRowID {
@@ -107,12 +107,27 @@ extension Database {
         case 0:
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "Could not infer foreign key from \(originTable) to \(destinationTable)")
         case 1:
-            return ResolvedForeignKey(originTable: originTable, destinationTable: destinationTable, mapping: candidates[0].mapping)
+            return try ResolvedForeignKey(schemaKey: candidates[0], from: originTable, to: destinationTable)
         default:
             let columns = candidates.map { "[" + $0.originColumns.joined(separator: ", ") + "]" }.joined(separator: ", ")
             throw DatabaseError(
                 resultCode: .SQLITE_ERROR,
                 message: "Ambiguous foreign key from \(originTable) to \(destinationTable): several foreign keys (\(columns)) link them; define the association with ForeignKey")
         }
+    }
+}
+
+extension ResolvedForeignKey {
+    /// A foreign key of the schema. One whose columns do not match the
+    /// primary key of its destination, which SQLite calls a "foreign key
+    /// mismatch", throws, rather than join on a column of no name.
+    init(schemaKey: ForeignKeyInfo, from originTable: String, to destinationTable: String) throws {
+        guard !schemaKey.destinationColumns.contains("") else {
+            throw DatabaseError(
+                resultCode: .SQLITE_ERROR,
+                message: "foreign key mismatch - \"\(originTable)\" referencing \"\(destinationTable)\": "
+                    + "the foreign key (\(schemaKey.originColumns.joined(separator: ", "))) does not match the primary key of \(destinationTable)")
+        }
+        self.init(originTable: originTable, destinationTable: destinationTable, mapping: schemaKey.mapping)
     }
 }

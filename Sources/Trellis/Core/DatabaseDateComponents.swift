@@ -113,3 +113,23 @@ public struct DatabaseDateComponents: DatabaseValueConvertible, Sendable {
         return DatabaseDateComponents(components, format: format)
     }
 }
+
+/// Date components encode as their database text (`"1973-09-18"`), in a
+/// JSON column as in a record's column, and decode from it.
+extension DatabaseDateComponents: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let components = DatabaseDateComponents.fromDatabaseValue(text.databaseValue) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "Not a date in one of SQLite's formats: \(text)")
+        }
+        self = components
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        // databaseValue is always text.
+        try container.encode(String.fromDatabaseValue(databaseValue) ?? "")
+    }
+}

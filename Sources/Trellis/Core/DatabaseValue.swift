@@ -62,8 +62,12 @@ public struct DatabaseValue: Hashable, Sendable {
     }
 
     /// Reads the value at `index` of the current row of a stepped statement.
+    ///
+    /// ```swift
+    /// let dbValue = DatabaseValue(sqliteStatement: statement.sqliteStatement, index: 0)
+    /// ```
     @inlinable
-    init(sqliteStatement: SQLiteStatement, index: CInt) {
+    public init(sqliteStatement: SQLiteStatement, index: CInt) {
         // One call into SQLite's column API, then cheap reads of the value.
         self.init(sqliteValue: sqlite3_column_value(sqliteStatement, index))
     }

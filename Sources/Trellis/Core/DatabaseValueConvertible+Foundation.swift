@@ -24,6 +24,8 @@ extension Date: DatabaseValueConvertible {
         case .int64(let value): return Date(timeIntervalSince1970: TimeInterval(value))
         case .double(let value): return Date(timeIntervalSince1970: value)
         case .string(let string): return DatabaseDateFormat.date(from: string)
+        // Text stored as a blob, as GRDB reads it.
+        case .blob(let data): return String(data: data, encoding: .utf8).flatMap(DatabaseDateFormat.date(from:))
         default: return nil
         }
     }
@@ -199,35 +201,6 @@ struct DatabaseDateComponentsParser {
     }
 }
 
-// MARK: - DateComponents
-
-/// Date components are stored as text in the format of their precision:
-/// `yyyy-MM-dd`, `HH:mm`, `yyyy-MM-dd HH:mm:ss.SSS`..., and read as
-/// ``DatabaseDateComponents`` reads them.
-extension DateComponents: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue {
-        var parts: [String] = []
-        if let year, let month, let day {
-            parts.append(String(format: "%04d-%02d-%02d", year, month, day))
-        }
-        if let hour, let minute {
-            var time = String(format: "%02d:%02d", hour, minute)
-            if let second {
-                time += String(format: ":%02d", second)
-                if let nanosecond {
-                    time += String(format: ".%03d", nanosecond / 1_000_000)
-                }
-            }
-            parts.append(time)
-        }
-        return parts.isEmpty ? .null : DatabaseValue(storage: .string(parts.joined(separator: " ")))
-    }
-
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DateComponents? {
-        DatabaseDateComponents.fromDatabaseValue(dbValue)?.dateComponents
-    }
-}
-
 // MARK: - UUID, URL, Decimal, NSNumber
 
 /// UUIDs are stored as 16-byte blobs, and read from blobs or text.
@@ -324,7 +297,7 @@ extension NSNumber: DatabaseValueConvertible {
     }
 }
 
-// MARK: - NSString, NSNull, CGFloat
+// MARK: - NSString, NSDate, NSData, NSNull, CGFloat
 
 /// Strings are stored as text.
 extension NSString: DatabaseValueConvertible {
@@ -332,6 +305,28 @@ extension NSString: DatabaseValueConvertible {
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
         String.fromDatabaseValue(dbValue).flatMap { NSString(string: $0) as? Self }
+    }
+}
+
+/// Dates are stored as `Date` stores them.
+///
+/// ```swift
+/// try NSDate.fetchOne(db, sql: "SELECT '2015-09-11 18:14:15'")
+/// ```
+extension NSDate: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { (self as Date).databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        Date.fromDatabaseValue(dbValue).flatMap { NSDate(timeIntervalSinceReferenceDate: $0.timeIntervalSinceReferenceDate) as? Self }
+    }
+}
+
+/// Data is stored as a blob, as `Data` is.
+extension NSData: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { (self as Data).databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        Data.fromDatabaseValue(dbValue).flatMap { NSData(data: $0) as? Self }
     }
 }
 

@@ -176,8 +176,13 @@ extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
         return .some(UInt(exactly: value))
     }
 
+    /// SQLite integers are signed 64-bit: values above `Int64.max` are
+    /// stored as REAL, and lose precision, as with `UInt64`.
     @inlinable
-    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public var databaseValue: DatabaseValue {
+        if let value = Int64(exactly: self) { return DatabaseValue(storage: .int64(value)) }
+        return DatabaseValue(storage: .double(Double(self)))
+    }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt? {
         switch dbValue.storage {

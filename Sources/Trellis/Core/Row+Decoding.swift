@@ -42,7 +42,7 @@ extension Row {
 
     /// Returns the value at `index`, an index of the row's columns that a
     /// lookup found: it needs no range check.
-    @inlinable @inline(__always) @usableFromInline
+    @inlinable @inline(__always)
     func decodeColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type, atIndex index: Int) throws -> Value
     {

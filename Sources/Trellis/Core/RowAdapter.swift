@@ -191,7 +191,21 @@ public struct ScopeAdapter: RowAdapter {
         let scopes = try self.scopes.sorted { $0.key < $1.key }.map { key, adapter in
             (key: key, adaptation: try adapter._adaptation(columnNames: columnNames))
         }
-        return RowAdaptation(columns: base.columns, scopes: base.scopes + scopes)
+        // A scope of the base with the name of a new one gives way to it.
+        let kept = base.scopes.filter { scope in !scopes.contains { $0.key == scope.key } }
+        return RowAdaptation(columns: base.columns, scopes: kept + scopes)
+    }
+}
+
+extension RowAdapter {
+    /// This adapter, with more scopes: a scope of the same name as one of
+    /// this adapter's replaces it.
+    ///
+    /// ```swift
+    /// let adapter = RangeRowAdapter(0..<2).addingScopes(["team": SuffixRowAdapter(fromIndex: 2)])
+    /// ```
+    public func addingScopes(_ scopes: [String: any RowAdapter]) -> any RowAdapter {
+        ScopeAdapter(base: self, scopes: scopes)
     }
 }
 
@@ -263,45 +277,5 @@ extension FetchRequest {
     /// ```
     public func adapted(_ adapter: @escaping @Sendable (Database) throws -> any RowAdapter) -> AdaptedFetchRequest<Self> {
         AdaptedFetchRequest(base: self, adapter: adapter)
-    }
-}
-
-extension Database {
-    /// The cached statement of `sql` with its arguments, and the view of
-    /// `adapter` on its rows: the fetch methods that take an adapter.
-    func preparedRequest(sql: String, arguments: StatementArguments, adapter: (any RowAdapter)?) throws -> PreparedRequest {
-        let statement = try cachedStatement(sql: sql)
-        try statement.setArguments(arguments)
-        return PreparedRequest(statement: statement, adaptation: try adapter?._adaptation(columnNames: statement.columnNames))
-    }
-}
-
-extension Row {
-    /// A cursor over the rows of `sql`, adapted by `adapter`.
-    public static func fetchCursor(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
-        adapter: (any RowAdapter)?) throws -> AnyCursor<Row>
-    {
-        try db.fetchCursor(db.preparedRequest(sql: sql, arguments: arguments, adapter: adapter)) { $0.copy() }
-    }
-
-    /// The rows of `sql`, adapted by `adapter`.
-    ///
-    /// ```swift
-    /// let rows = try Row.fetchAll(db, sql: "SELECT 'Hello' AS produced", adapter: ColumnMapping(["consumed": "produced"]))
-    /// ```
-    public static func fetchAll(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
-        adapter: (any RowAdapter)?) throws -> [Row]
-    {
-        try db.fetchAll(db.preparedRequest(sql: sql, arguments: arguments, adapter: adapter)) { $0.copy() }
-    }
-
-    /// The first row of `sql`, adapted by `adapter`.
-    public static func fetchOne(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
-        adapter: (any RowAdapter)?) throws -> Row?
-    {
-        try db.fetchOne(db.preparedRequest(sql: sql, arguments: arguments, adapter: adapter)) { $0.copy() }
     }
 }

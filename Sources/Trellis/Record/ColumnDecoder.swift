@@ -103,11 +103,11 @@ struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
         case .deferredToDate:
             date = Date.fromDatabaseValue(dbValue)
         case .timeIntervalSince1970:
-            date = Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSince1970: $0) }
+            date = Self.number(dbValue).map { Date(timeIntervalSince1970: $0) }
         case .timeIntervalSinceReferenceDate:
-            date = Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSinceReferenceDate: $0) }
+            date = Self.number(dbValue).map { Date(timeIntervalSinceReferenceDate: $0) }
         case .millisecondsSince1970:
-            date = Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSince1970: $0 / 1000) }
+            date = Self.number(dbValue).map { Date(timeIntervalSince1970: $0 / 1000) }
         case .iso8601:
             date = String.fromDatabaseValue(dbValue).flatMap { ISO8601DateFormatter().date(from: $0) }
         case .formatted(let formatter):
@@ -117,6 +117,14 @@ struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
         }
         guard let date else { throw valueMismatch(Date.self, dbValue) }
         return date
+    }
+
+    /// A number, or text that is one (`'1000'`), as GRDB reads the numbers
+    /// of a date strategy.
+    private static func number(_ dbValue: DatabaseValue) -> Double? {
+        if let number = Double.fromDatabaseValue(dbValue) { return number }
+        guard case .string(let text) = dbValue.storage else { return nil }
+        return Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// A value read from the statement with SQLite's conversions, as GRDB
@@ -147,7 +155,11 @@ struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeConvertible(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeConvertible(type) }
 
-    private func decodeConvertible<T: DatabaseValueConvertible>(_ type: T.Type) throws -> T {
+    /// A primitive converts with SQLite's rules, as the same value does in
+    /// a property of its own: an enum whose raw value is an `Int` reads
+    /// the text `'2'` as 2, as in GRDB.
+    private func decodeConvertible<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type) throws -> T {
+        if let value = statementValue(T.self) { return value }
         guard let value = T.fromDatabaseValue(dbValue) else { throw valueMismatch(T.self, dbValue) }
         return value
     }

@@ -144,5 +144,39 @@ extension FetchableRecord {
     {
         try db.fetchOne(db.preparedRequest(sql: sql, arguments: arguments, adapter: adapter)) { try Self(row: $0) }
     }
+
+    /// A cursor over the records of a statement, whose rows `adapter`
+    /// adapts.
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> AnyCursor<Self> {
+        let db = statement.database
+        return try db.fetchCursor(db.preparedRequest(statement, arguments: arguments, adapter: adapter)) { try Self(row: $0) }
+    }
+
+    /// The records of a statement, whose rows `adapter` adapts.
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> [Self] {
+        let db = statement.database
+        return try db.fetchAll(db.preparedRequest(statement, arguments: arguments, adapter: adapter)) { try Self(row: $0) }
+    }
+
+    /// The first record of a statement, whose row `adapter` adapts.
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> Self? {
+        let db = statement.database
+        return try db.fetchOne(db.preparedRequest(statement, arguments: arguments, adapter: adapter)) { try Self(row: $0) }
+    }
+}
+
+extension FetchableRecord where Self: Hashable {
+    /// The set of the records of `sql`, whose rows `adapter` adapts.
+    public static func fetchSet(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)?) throws -> Set<Self>
+    {
+        try Set(fetchAll(db, sql: sql, arguments: arguments, adapter: adapter))
+    }
+
+    /// The set of the records of a statement, whose rows `adapter` adapts.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> Set<Self> {
+        try Set(fetchAll(statement, arguments: arguments, adapter: adapter))
+    }
 }
 

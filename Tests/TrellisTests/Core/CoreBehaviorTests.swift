@@ -311,7 +311,8 @@ import Trellis
             var components = DateComponents()
             components.year = 2026; components.month = 11; components.day = 22
             try db.execute(sql: "INSERT INTO v VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
-                true, Int64.max, 1.5, Float(2.5), "héllo", Data([0, 1, 2]), date, uuid, url, decimal, Color.green, components])
+                true, Int64.max, 1.5, Float(2.5), "héllo", Data([0, 1, 2]), date, uuid, url, decimal, Color.green,
+                DatabaseDateComponents(components, format: .YMD)])
             let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM v"))
             #expect(row["b"] as Bool == true)
             #expect(row["i"] as Int64 == .max)
@@ -324,7 +325,7 @@ import Trellis
             #expect(row["url"] as URL == url)
             #expect(row["decimal"] as Decimal == decimal)
             #expect(row["color"] as Color == .green)
-            #expect((row["comps"] as DateComponents).day == 22)
+            #expect((row["comps"] as DatabaseDateComponents).dateComponents.day == 22)
             #expect(try String.fetchOne(db, sql: "SELECT date FROM v") == "2023-11-14 22:13:20.123")
         }
     }

@@ -111,9 +111,6 @@ import Trellis
             #expect(throws: RowDecodingError.self) {
                 try DatabaseDateComponents.fetchOne(db, sql: "SELECT last_visit_date FROM moz_places WHERE id = 1")
             }
-            #expect(throws: RowDecodingError.self) {
-                try DateComponents.fetchOne(db, sql: "SELECT last_visit_date FROM moz_places WHERE id = 1")
-            }
             // SQLite converts them itself.
             let text = try String.fetchOne(db, sql: "SELECT datetime(last_visit_date / 1000000, 'unixepoch') FROM moz_places WHERE id = 1")
             #expect(text == "2023-11-14 22:13:20")

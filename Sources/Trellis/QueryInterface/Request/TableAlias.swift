@@ -32,6 +32,19 @@ public final class TableAlias<RowDecoder>: @unchecked Sendable {
         SQLExpression(.column(column.name, identity))
     }
 
+    /// A selection of the aliased table: `alias[AllColumns()]` selects its
+    /// columns, an expression its columns in the expression.
+    ///
+    /// ```swift
+    /// let authorAlias = TableAlias()
+    /// let request = Book
+    ///     .joining(required: Book.author.aliased(authorAlias))
+    ///     .select(Column("title"), authorAlias[AllColumns()])
+    /// ```
+    public subscript(_ selectable: some SQLSelectable) -> SQLSelection {
+        selectable.sqlSelection.qualified(with: identity)
+    }
+
     /// The `rowid` of the aliased table.
     public var rowID: SQLExpression { SQLExpression(.rowID(identity)) }
 

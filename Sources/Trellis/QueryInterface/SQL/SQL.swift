@@ -289,23 +289,17 @@ extension SQL: ExpressibleByStringInterpolation {
         /// The columns selected by a record type, qualified by its table
         /// name or by `tableAlias`: `"SELECT \(columnsOf: Player.self) FROM player"`.
         public mutating func appendInterpolation<T: TableRecord>(columnsOf recordType: T.Type, tableAlias: String? = nil) {
-            let qualifier = (tableAlias ?? T.databaseTableName).quotedDatabaseIdentifier
+            let qualifier = tableAlias ?? T.databaseTableName
+            // A named alias that no request knows: its columns, in
+            // expressions too, are qualified with its name.
+            let alias = AliasIdentity(tableName: T.databaseTableName, userName: qualifier, isExplicit: true)
             for (index, selection) in T.defaultSelection.enumerated() {
                 if index > 0 { elements.append(.sql(", ", StatementArguments())) }
                 switch selection.impl {
                 case .allColumns:
-                    elements.append(.sql(qualifier + ".*", StatementArguments()))
-                case .allColumnsExcluding:
-                    let alias = AliasIdentity(tableName: T.databaseTableName, userName: tableAlias ?? T.databaseTableName, isExplicit: true)
+                    elements.append(.sql(qualifier.quotedDatabaseIdentifier + ".*", StatementArguments()))
+                case .allColumnsExcluding, .expression:
                     elements.append(.selection(selection.qualified(with: alias)))
-                case .expression(let expression, let alias):
-                    if case .column(let name, nil) = expression.withoutJSONKind.impl {
-                        var sql = qualifier + "." + name.quotedDatabaseIdentifier
-                        if let alias { sql += " AS " + alias.quotedDatabaseIdentifier }
-                        elements.append(.sql(sql, StatementArguments()))
-                    } else {
-                        elements.append(.selection(selection))
-                    }
                 }
             }
         }

@@ -197,17 +197,24 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         }
     }
 
-    /// Throws when a `TableAlias` of the user refers to a table that the
-    /// query does not include: a table that was never aliased, or the table
-    /// of a parent request in the separate query of `including(all:)`.
-    private static func checkKnown(_ alias: AliasIdentity, context: SQLGenerationContext) throws {
-        guard alias.isExplicit, context.name(of: alias) == nil else { return }
-        let table = alias.tableName.isEmpty ? "" : " of table \(alias.tableName)"
-        throw DatabaseError(
-            resultCode: .SQLITE_MISUSE,
-            message: "A TableAlias\(table) is used in a query that does not include its table: "
-                + "alias the table with aliased(_:), and note that the associated records of "
-                + "including(all:) can not be filtered on the tables of the parent request")
+    /// The name that qualifies a column of `alias`, or nil when the column
+    /// needs none. A named `TableAlias` that the query does not include
+    /// qualifies with its name, for raw SQL that names its table so
+    /// (`FROM player pl`), as in GRDB; an anonymous one throws: it refers
+    /// to a table that was never aliased, or to the table of a parent
+    /// request in the separate query of `including(all:)`.
+    private static func qualifier(of alias: AliasIdentity, context: SQLGenerationContext) throws -> String? {
+        guard let name = context.name(of: alias) else {
+            guard alias.isExplicit else { return nil }
+            if let userName = alias.userName { return userName }
+            let table = alias.tableName.isEmpty ? "" : " of table \(alias.tableName)"
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "A TableAlias\(table) is used in a query that does not include its table: "
+                    + "alias the table with aliased(_:), and note that the associated records of "
+                    + "including(all:) can not be filtered on the tables of the parent request")
+        }
+        return context.qualifiesColumns || context.isRenamed(alias) || !context.isLocal(alias) ? name : nil
     }
 
     private func rawSQL(_ context: SQLGenerationContext) throws -> String {
@@ -215,18 +222,12 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         case .value(let value):
             return context.bind(value)
         case .column(let name, let alias):
-            if let alias { try Self.checkKnown(alias, context: context) }
-            if let alias, let qualifier = context.name(of: alias),
-               context.qualifiesColumns || context.isRenamed(alias) || !context.isLocal(alias)
-            {
+            if let alias, let qualifier = try Self.qualifier(of: alias, context: context) {
                 return qualifier.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
             }
             return name.quotedDatabaseIdentifier
         case .rowID(let alias):
-            if let alias { try Self.checkKnown(alias, context: context) }
-            if let alias, let qualifier = context.name(of: alias),
-               context.qualifiesColumns || context.isRenamed(alias) || !context.isLocal(alias)
-            {
+            if let alias, let qualifier = try Self.qualifier(of: alias, context: context) {
                 return qualifier.quotedDatabaseIdentifier + ".rowid"
             }
             return "rowid"

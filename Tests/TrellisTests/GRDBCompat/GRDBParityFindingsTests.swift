@@ -1,0 +1,295 @@
+import Foundation
+import Testing
+import Trellis
+
+// Differences with GRDB 7.10.0 found by running the same programs against
+// both libraries. Each test states what GRDB does.
+
+@Suite("GRDB parity: values")
+struct GRDBValueParityTests {
+    @Test("UInt above Int64.max is stored as a REAL, as UInt64 is, instead of stopping the process")
+    func largeUnsignedIntegersAreStoredAsReals() throws {
+        try DatabaseQueue().read { (db: Database) throws in
+            #expect(try Double.fetchOne(db, sql: "SELECT ?", arguments: [UInt.max]) == Double(UInt.max))
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(?)", arguments: [UInt.max]) == "real")
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(?)", arguments: [UInt(42)]) == "integer")
+            #expect(try UInt.fetchOne(db, sql: "SELECT ?", arguments: [UInt(42)]) == 42)
+        }
+    }
+
+    @Test("NSDate and NSData are stored as Date and Data are")
+    func foundationReferenceTypes() throws {
+        try DatabaseQueue().read { (db: Database) throws in
+            let date = NSDate(timeIntervalSince1970: 1_441_995_255)
+            #expect(try String.fetchOne(db, sql: "SELECT ?", arguments: [date]) == "2015-09-11 18:14:15.000")
+            #expect(try NSDate.fetchOne(db, sql: "SELECT '2015-09-11 18:14:15'")?.timeIntervalSince1970 == 1_441_995_255)
+            let data = NSData(data: Data([1, 2, 3]))
+            #expect(try Data.fetchOne(db, sql: "SELECT ?", arguments: [data]) == Data([1, 2, 3]))
+            #expect(try NSData.fetchOne(db, sql: "SELECT x'0102'").map { Data(referencing: $0) } == Data([1, 2]))
+        }
+    }
+
+    @Test("A date stored as a UTF-8 blob is read, as text is")
+    func dateFromBlob() throws {
+        try DatabaseQueue().read { (db: Database) throws in
+            #expect(try Date.fetchOne(db, sql: "SELECT CAST('2015-09-11' AS BLOB)")?.timeIntervalSince1970 == 1_441_929_600)
+            #expect(Date.fromDatabaseValue(Data([0xff]).databaseValue) == nil)
+        }
+    }
+
+    @Test("DatabaseValue(sqliteStatement:index:) reads a column of a stepped statement")
+    func databaseValueFromStatement() throws {
+        try DatabaseQueue().read { (db: Database) throws in
+            let statement = try db.makeStatement(sql: "SELECT 1, 'a', NULL")
+            let rows = try Row.fetchCursor(statement)
+            var values: [[DatabaseValue]] = []
+            while try rows.next() != nil {
+                values.append((0..<3).map { DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt($0)) })
+            }
+            #expect(values == [[1.databaseValue, "a".databaseValue, .null]])
+        }
+    }
+
+    @Test("DateComponents is Codable only: a record stores it as JSON; DatabaseDateComponents is Codable, stored as text")
+    func dateComponentsInRecords() throws {
+        struct Event: Codable, FetchableRecord, PersistableRecord {
+            var components: DateComponents?
+            var day: DatabaseDateComponents?
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE event(components, day)")
+            var components = DateComponents()
+            components.year = 2000; components.month = 1; components.day = 2
+            try Event(components: components, day: DatabaseDateComponents(components, format: .YMD)).insert(db)
+            let stored = try #require(try Row.fetchOne(db, sql: "SELECT * FROM event"))
+            let json = try #require(stored["components"] as String?)
+            #expect(json.hasPrefix("{") && json.contains("\"year\":2000"))
+            #expect(stored["day"] as String? == "2000-01-02")
+            let event = try #require(try Event.fetchOne(db, sql: "SELECT * FROM event"))
+            #expect(event.components?.year == 2000)
+            #expect(event.day?.format == .YMD)
+            #expect(event.day?.dateComponents.day == 2)
+            #expect(try Event.fetchOne(db, sql: "SELECT NULL AS components, '2000-01-02 10:11' AS day")?.day?.format == .YMD_HM)
+        }
+        let encoded = try JSONEncoder().encode([DatabaseDateComponents(DateComponents(year: 2000, month: 1, day: 2), format: .YMD)])
+        #expect(String(decoding: encoded, as: UTF8.self) == #"["2000-01-02"]"#)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([DatabaseDateComponents].self, from: Data(#"["soon"]"#.utf8)) }
+    }
+}
+
+@Suite("GRDB parity: Codable records")
+struct GRDBCodableParityTests {
+    enum Level: Int, Codable { case low = 1, high = 2 }
+
+    struct Wrapped: Codable, Equatable {
+        var raw: Int
+        init(raw: Int) { self.raw = raw }
+        init(from decoder: any Decoder) throws { raw = try decoder.singleValueContainer().decode(Int.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(raw)
+        }
+    }
+
+    struct Name: Codable, Equatable {
+        var raw: String
+        init(from decoder: any Decoder) throws { raw = try decoder.singleValueContainer().decode(String.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(raw)
+        }
+    }
+
+    struct Item: Decodable, FetchableRecord {
+        var level: Level
+        var id: Wrapped
+        var name: Name
+    }
+
+    @Test("Values built on a single primitive convert with SQLite's rules, as a property of the primitive does")
+    func singleValueWrappersConvertLikeTheirPrimitive() throws {
+        try DatabaseQueue().read { (db: Database) throws in
+            let item = try #require(try Item.fetchOne(db, sql: "SELECT '2' AS level, '1' AS id, 5 AS name"))
+            #expect(item.level == .high)
+            #expect(item.id == Wrapped(raw: 1))
+            #expect(item.name.raw == "5")
+            // Not a raw value of the enum: an error names the column.
+            let error = #expect(throws: (any Error).self) { try Item.fetchOne(db, sql: "SELECT 7 AS level, 1 AS id, 'a' AS name") }
+            #expect("\(error.map { "\($0)" } ?? "")".contains("level"))
+        }
+    }
+
+    @Test("Date strategies of numbers read numeric text")
+    func dateStrategiesReadNumericText() throws {
+        struct Stamp: Decodable, FetchableRecord {
+            var d: Date
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+        }
+        struct Reference: Decodable, FetchableRecord {
+            var d: Date
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSinceReferenceDate }
+        }
+        try DatabaseQueue().read { (db: Database) throws in
+            #expect(try Stamp.fetchOne(db, sql: "SELECT '1000' AS d")?.d == Date(timeIntervalSince1970: 1000))
+            #expect(try Stamp.fetchOne(db, sql: "SELECT 1000 AS d")?.d == Date(timeIntervalSince1970: 1000))
+            #expect(try Reference.fetchOne(db, sql: "SELECT '-978306199.75' AS d")?.d == Date(timeIntervalSinceReferenceDate: -978_306_199.75))
+            #expect(throws: RowDecodingError.self) { try Stamp.fetchOne(db, sql: "SELECT 'soon' AS d") }
+        }
+    }
+}
+
+@Suite("GRDB parity: fetching with row adapters")
+struct GRDBAdapterParityTests {
+    struct Pair: FetchableRecord, Hashable {
+        var b: Int
+        var c: Int
+        init(b: Int, c: Int) {
+            self.b = b
+            self.c = c
+        }
+
+        init(row: Row) throws {
+            b = try row.decode(forColumn: "b")
+            c = try row.decode(forColumn: "c")
+        }
+    }
+
+    @Test("Values, rows and records fetch through an adapter, from SQL and from statements")
+    func fetchMethodsTakeAnAdapter() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE t(a, b, c); INSERT INTO t VALUES (1, 2, 3), (4, 5, 6)")
+            let sql = "SELECT a, b, c FROM t ORDER BY a"
+            let suffix = SuffixRowAdapter(fromIndex: 1)
+            #expect(try Int.fetchAll(db, sql: sql, adapter: suffix) == [2, 5])
+            #expect(try Int.fetchOne(db, sql: sql, adapter: suffix) == 2)
+            #expect(try Array(Int.fetchCursor(db, sql: sql, adapter: suffix)) == [2, 5])
+            #expect(try Int.fetchSet(db, sql: sql, adapter: suffix) == [2, 5])
+            #expect(try String.fetchAll(db, sql: "SELECT 1, 'x'", arguments: [], adapter: SuffixRowAdapter(fromIndex: 1)) == ["x"])
+            #expect(try Row.fetchSet(db, sql: sql, adapter: SuffixRowAdapter(fromIndex: 2)) == [["c": 3], ["c": 6]])
+
+            let statement = try db.makeStatement(sql: "SELECT a, b, c FROM t WHERE a >= ? ORDER BY a")
+            #expect(try Int.fetchAll(statement, arguments: [4], adapter: suffix) == [5])
+            #expect(try Int.fetchOne(statement, arguments: [1], adapter: suffix) == 2)
+            #expect(try Int.fetchSet(statement, arguments: [1], adapter: suffix) == [2, 5])
+            #expect(try Array(Row.fetchCursor(statement, arguments: [1], adapter: suffix)).map { $0["b"] as Int } == [2, 5])
+            #expect(try Row.fetchOne(statement, arguments: [4], adapter: suffix) == ["b": 5, "c": 6])
+            #expect(try Pair.fetchAll(statement, arguments: [1], adapter: suffix) == [Pair(b: 2, c: 3), Pair(b: 5, c: 6)])
+            #expect(try Pair.fetchOne(statement, arguments: [4], adapter: suffix) == Pair(b: 5, c: 6))
+            #expect(try Array(Pair.fetchCursor(statement, arguments: [4], adapter: suffix)) == [Pair(b: 5, c: 6)])
+            #expect(try Pair.fetchSet(db, sql: sql, adapter: suffix) == [Pair(b: 2, c: 3), Pair(b: 5, c: 6)])
+            #expect(try Pair.fetchSet(statement, arguments: [1], adapter: suffix).count == 2)
+            // An adapter that reaches past the columns is an error, not a crash.
+            #expect(throws: DatabaseError.self) { try Int.fetchAll(db, sql: sql, adapter: SuffixRowAdapter(fromIndex: 9)) }
+        }
+    }
+
+    @Test("addingScopes adds scopes; a scope of the same name replaces the base's")
+    func addingScopes() throws {
+        try DatabaseQueue().read { (db: Database) throws in
+            let sql = "SELECT 1 AS a, 'x' AS b, 3 AS c"
+            let adapter = RangeRowAdapter(0..<2).addingScopes(["s": SuffixRowAdapter(fromIndex: 2)])
+            let row = try #require(try Row.fetchOne(db, sql: sql, adapter: adapter))
+            #expect(row.columnNames == ["a", "b"])
+            #expect(row.scopes["s"] == ["c": 3])
+
+            let overriding = ScopeAdapter(base: ScopeAdapter(["s": RangeRowAdapter(0..<1)]), scopes: ["s": RangeRowAdapter(1..<2)])
+            let overridden = try #require(try Row.fetchOne(db, sql: sql, adapter: overriding))
+            #expect(overridden.scopes.names == ["s"])
+            #expect(overridden.scopes["s"] == ["b": "x"])
+        }
+    }
+}
+
+@Suite("GRDB parity: table aliases and foreign keys")
+struct GRDBAliasParityTests {
+    struct Player: TableRecord, FetchableRecord, Decodable {
+        static let databaseTableName = "player"
+        static var databaseSelection: [any SQLSelectable] {
+            [Column("id"), (Column("score") * 2).forKey("double"), SQL("upper(\(Column("name")))").sqlExpression.forKey("up")]
+        }
+        static let team = belongsTo(Team.self)
+        var id: Int
+    }
+
+    struct Team: TableRecord {
+        static let databaseTableName = "team"
+    }
+
+    func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE TABLE team(id INTEGER PRIMARY KEY, name TEXT, score INT);
+                CREATE TABLE player(id INTEGER PRIMARY KEY, teamId INT REFERENCES team(id), name TEXT, score INT);
+                INSERT INTO team VALUES (1, 'red', 100);
+                INSERT INTO player VALUES (1, 1, 'p', 10);
+                """)
+        }
+        return dbQueue
+    }
+
+    @Test("A named TableAlias qualifies its columns in raw SQL with its name")
+    func namedAliasInRawSQL() throws {
+        try makeDatabase().read { (db: Database) throws in
+            let alias = TableAlias(name: "pl")
+            let sql: SQL = "SELECT \(alias[Column("name")]), \(alias.rowID) FROM player pl"
+            #expect(try sql.build(db).sql == #"SELECT "pl"."name", "pl".rowid FROM player pl"#)
+            let row = try #require(try SQLRequest<Row>(literal: sql).fetchOne(db))
+            #expect(row[0] as String == "p")
+            #expect(row[1] as Int == 1)
+            // An anonymous alias that no request includes is still an error.
+            let anonymous = TableAlias()
+            let misuse: SQLRequest<Row> = "SELECT \(anonymous[Column("name")]) FROM player"
+            #expect(throws: DatabaseError.self) { try misuse.fetchOne(db) }
+        }
+    }
+
+    @Test("alias[AllColumns()] selects the columns of the aliased table")
+    func aliasAllColumns() throws {
+        try makeDatabase().read { (db: Database) throws in
+            let teamAlias = TableAlias()
+            let row = try Row.fetchOne(db, Player
+                .joining(required: Player.team.aliased(teamAlias))
+                .select(Column("name"), teamAlias[AllColumns()]))
+            #expect(row == ["name": "p", "id": 1, "name": "red", "score": 100])
+            let name = try String.fetchOne(db, Player
+                .joining(required: Player.team.aliased(teamAlias))
+                .select(teamAlias[Column("name")]))
+            #expect(name == "red")
+        }
+    }
+
+    @Test("columnsOf: qualifies the columns inside selected expressions")
+    func columnsOfQualifiesExpressions() throws {
+        try makeDatabase().read { (db: Database) throws in
+            // team has score and name too: unqualified, they are ambiguous.
+            let request: SQLRequest<Row> = "SELECT \(columnsOf: Player.self, tableAlias: "p") FROM player p JOIN team t ON t.id = p.teamId"
+            #expect(try request.fetchOne(db) == ["id": 1, "double": 20, "up": "P"])
+            let plain: SQLRequest<Row> = "SELECT \(columnsOf: Player.self) FROM player JOIN team ON team.id = player.teamId"
+            #expect(try plain.fetchOne(db) == ["id": 1, "double": 20, "up": "P"])
+        }
+    }
+
+    @Test("A foreign key that does not match the primary key of its table is a clear error")
+    func foreignKeyMismatch() throws {
+        struct User: TableRecord { static let databaseTableName = "user" }
+        struct Mismatch: TableRecord {
+            static let databaseTableName = "mismatch"
+            static let user = belongsTo(User.self)
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE TABLE user(id INTEGER PRIMARY KEY);
+                CREATE TABLE mismatch(id INTEGER PRIMARY KEY, a INT, b INT, FOREIGN KEY(a, b) REFERENCES user);
+                """)
+            let error = try #require(throws: DatabaseError.self) { try Row.fetchAll(db, Mismatch.including(required: Mismatch.user)) }
+            #expect(error.message?.contains("foreign key mismatch") == true)
+            #expect(error.message?.contains("(a, b)") == true)
+            // The connection is still usable.
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mismatch") == 0)
+        }
+    }
+}
