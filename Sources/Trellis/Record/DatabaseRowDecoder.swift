@@ -221,11 +221,13 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         let value: Int64
         if let sqliteStatement = row.sqliteStatement {
             // Any value but NULL converts the way SQLite converts it, as in
-            // GRDB: the text "12" reads as 12.
-            guard let sqliteValue = sqlite3_column_value(sqliteStatement, CInt(row.offset + index)),
-                  sqlite3_value_type(sqliteValue) != SQLITE_NULL
-            else { return try convertedInteger(T.self, atIndex: index) }
-            value = sqlite3_value_int64(sqliteValue)
+            // GRDB: the text "12" reads as 12. NULL reads as 0: only a 0
+            // needs a second call to tell them apart.
+            let column = CInt(truncatingIfNeeded: row.offset &+ index)
+            value = sqlite3_column_int64(sqliteStatement, column)
+            if value == 0 && sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL {
+                return try convertedInteger(T.self, atIndex: index)
+            }
         } else {
             // A copied row, such as the rows of a to-many association.
             guard case .int64(let storedValue) = row.storedValues[row.valuesOffset + index].storage
