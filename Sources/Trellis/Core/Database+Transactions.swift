@@ -34,6 +34,8 @@ extension Database {
         try beginTransaction(kind)
         let completion: TransactionCompletion
         do {
+            transactionBodyDepth += 1
+            defer { transactionBodyDepth -= 1 }
             completion = try operations()
         } catch {
             try? rollbackIfNeeded()

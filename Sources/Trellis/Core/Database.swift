@@ -138,6 +138,10 @@ public final class Database {
     @usableFromInline
     @exclusivity(unchecked) var isReadOnlyAccess = false
 
+    /// The number of `inTransaction` bodies running: their transaction
+    /// must not end before they do.
+    @exclusivity(unchecked) var transactionBodyDepth = 0
+
     /// Opens a connection. Throws when the file can not be opened or is not
     /// a database.
     init(path: String, configuration: Configuration, label: String) throws {
@@ -457,6 +461,13 @@ public final class Database {
         }
         if let suspension, suspension.isSuspended, !statement.endsSuspendedTransaction {
             throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: "Database is suspended", sql: statement.sql)
+        }
+        // SQLite ended the transaction of the running `inTransaction` (a
+        // conflict resolved with ROLLBACK, a raw COMMIT or ROLLBACK): as in
+        // GRDB, the statements that follow fail, rather than run outside
+        // of any transaction and commit one by one.
+        if transactionBodyDepth > 0, let sqliteConnection, sqlite3_get_autocommit(sqliteConnection) != 0 {
+            throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted", sql: statement.sql)
         }
         if isReadOnlyAccess && !statement.isAllowedInReadOnlyAccess {
             throw DatabaseError(

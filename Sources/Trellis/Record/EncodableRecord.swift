@@ -24,11 +24,9 @@ public protocol EncodableRecord {
     /// The encoder of JSON columns (nested Encodable values and arrays).
     static func databaseJSONEncoder(for column: String) -> JSONEncoder
 
-    /// How Encodable records store dates. Default `.deferredToDate`.
-    static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { get }
-
-    /// How Encodable records store the dates of a column. Default: the
-    /// `databaseDateEncodingStrategy` property.
+    /// How Encodable records store the dates of a column. Default
+    /// `.deferredToDate`. (GRDB 7 removed the static properties of
+    /// strategies: a `static let` of that name is not read.)
     ///
     /// ```swift
     /// static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
@@ -37,20 +35,12 @@ public protocol EncodableRecord {
     /// ```
     static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy
 
-    /// How Encodable records store UUIDs. Default `.deferredToUUID`
-    /// (16-byte blobs).
-    static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { get }
-
-    /// How Encodable records store the UUIDs of a column. Default: the
-    /// `databaseUUIDEncodingStrategy` property.
+    /// How Encodable records store the UUIDs of a column. Default
+    /// `.deferredToUUID` (16-byte blobs).
     static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy
 
-    /// How Encodable records store data. Default `.deferredToData`
-    /// (blobs).
-    static var databaseDataEncodingStrategy: DatabaseDataEncodingStrategy { get }
-
-    /// How Encodable records store the data of a column. Default: the
-    /// `databaseDataEncodingStrategy` property.
+    /// How Encodable records store the data of a column. Default
+    /// `.deferredToData` (blobs).
     static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy
 
     /// How Encodable records map coding keys to columns.
@@ -69,18 +59,9 @@ extension EncodableRecord {
         return encoder
     }
 
-    public static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { .deferredToDate }
-    public static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { .deferredToUUID }
-    public static var databaseDataEncodingStrategy: DatabaseDataEncodingStrategy { .deferredToData }
-    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
-        databaseDateEncodingStrategy
-    }
-    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
-        databaseUUIDEncodingStrategy
-    }
-    public static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy {
-        databaseDataEncodingStrategy
-    }
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .deferredToDate }
+    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .deferredToUUID }
+    public static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy { .deferredToData }
     public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
 
     /// The encoded columns of the record.

@@ -28,11 +28,9 @@ public protocol FetchableRecord {
     /// The decoder of JSON columns (nested Decodable values and arrays).
     static func databaseJSONDecoder(for column: String) -> JSONDecoder
 
-    /// How Decodable records read dates. Default `.deferredToDate`.
-    static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { get }
-
-    /// How Decodable records read the dates of a column. Default: the
-    /// `databaseDateDecodingStrategy` property.
+    /// How Decodable records read the dates of a column. Default
+    /// `.deferredToDate`. (GRDB 7 removed the static properties of
+    /// strategies: a `static let` of that name is not read.)
     ///
     /// ```swift
     /// static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
@@ -41,11 +39,8 @@ public protocol FetchableRecord {
     /// ```
     static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy
 
-    /// How Decodable records read data. Default `.deferredToData`.
-    static var databaseDataDecodingStrategy: DatabaseDataDecodingStrategy { get }
-
-    /// How Decodable records read the data of a column. Default: the
-    /// `databaseDataDecodingStrategy` property.
+    /// How Decodable records read the data of a column. Default
+    /// `.deferredToData`.
     static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy
 
     /// How Decodable records map coding keys to columns. Default
@@ -64,14 +59,8 @@ extension FetchableRecord {
         return decoder
     }
 
-    public static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { .deferredToDate }
-    public static var databaseDataDecodingStrategy: DatabaseDataDecodingStrategy { .deferredToData }
-    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
-        databaseDateDecodingStrategy
-    }
-    public static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy {
-        databaseDataDecodingStrategy
-    }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .deferredToDate }
+    public static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy { .deferredToData }
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
 }
 

@@ -13,7 +13,7 @@ extension MutablePersistableRecord {
             deleted = result
             return result
         }
-        guard let deleted else { throw RecordError.callbackNotCalled("aroundDelete") }
+        guard let deleted else { throw DatabaseError.callbackNotCalled("aroundDelete", of: Self.self) }
         didDelete(deleted: deleted)
         return deleted
     }
@@ -24,11 +24,7 @@ extension MutablePersistableRecord {
         let key = primaryKeyValues(primaryKey, container: container)
         let statement = try Self.primaryKeyStatement(db, operation: .deleteByPrimaryKey, primaryKey: primaryKey)
         try statement.bind(key)
-        // The changes of an INSTEAD OF trigger (a view) are not in
-        // `changesCount`, but they are in `totalChangesCount`.
-        let totalChanges = db.totalChangesCount
-        try statement.executeBoundStatement(arguments: key)
-        return db.totalChangesCount > totalChanges
+        return try statement.executeRowChange(arguments: key, primaryKey: primaryKey)
     }
 
     /// Whether the record's row exists.

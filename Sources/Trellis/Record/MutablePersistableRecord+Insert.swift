@@ -37,7 +37,7 @@ extension MutablePersistableRecord {
             saved = success
             return success
         }
-        guard let saved else { throw RecordError.callbackNotCalled("aroundSave") }
+        guard let saved else { throw DatabaseError.callbackNotCalled("aroundSave", of: Self.self) }
         didSave(saved)
         db.recordStatementCache.spareStorage = saved.savedContainer.storage
     }
@@ -66,7 +66,7 @@ extension MutablePersistableRecord {
             inserted = success
             return success
         }
-        guard let inserted else { throw RecordError.callbackNotCalled("aroundInsert") }
+        guard let inserted else { throw DatabaseError.callbackNotCalled("aroundInsert", of: Self.self) }
         didInsert(inserted)
         return inserted
     }
@@ -205,6 +205,22 @@ extension Statement {
             reset()
             throw DatabaseError.reporting(error, arguments: arguments())
         }
+    }
+
+    /// Executes the bound UPDATE or DELETE of the row of a primary key, and
+    /// tells whether it changed the row. Only the statement's own change
+    /// counts, not the writes of its triggers: a trigger that writes
+    /// elsewhere, then ignores the change with `RAISE(IGNORE)`, changed no
+    /// row, as in GRDB. The row of a view is changed by its INSTEAD OF
+    /// trigger, whose writes count.
+    func executeRowChange(arguments: [DatabaseValue], primaryKey: PrimaryKeyInfo) throws -> Bool {
+        guard primaryKey.isViewKey else {
+            try executeBoundStatement(arguments: arguments)
+            return database.changesCount > 0
+        }
+        let totalChanges = database.totalChangesCount
+        try executeBoundStatement(arguments: arguments)
+        return database.totalChangesCount > totalChanges
     }
 }
 

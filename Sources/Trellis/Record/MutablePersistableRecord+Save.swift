@@ -23,7 +23,7 @@ extension MutablePersistableRecord {
             saved = success
             return success
         }
-        guard let saved else { throw RecordError.callbackNotCalled("aroundSave") }
+        guard let saved else { throw DatabaseError.callbackNotCalled("aroundSave", of: Self.self) }
         didSave(saved)
     }
 

@@ -30,7 +30,7 @@ extension MutablePersistableRecord {
             saved = success
             return success
         }
-        guard let saved else { throw RecordError.callbackNotCalled("aroundSave") }
+        guard let saved else { throw DatabaseError.callbackNotCalled("aroundSave", of: Self.self) }
         didSave(saved)
     }
 
@@ -60,7 +60,7 @@ extension MutablePersistableRecord {
             updated = success
             return success
         }
-        guard let updated else { throw RecordError.callbackNotCalled("aroundUpdate") }
+        guard let updated else { throw DatabaseError.callbackNotCalled("aroundUpdate", of: Self.self) }
         didUpdate(updated)
         return updated
     }
@@ -74,9 +74,13 @@ extension MutablePersistableRecord {
         let (table, primaryKey) = try Self.tableAndPrimaryKey(db)
         let keyValues = primaryKeyValues(primaryKey, container: container)
         // Column names compare as SQLite compares them: ignoring ASCII case.
-        var setColumns = container.columns.filter { column in
-            !primaryKey.columns.contains { $0.isEqualIgnoringASCIICase(column) }
+        // Encoded values that are no column of the table are not written,
+        // as in GRDB.
+        let cache = db.recordStatementCache
+        var setColumns = try container.columns.filter { column in
+            try !primaryKey.columns.contains { $0.isEqualIgnoringASCIICase(column) }
                 && (columns.map { set in set.contains(column) || set.contains { $0.isEqualIgnoringASCIICase(column) } } ?? true)
+                && cache.table(db, table, hasColumn: column)
         }
         // With nothing to change, the key sets itself, so that a missing
         // row is still reported.
@@ -110,11 +114,7 @@ extension MutablePersistableRecord {
         } else {
             let values = setValues + keyValues
             try statement.bind(values)
-            // The changes of an INSTEAD OF trigger (a view) are not in
-            // `changesCount`, but they are in `totalChangesCount`.
-            let totalChanges = db.totalChangesCount
-            try statement.executeBoundStatement(arguments: values)
-            if db.totalChangesCount == totalChanges { throw notFound() }
+            guard try statement.executeRowChange(arguments: values, primaryKey: primaryKey) else { throw notFound() }
         }
         return PersistenceSuccess(persistenceContainer: container)
     }

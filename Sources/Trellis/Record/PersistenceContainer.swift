@@ -109,7 +109,8 @@ public struct PersistenceContainer: Sendable {
         var index = 1
         while index < storage.count {
             let column = storage.entries[index].column
-            if let first = (0..<index).first(where: { storage.entries[$0].column == column }) {
+            // Column names ignore case, in SQLite as in GRDB's containers.
+            if let first = (0..<index).first(where: { storage.entries[$0].column.isEqualIgnoringASCIICase(column) }) {
                 makeUnique()
                 storage.entries[first].value = storage.remove(at: index).value
             } else {

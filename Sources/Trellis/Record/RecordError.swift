@@ -13,17 +13,12 @@ public enum RecordError: Error, CustomStringConvertible, Sendable {
     /// No row matches the primary key of the record.
     case recordNotFound(databaseTableName: String, key: [String: DatabaseValue])
 
-    /// A persistence callback did not call its closure.
-    case callbackNotCalled(String)
-
     public var description: String {
         switch self {
         case let .recordNotFound(table, key):
             // GRDB's words: `Key not found in table player: [id:42]`.
             let keyDescription = key.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ")
             return "Key not found in table \(table): [\(keyDescription)]"
-        case let .callbackNotCalled(name):
-            return "\(name) did not call its closure: the operation did not run"
         }
     }
 }
@@ -31,3 +26,15 @@ public enum RecordError: Error, CustomStringConvertible, Sendable {
 /// The former name of ``RecordError``, which GRDB 7 keeps deprecated.
 @available(*, deprecated, renamed: "RecordError")
 public typealias PersistenceError = RecordError
+
+extension DatabaseError {
+    /// The error of an `around` persistence callback of `record` that did
+    /// not run the operation, in GRDB's words.
+    @usableFromInline
+    static func callbackNotCalled(_ callback: String, of record: Any.Type) -> DatabaseError {
+        DatabaseError(
+            resultCode: .SQLITE_MISUSE,
+            message: "Incorrect implementation of the `\(record).\(callback)` persistence callback: "
+                + "the action function was not called, or its error was not rethrown.")
+    }
+}

@@ -72,6 +72,25 @@ final class RecordStatementCache {
         return PersistenceContainer(minimumCapacity: 16)
     }
 
+    /// The names of the columns of the table updated last, as the schema
+    /// spells them and lowercased: updates write only the encoded
+    /// columns that the table has, as in GRDB.
+    @exclusivity(unchecked)
+    var lastTableColumns: (table: String, names: Set<String>)?
+
+    /// Whether `column` is a column of `table`, compared as SQLite does.
+    func table(_ db: Database, _ table: String, hasColumn column: String) throws -> Bool {
+        let names: Set<String>
+        if let last = lastTableColumns, last.table == table {
+            names = last.names
+        } else {
+            let columns = try db.columns(in: table).map(\.name)
+            names = Set(columns + columns.map { $0.lowercased() })
+            lastTableColumns = (table, names)
+        }
+        return names.contains(column) || names.contains(column.lowercased())
+    }
+
     /// The name that selects the rowid of each table (by lowercased
     /// name), nil for a WITHOUT ROWID table: see ``rowIDName(_:_:)``.
     var rowIDNames: [String: String?] = [:]
@@ -86,6 +105,7 @@ final class RecordStatementCache {
         rowIDNames.removeAll()
         lastKeyStatement = nil
         lastPrimaryKey = nil
+        lastTableColumns = nil
     }
 
     /// Whether the table has a rowid (it is not a WITHOUT ROWID table).

@@ -75,8 +75,10 @@ extension TableRecord {
                 resultCode: .SQLITE_MISUSE,
                 message: "table \(databaseTableName) has no unique key on column(s) \(columns.sorted().joined(separator: ", "))")
         }
+        // As in GRDB, the coding strategies of the record apply to keys of
+        // a single-column primary key only, not to key dictionaries.
         return SQLQueryGenerator.conjunction(key.sorted { $0.key < $1.key }.map { column, value in
-            SQLExpression.column(column) == (value.map { keyDatabaseValue($0, column: column, recordType: Self.self) } ?? .null)
+            SQLExpression.column(column) == (value?.databaseValue ?? .null)
         })
     }
 
@@ -215,11 +217,7 @@ extension TableRecord {
         let statement = try singleColumnKeyStatement(db, operation: .deleteByPrimaryKey)
         let keyValue = try primaryKeyDatabaseValue(db, key)
         try statement.bind(CollectionOfOne(keyValue))
-        // The changes of an INSTEAD OF trigger (a view) are not in
-        // `changesCount`, but they are in `totalChangesCount`.
-        let totalChanges = db.totalChangesCount
-        try statement.executeBoundStatement(arguments: [keyValue])
-        return db.totalChangesCount > totalChanges
+        return try statement.executeRowChange(arguments: [keyValue], primaryKey: tableAndPrimaryKey(db).primaryKey)
     }
 
     /// Deletes the row with the given key; returns whether a row was

@@ -159,7 +159,8 @@ extension Database {
         let primaryKey: PrimaryKeyInfo
         if keyColumns.isEmpty, try viewExists(table, in: schemaName) {
             primaryKey = PrimaryKeyInfo(
-                columns: try columnsForPrimaryKey(inView: table, columns: columns), rowIDColumn: nil, isRowID: false)
+                columns: try columnsForPrimaryKey(inView: table, columns: columns), rowIDColumn: nil, isRowID: false,
+                isViewKey: true)
         } else if keyColumns.isEmpty {
             primaryKey = .hiddenRowID
         } else if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER", try !isWithoutRowID(table, in: schemaName),

@@ -51,6 +51,9 @@ public struct PrimaryKeyInfo: Hashable, Sendable {
     /// ```
     public let isRowID: Bool
 
+    /// Whether the key is the one a ``DatabaseSchemaSource`` gives a view.
+    var isViewKey = false
+
     /// Whether the primary key is the hidden rowid of a table that
     /// declares none.
     var isHiddenRowID: Bool { isRowID && rowIDColumn == nil }

@@ -28,9 +28,9 @@ import Trellis
 
         static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
         static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
-        static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSince1970
-        static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSince1970
-        static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.uppercaseString
+        static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
+        static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+        static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .uppercaseString }
     }
 
     private func makeDatabase() throws -> DatabaseQueue {
@@ -211,33 +211,35 @@ import Trellis
     @Test func dateEncodingAndDecodingStrategies() throws {
         struct Millis: Codable, FetchableRecord, PersistableRecord {
             static let databaseTableName = "event"
-            static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.millisecondsSince1970
-            static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.millisecondsSince1970
+            static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .millisecondsSince1970 }
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .millisecondsSince1970 }
             var date: Date
         }
         struct Seconds: Codable, FetchableRecord, PersistableRecord {
             static let databaseTableName = "event"
-            static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.secondsSince1970
-            static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSince1970
+            static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .secondsSince1970 }
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
             var date: Date
         }
         struct ISO: Codable, FetchableRecord, PersistableRecord {
             static let databaseTableName = "event"
-            static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.iso8601
-            static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.iso8601
+            static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .iso8601 }
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .iso8601 }
             var date: Date
         }
         struct Reference: Codable, FetchableRecord, PersistableRecord {
             static let databaseTableName = "event"
-            static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSinceReferenceDate
-            static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSinceReferenceDate
+            static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSinceReferenceDate }
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSinceReferenceDate }
             var date: Date
         }
         struct Custom: Codable, FetchableRecord, PersistableRecord {
             static let databaseTableName = "event"
-            static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.custom { "day \(Int($0.timeIntervalSince1970 / 86_400))" }
-            static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.custom { dbValue in
-                String.fromDatabaseValue(dbValue).flatMap { Double($0.dropFirst(4)) }.map { Date(timeIntervalSince1970: $0 * 86_400) }
+            static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .custom { "day \(Int($0.timeIntervalSince1970 / 86_400))" } }
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+                .custom { dbValue in
+                    String.fromDatabaseValue(dbValue).flatMap { Double($0.dropFirst(4)) }.map { Date(timeIntervalSince1970: $0 * 86_400) }
+                }
             }
             var date: Date
         }
@@ -306,7 +308,7 @@ import Trellis
         }
         struct LowerToken: Codable, FetchableRecord, PersistableRecord {
             static let databaseTableName = "token"
-            static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.lowercaseString
+            static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .lowercaseString }
             var uuid: UUID
         }
         let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
@@ -329,9 +331,11 @@ import Trellis
         }
         struct TextBlob: Codable, FetchableRecord, PersistableRecord {
             static let databaseTableName = "blob"
-            static let databaseDataEncodingStrategy = DatabaseDataEncodingStrategy.text
-            static let databaseDataDecodingStrategy = DatabaseDataDecodingStrategy.custom { dbValue in
-                String.fromDatabaseValue(dbValue).map { Data($0.utf8) } ?? Data.fromDatabaseValue(dbValue)
+            static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy { .text }
+            static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy {
+                .custom { dbValue in
+                    String.fromDatabaseValue(dbValue).map { Data($0.utf8) } ?? Data.fromDatabaseValue(dbValue)
+                }
             }
             var payload: Data
         }

@@ -257,8 +257,11 @@ private final class Author: Codable, PersistableRecord, @unchecked Sendable {
     fileprivate func anAroundCallbackThatSkipsItsClosureFailsTheInsert(skips: Skips) throws {
         let dbQueue = try makeDatabase()
         var player = Player(id: nil, name: "Arthur", log: CallLog(), skips: skips)
-        let error = #expect(throws: RecordError.self) { try dbQueue.write { db in try player.insert(db) } }
-        #expect(error?.description.contains("did not call its closure") == true)
+        // GRDB's error and message.
+        let error = #expect(throws: DatabaseError.self) { try dbQueue.write { db in try player.insert(db) } }
+        #expect(error?.resultCode == .SQLITE_MISUSE)
+        #expect(error?.message?.contains("persistence callback: the action function was not called") == true)
+        #expect(error?.message?.contains(skips == .aroundInsert ? "Player.aroundInsert`" : "Player.aroundSave`") == true)
         #expect(try dbQueue.read { try Player.fetchCount($0) } == 0)
         #expect(player.id == nil)
     }
@@ -270,8 +273,8 @@ private final class Author: Codable, PersistableRecord, @unchecked Sendable {
             var player = Player(id: nil, name: "Arthur", log: CallLog())
             try player.insert(db)
             var skipping = Player(id: player.id, name: "Barbara", log: CallLog(), skips: skips)
-            #expect(throws: RecordError.self) { try skipping.update(db) }
-            #expect(throws: RecordError.self) { try skipping.save(db) }
+            #expect(throws: DatabaseError.self) { try skipping.update(db) }
+            #expect(throws: DatabaseError.self) { try skipping.save(db) }
             #expect(try String.fetchOne(db, sql: "SELECT name FROM player") == "Arthur")
         }
     }
@@ -282,7 +285,7 @@ private final class Author: Codable, PersistableRecord, @unchecked Sendable {
             var player = Player(id: nil, name: "Arthur", log: CallLog())
             try player.insert(db)
             let skipping = Player(id: player.id, name: "Arthur", log: CallLog(), skips: .aroundDelete)
-            #expect(throws: RecordError.self) { try skipping.delete(db) }
+            #expect(throws: DatabaseError.self) { try skipping.delete(db) }
             #expect(try Player.fetchCount(db) == 1)
         }
     }

@@ -29,7 +29,7 @@ private struct Document: Codable, FetchableRecord, PersistableRecord, Hashable {
 
 /// UUIDs stored as strings: key lookups apply the strategy.
 private struct Device: Codable, FetchableRecord, PersistableRecord, Identifiable, Hashable {
-    static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.uppercaseString
+    static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .uppercaseString }
     var id: UUID
     var name: String
 }
