@@ -64,33 +64,130 @@ public enum SchemaInspector {
 
     /// The report of an open database.
     public static func report(_ db: Database, path: String) throws -> DatabaseReport {
+        let schema = try StoredSchema(db)
         var tables: [DatabaseReport.Table] = []
+        var declaredForeignKeys: [[DeclaredForeignKey]] = []
         for name in try tableNames(db) {
             do {
-                tables.append(try table(name, db: db))
+                let (table, foreignKeys) = try table(name, schema: schema, db: db)
+                tables.append(table)
+                declaredForeignKeys.append(foreignKeys)
             } catch {
                 let message = (error as? DatabaseError)?.message ?? "\(error)"
                 tables.append(DatabaseReport.Table(
-                    name: name, virtualTableModule: try? virtualTableModule(name, db: db), columns: [], options: [],
-                    primaryKey: [], hasExplicitPrimaryKey: false, foreignKeys: [], indexes: [],
-                    triggers: (try? triggers(on: name, db: db)) ?? [], error: message))
+                    name: name, virtualTableModule: virtualTableModule(schema.code(ofTable: name)), columns: [],
+                    options: [], primaryKey: [], hasExplicitPrimaryKey: false, foreignKeys: [], indexes: [],
+                    triggers: schema.triggers(on: name), error: message))
+                declaredForeignKeys.append([])
             }
         }
-        let views = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
-            .map { name in
-                let triggers = try triggers(on: name, db: db)
-                do {
-                    return DatabaseReport.View(
-                        name: name, columns: try db.columns(in: name).map(column), triggers: triggers, error: nil)
-                } catch {
-                    return DatabaseReport.View(
-                        name: name, columns: [], triggers: triggers, error: (error as? DatabaseError)?.message ?? "\(error)")
-                }
+        // Implicit destination columns are the primary key of the
+        // destination, which may be read after the table that refers to it.
+        let primaryKeys = Dictionary(
+            tables.filter { $0.error == nil }.map { (folded($0.name), $0.primaryKey) },
+            uniquingKeysWith: { first, _ in first })
+        for index in tables.indices {
+            tables[index].foreignKeys = declaredForeignKeys[index].map { $0.resolved(primaryKeys: primaryKeys) }
+        }
+        let views = schema.viewNames.map { name in
+            let triggers = schema.triggers(on: name)
+            do {
+                return DatabaseReport.View(name: name, columns: try columns(of: name, db: db), triggers: triggers, error: nil)
+            } catch {
+                return DatabaseReport.View(
+                    name: name, columns: [], triggers: triggers, error: (error as? DatabaseError)?.message ?? "\(error)")
             }
-        let (associations, ambiguities, warnings) = try inferAssociations(tables, db: db)
+        }
+        let (associations, ambiguities, warnings) = inferAssociations(tables)
         return DatabaseReport(
             path: path, tables: tables, views: views, associations: associations, ambiguities: ambiguities,
             warnings: warnings)
+    }
+
+    /// A name as SQLite compares names: ASCII letters in any case are the
+    /// same, other characters are not folded.
+    static func folded(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
+            ("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32) ?? scalar : scalar
+        }))
+    }
+
+    /// The objects of the main schema, read from `sqlite_master` once:
+    /// `sqlite_master` has no index, and looking each table up in it made
+    /// a database of thousands of tables take minutes.
+    private struct StoredSchema {
+        private var tableStatements: [String: String] = [:]
+        private var indexStatements: [String: String] = [:]
+        private var triggersByTable: [String: [DatabaseReport.Trigger]] = [:]
+        /// In SQLite's order of names (`BINARY`).
+        private(set) var viewNames: [String] = []
+
+        init(_ db: Database) throws {
+            for row in try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name") {
+                let type: String? = row["type"]
+                let name: String = row["name"] ?? ""
+                let sql: String? = row["sql"]
+                switch type {
+                case "table": tableStatements[folded(name)] = sql
+                case "index": indexStatements[folded(name)] = sql
+                case "view": viewNames.append(name)
+                case "trigger":
+                    let table: String = row["tbl_name"] ?? ""
+                    triggersByTable[folded(table), default: []].append(DatabaseReport.Trigger(name: name, sql: sql ?? ""))
+                default: break
+                }
+            }
+        }
+
+        /// The words of the `CREATE TABLE` statement of a table, which
+        /// tell its options and module.
+        func code(ofTable table: String) -> SQLCode? {
+            tableStatements[folded(table)].map(SQLCode.init)
+        }
+
+        /// The `CREATE INDEX` statement of an index; nil for the indexes
+        /// of constraints (`UNIQUE`, `PRIMARY KEY`).
+        func statement(ofIndex index: String) -> String? {
+            indexStatements[folded(index)]
+        }
+
+        /// The triggers of a table or view, by name.
+        func triggers(on table: String) -> [DatabaseReport.Trigger] {
+            triggersByTable[folded(table)] ?? []
+        }
+    }
+
+    /// The module of a virtual table, from its `CREATE VIRTUAL TABLE ...
+    /// USING module(...)` statement: the word after the keyword USING, not
+    /// after a table name that contains it.
+    private static func virtualTableModule(_ code: SQLCode?) -> String? {
+        guard let keywords = code?.keywords,
+              keywords.starts(with: ["CREATE", "VIRTUAL", "TABLE"]),
+              let using = keywords.firstIndex(of: "USING"), using + 1 < keywords.count
+        else { return nil }
+        return keywords[using + 1].lowercased()
+    }
+
+    /// The options of a table, from its `CREATE TABLE` statement: those
+    /// after its last parenthesis (`) WITHOUT ROWID, STRICT`), and
+    /// AUTOINCREMENT, which a column declares. Names, strings and comments
+    /// are left out: a comment may hold a parenthesis, a default value or
+    /// a name the word AUTOINCREMENT.
+    private static func options(_ code: SQLCode?) -> [String] {
+        guard let keywords = code?.keywords, let close = keywords.lastIndex(where: { $0 == ")" }) else { return [] }
+        let words = keywords[(close + 1)...].filter { $0 != "," }
+        var options: [String] = []
+        if zip(words, words.dropFirst()).contains(where: { $0 == "WITHOUT" && $1 == "ROWID" }) {
+            options.append("WITHOUT ROWID")
+        }
+        if words.contains("STRICT") {
+            options.append("STRICT")
+        }
+        // sqlite_sequence would tell it only once the table has had rows.
+        if keywords.contains("AUTOINCREMENT") {
+            options.append("AUTOINCREMENT")
+        }
+        return options
     }
 
     /// The tables of the main schema, virtual tables included, without
@@ -115,139 +212,118 @@ public enum SchemaInspector {
         }
     }
 
-    private static func table(_ name: String, db: Database) throws -> DatabaseReport.Table {
-        let primaryKey = try db.primaryKey(name)
-        return DatabaseReport.Table(
+    /// A table, and its foreign keys as declared. The pragmas take the
+    /// name as an argument: SQLite finds the table in its schema by a hash
+    /// lookup, and each statement is prepared once for all tables.
+    private static func table(_ name: String, schema: StoredSchema, db: Database) throws
+        -> (DatabaseReport.Table, [DeclaredForeignKey])
+    {
+        let columns = try columns(of: name, db: db)
+        let primaryKey = columns
+            .filter { $0.primaryKeyIndex != nil }
+            .sorted { ($0.primaryKeyIndex ?? 0) < ($1.primaryKeyIndex ?? 0) }
+            .map(\.name)
+        let code = schema.code(ofTable: name)
+        let table = DatabaseReport.Table(
             name: name,
-            virtualTableModule: try virtualTableModule(name, db: db),
-            columns: try db.columns(in: name).map(column),
-            options: try options(of: name, db: db),
-            primaryKey: primaryKey.columns,
-            hasExplicitPrimaryKey: !(primaryKey.isRowID && primaryKey.rowIDColumn == nil),
-            foreignKeys: try foreignKeys(on: name, db: db),
-            indexes: try indexes(on: name, db: db),
-            triggers: try triggers(on: name, db: db),
+            virtualTableModule: virtualTableModule(code),
+            columns: columns,
+            options: options(code),
+            primaryKey: primaryKey.isEmpty ? ["rowid"] : primaryKey,
+            hasExplicitPrimaryKey: !primaryKey.isEmpty,
+            foreignKeys: [],
+            indexes: try indexes(on: name, schema: schema, db: db),
+            triggers: schema.triggers(on: name),
             error: nil)
+        return (table, try foreignKeys(on: name, db: db))
     }
 
-    /// The options of a table, from its `CREATE TABLE` statement: those
-    /// after its last parenthesis (`) WITHOUT ROWID, STRICT`), and
-    /// AUTOINCREMENT, which a column declares. Names, strings and comments
-    /// are left out: a comment may hold a parenthesis, a default value or
-    /// a name the word AUTOINCREMENT.
-    private static func options(of table: String, db: Database) throws -> [String] {
-        guard let sql = try String.fetchOne(
-            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table])
-        else { return [] }
-        let code = SQLCode(sql)
-        guard let close = code.keywords.lastIndex(where: { $0 == ")" }) else { return [] }
-        let words = code.keywords[(close + 1)...].filter { $0 != "," }
-        var options: [String] = []
-        if zip(words, words.dropFirst()).contains(where: { $0 == "WITHOUT" && $1 == "ROWID" }) {
-            options.append("WITHOUT ROWID")
-        }
-        if words.contains("STRICT") {
-            options.append("STRICT")
-        }
-        // sqlite_sequence would tell it only once the table has had rows.
-        if code.keywords.contains("AUTOINCREMENT") {
-            options.append("AUTOINCREMENT")
-        }
-        return options
-    }
-
-    /// The triggers of a table or view, by name.
-    private static func triggers(on table: String, db: Database) throws -> [DatabaseReport.Trigger] {
+    /// The columns of a table or view, without the hidden columns of
+    /// virtual tables.
+    private static func columns(of table: String, db: Database) throws -> [DatabaseReport.Column] {
         try Row.fetchAll(
-            db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE ORDER BY name",
+            db, sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?, 'main') ORDER BY cid",
             arguments: [table]
-        ).map { DatabaseReport.Trigger(name: $0["name"], sql: $0["sql"] ?? "") }
+        ).compactMap { row in
+            let hidden: Int = row["hidden"] ?? 0
+            if hidden == 1 { return nil }
+            let primaryKeyIndex: Int = row["pk"] ?? 0
+            return DatabaseReport.Column(
+                name: row["name"] ?? "", type: row["type"] ?? "", notNull: row["notnull"] ?? false,
+                defaultValue: row["dflt_value"], primaryKeyIndex: primaryKeyIndex > 0 ? primaryKeyIndex : nil)
+        }
     }
 
-    /// The actions of the foreign keys of a table, by foreign key id; a
-    /// foreign key without action has none.
-    private static func foreignKeyActions(on table: String, db: Database) throws -> [Int: (onDelete: String?, onUpdate: String?)] {
+    /// A foreign key as the table declares it: without destination
+    /// columns when it names none.
+    private struct DeclaredForeignKey {
+        var columns: [String] = []
+        var destinationTable: String
+        var destinationColumns: [String]?
+        var onDelete: String?
+        var onUpdate: String?
+
+        /// The foreign key, with the primary key of its destination as
+        /// destination columns when it names none and its table is known.
+        func resolved(primaryKeys: [String: [String]]) -> DatabaseReport.ForeignKey {
+            var destination = destinationColumns ?? []
+            if destinationColumns == nil, let primaryKey = primaryKeys[folded(destinationTable)] {
+                destination = columns.indices.map { $0 < primaryKey.count ? primaryKey[$0] : "" }
+            }
+            return DatabaseReport.ForeignKey(
+                columns: columns, destinationTable: destinationTable, destinationColumns: destination,
+                onDelete: onDelete, onUpdate: onUpdate)
+        }
+    }
+
+    /// The foreign keys of a table, in the order of their declaration
+    /// (SQLite numbers them from the last declared one).
+    private static func foreignKeys(on table: String, db: Database) throws -> [DeclaredForeignKey] {
         func action(_ value: String?) -> String? { value == nil || value == "NO ACTION" ? nil : value }
-        var actions: [Int: (onDelete: String?, onUpdate: String?)] = [:]
-        for row in try Row.fetchAll(
-            db, sql: "SELECT id, on_delete, on_update FROM pragma_foreign_key_list(?)", arguments: [table])
-        {
-            actions[row["id"]] = (action(row["on_delete"]), action(row["on_update"]))
-        }
-        return actions
-    }
-
-    /// The foreign keys of a table, in the order of their declaration.
-    /// One whose destination columns are implicit and whose table is
-    /// missing has no columns that `db.foreignKeys(on:)` can tell: the
-    /// pragma still lists it, with its origin columns only.
-    private static func foreignKeys(on table: String, db: Database) throws -> [DatabaseReport.ForeignKey] {
-        let actions = try foreignKeyActions(on: table, db: db)
-        do {
-            // SQLite numbers foreign keys from the last declared one.
-            return try db.foreignKeys(on: table).sorted { $0.id > $1.id }.map {
-                DatabaseReport.ForeignKey(
-                    columns: $0.originColumns, destinationTable: $0.destinationTable, destinationColumns: $0.destinationColumns,
-                    onDelete: actions[$0.id]?.onDelete, onUpdate: actions[$0.id]?.onUpdate)
+        let rows = try Row.fetchAll(
+            db, sql: """
+                SELECT id, "table", "from", "to", on_update, on_delete
+                FROM pragma_foreign_key_list(?, 'main') ORDER BY id DESC, seq
+                """,
+            arguments: [table])
+        var foreignKeys: [(id: Int, key: DeclaredForeignKey)] = []
+        for row in rows {
+            let id: Int = row["id"] ?? 0
+            if foreignKeys.last?.id != id {
+                foreignKeys.append((id, DeclaredForeignKey(
+                    destinationTable: row["table"] ?? "", destinationColumns: [],
+                    onDelete: action(row["on_delete"]), onUpdate: action(row["on_update"]))))
             }
-        } catch {
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id DESC, seq",
-                arguments: [table])
-            var foreignKeys: [(id: Int, key: DatabaseReport.ForeignKey)] = []
-            for row in rows {
-                let id: Int = row["id"]
-                if foreignKeys.last?.id != id {
-                    foreignKeys.append((id, DatabaseReport.ForeignKey(
-                        columns: [], destinationTable: row["table"], destinationColumns: [],
-                        onDelete: actions[id]?.onDelete, onUpdate: actions[id]?.onUpdate)))
-                }
-                foreignKeys[foreignKeys.count - 1].key.columns.append(row["from"])
-                if let destination: String = row["to"] {
-                    foreignKeys[foreignKeys.count - 1].key.destinationColumns.append(destination)
-                }
+            let last = foreignKeys.count - 1
+            foreignKeys[last].key.columns.append(row["from"] ?? "")
+            if let destination: String = row["to"] {
+                foreignKeys[last].key.destinationColumns?.append(destination)
+            } else {
+                foreignKeys[last].key.destinationColumns = nil
             }
-            return foreignKeys.map(\.key)
         }
+        return foreignKeys.map(\.key)
     }
 
-    private static func column(_ column: ColumnInfo) -> DatabaseReport.Column {
-        DatabaseReport.Column(
-            name: column.name, type: column.type, notNull: column.isNotNull, defaultValue: column.defaultValueSQL,
-            primaryKeyIndex: column.primaryKeyIndex > 0 ? column.primaryKeyIndex : nil)
-    }
-
-    /// The indexes of a table, in SQLite's order: those on columns as
-    /// `db.indexes(on:)` describes them, and those on expressions, which it
-    /// leaves out, by their `CREATE INDEX` statement.
-    private static func indexes(on table: String, db: Database) throws -> [DatabaseReport.Index] {
-        let onColumns = Dictionary(try db.indexes(on: table).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        return try Row.fetchAll(db, sql: "SELECT name, \"unique\", partial FROM pragma_index_list(?)", arguments: [table]).map { row in
-            let name: String = row["name"]
+    /// The indexes of a table, in SQLite's order; an index on expressions
+    /// has no column names: it is described by its `CREATE INDEX`
+    /// statement.
+    private static func indexes(on table: String, schema: StoredSchema, db: Database) throws -> [DatabaseReport.Index] {
+        try Row.fetchAll(
+            db, sql: "SELECT name, \"unique\", partial FROM pragma_index_list(?, 'main')", arguments: [table]
+        ).map { row in
+            let name: String = row["name"] ?? ""
+            let unique: Bool = row["unique"] ?? false
             let partial: Bool = row["partial"] ?? false
-            if let index = onColumns[name] {
-                return DatabaseReport.Index(
-                    name: name, columns: index.columns, unique: index.isUnique, partial: partial, definition: nil)
-            }
-            let definition = try String.fetchOne(
-                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name])
+            let columnNames = try Row.fetchAll(
+                db, sql: "SELECT name FROM pragma_index_info(?, 'main') ORDER BY seqno", arguments: [name]
+            ).map { $0["name"] as String? }
+            // An expression has no name.
+            let onExpressions = columnNames.isEmpty || columnNames.contains(nil)
             return DatabaseReport.Index(
-                name: name, columns: [], unique: row["unique"] ?? false, partial: partial, definition: definition)
+                name: name, columns: onExpressions ? [] : columnNames.compactMap { $0 }, unique: unique, partial: partial,
+                definition: onExpressions ? schema.statement(ofIndex: name) : nil)
         }
-    }
-
-    /// The module of a virtual table, from its `CREATE VIRTUAL TABLE ...
-    /// USING module(...)` statement: the word after the keyword USING, not
-    /// after a table name that contains it.
-    private static func virtualTableModule(_ table: String, db: Database) throws -> String? {
-        guard let sql = try String.fetchOne(
-            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table])
-        else { return nil }
-        let keywords = SQLCode(sql).keywords
-        guard keywords.starts(with: ["CREATE", "VIRTUAL", "TABLE"]),
-              let using = keywords.firstIndex(of: "USING"), using + 1 < keywords.count
-        else { return nil }
-        return keywords[using + 1].lowercased()
     }
 
     /// An association before its declaration is written: its member name
@@ -263,7 +339,7 @@ public enum SchemaInspector {
         var isToMany: Bool
     }
 
-    private static func inferAssociations(_ tables: [DatabaseReport.Table], db: Database) throws
+    private static func inferAssociations(_ tables: [DatabaseReport.Table])
         -> ([DatabaseReport.Association], [DatabaseReport.Ambiguity], [String])
     {
         var drafts: [AssociationDraft] = []
@@ -322,7 +398,7 @@ public enum SchemaInspector {
                         "belongsTo", table: table.name, destination: destination, foreignKey: foreignKey.columns,
                         ambiguous: ambiguous, member: toOne, call: "belongsTo(\(destinationType).self",
                         explicitKey: ambiguous ? toOne : nil, options: using, isToMany: false))
-                    let unique = (try? db.table(table.name, hasUniqueKey: foreignKey.columns)) ?? false
+                    let unique = table.hasUniqueKey(foreignKey.columns)
                     let kind = unique ? "hasOne" : "hasMany"
                     let origin = memberName(table.name)
                     var toMany = unique ? AssociationKeyInflections.singular(origin) : AssociationKeyInflections.plural(origin)
@@ -463,6 +539,22 @@ public enum SchemaInspector {
         "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as",
         "false", "is", "nil", "self", "super", "throws", "true", "try", "any", "some",
     ]
+}
+
+extension DatabaseReport.Table {
+    /// Whether the columns are a unique key of the table: they hold its
+    /// primary key (`rowid` for a table without one), or the columns of a
+    /// unique index. Foreign key columns are declared columns: one named
+    /// `rowid` is not the hidden rowid.
+    fileprivate func hasUniqueKey(_ columns: [String]) -> Bool {
+        let wanted = Set(columns.map(SchemaInspector.folded))
+        if Set(primaryKey.map(SchemaInspector.folded)).isSubset(of: wanted) { return true }
+        return indexes.contains { index in
+            // An index on expressions makes no set of columns unique.
+            index.unique && !index.columns.isEmpty
+                && Set(index.columns.map(SchemaInspector.folded)).isSubset(of: wanted)
+        }
+    }
 }
 
 extension DatabaseReport.ForeignKey {

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import Trellis
+import TrellisCLICore
+
+/// `trellis inspect` on the databases of the seventh real-database hunt:
+/// schemas of thousands of tables, files an interrupted transaction left
+/// behind, damaged schemas, and schemas SQLite accepts but can not use.
+@Suite struct InspectLargeAndDamagedTests {
+    /// A folder of its own for each test: some tests leave journals beside
+    /// their database.
+    private func makeFolder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-hunt-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    private func makeDatabase(_ sql: String, in folder: String, fileName: String = "db.sqlite") throws -> String {
+        let path = folder + "/" + fileName
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
+        try dbQueue.writeWithoutTransaction { db in try db.execute(sql: sql) }
+        try dbQueue.close()
+        return path
+    }
+
+    @Test func eachTableOfALargeSchemaGetsItsOwnKeysIndexesAndTriggers() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Each table refers to the next one, which is read after it, by
+        // its primary key without naming its columns; triggers name their
+        // table in another case.
+        let count = 300
+        var sql = ""
+        for number in 0..<count {
+            let next = (number + 1) % count
+            sql += """
+                CREATE TABLE t\(number) (code TEXT, part INT, nextCode TEXT, nextPart INT, note TEXT,
+                  PRIMARY KEY (code, part), FOREIGN KEY (nextCode, nextPart) REFERENCES T\(next));
+                CREATE INDEX t\(number)_note ON t\(number)(lower(note));
+                CREATE TRIGGER t\(number)_insert AFTER INSERT ON T\(number) BEGIN SELECT \(number); END;
+
+                """
+        }
+        let report = try SchemaInspector.inspect(path: try makeDatabase(sql, in: folder))
+        #expect(report.tables.count == count)
+        for table in report.tables {
+            let number = Int(table.name.dropFirst()) ?? -1
+            #expect(table.primaryKey == ["code", "part"])
+            #expect(table.foreignKeys.map(\.destinationTable) == ["T\((number + 1) % count)"])
+            #expect(table.foreignKeys.map(\.destinationColumns) == [["code", "part"]])
+            #expect(table.indexes.compactMap(\.definition) == ["CREATE INDEX \(table.name)_note ON \(table.name)(lower(note))"])
+            #expect(table.triggers.map(\.name) == ["\(table.name)_insert"])
+        }
+        #expect(report.associations.filter { $0.kind == "belongsTo" }.count == count)
+        #expect(report.warnings.isEmpty)
+    }
+}
