@@ -52,7 +52,17 @@ public enum SchemaInspector {
         }
     }
 
+    /// `SQLITE_READONLY_ROLLBACK`: the file has a hot journal, which a
+    /// read-only connection can not roll back.
+    private static let hotJournalResultCode = ResultCode(rawValue: ResultCode.SQLITE_READONLY.rawValue | (3 << 8))
+
     private static func describe(_ error: DatabaseError, path: String) -> String {
+        if error.extendedResultCode == hotJournalResultCode {
+            // The journal holds the pages the transaction changed: only a
+            // connection that may write can put them back.
+            return "\(path) has an interrupted transaction (hot journal \(path)-journal): open it read-write once to "
+                + "recover it (for example: sqlite3 \(shellArgument(path)) 'PRAGMA schema_version')"
+        }
         switch error.resultCode {
         case .SQLITE_NOTADB: return "\(path) is not a SQLite database"
         case .SQLITE_BUSY, .SQLITE_LOCKED: return "\(path) is locked by another process"
@@ -60,6 +70,17 @@ public enum SchemaInspector {
         case .SQLITE_CORRUPT: return "\(path) is corrupt"
         default: return "can not read \(path): \(error.message ?? "\(error)")"
         }
+    }
+
+    /// The path as one argument of a shell command line, which the
+    /// `sqlite3` command reads as a file name: quoted when the shell would
+    /// split or expand it, and after `./` when it starts like an option or
+    /// a URI.
+    private static func shellArgument(_ path: String) -> String {
+        let plain = path.hasPrefix("-") || path.hasPrefix("file:") ? "./" + path : path
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-:@%,=")
+        if !plain.isEmpty, plain.allSatisfy(safe.contains) { return plain }
+        return "'" + plain.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The report of an open database.

@@ -56,4 +56,47 @@ import TrellisCLICore
         #expect(report.associations.filter { $0.kind == "belongsTo" }.count == count)
         #expect(report.warnings.isEmpty)
     }
+
+    /// A copy of a database and its journal taken in the middle of a
+    /// transaction: the state an application that crashed then leaves.
+    private func makeDatabaseWithHotJournal(in folder: String, fileName: String) throws -> String {
+        let original = try makeDatabase("CREATE TABLE t(x); INSERT INTO t VALUES (1)", in: folder, fileName: "original-" + fileName)
+        let copy = folder + "/" + fileName
+        let dbQueue = try DatabaseQueue(path: original)
+        try dbQueue.inDatabase { db in
+            // A cache of one page spills the changes to the file, after
+            // the journal has saved the original pages.
+            try db.execute(sql: """
+                PRAGMA cache_size = 1;
+                BEGIN;
+                CREATE TABLE junk(x);
+                UPDATE t SET x = 2;
+                INSERT INTO t SELECT randomblob(5000) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50) SELECT i FROM n);
+                """)
+            try FileManager.default.copyItem(atPath: original, toPath: copy)
+            try FileManager.default.copyItem(atPath: original + "-journal", toPath: copy + "-journal")
+            try db.execute(sql: "ROLLBACK")
+        }
+        try dbQueue.close()
+        return copy
+    }
+
+    @Test func aHotJournalIsReportedWithTheWayToRecoverIt() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for fileName in ["app.sqlite", "my app.sqlite"] {
+            let path = try makeDatabaseWithHotJournal(in: folder, fileName: fileName)
+            let error = #expect(throws: CommandError.self) { try SchemaInspector.inspect(path: path) }
+            let command = fileName.contains(" ") ? "sqlite3 '\(path)' 'PRAGMA schema_version'" : "sqlite3 \(path) 'PRAGMA schema_version'"
+            #expect(error?.description == "\(path) has an interrupted transaction (hot journal \(path)-journal): "
+                + "open it read-write once to recover it (for example: \(command))")
+            // The inspector never writes: the journal is still there.
+            #expect(FileManager.default.fileExists(atPath: path + "-journal"))
+
+            // Once recovered, the file is read, without the table of the
+            // interrupted transaction.
+            try DatabaseQueue(path: path).read { db in _ = try db.schemaVersion() }
+            #expect(try SchemaInspector.inspect(path: path).tables.map(\.name) == ["t"])
+        }
+    }
 }
