@@ -67,7 +67,8 @@ public enum SchemaInspector {
         case .SQLITE_NOTADB: return "\(path) is not a SQLite database"
         case .SQLITE_BUSY, .SQLITE_LOCKED: return "\(path) is locked by another process"
         case .SQLITE_CANTOPEN, .SQLITE_PERM: return "can not open \(path): \(error.message ?? "permission denied")"
-        case .SQLITE_CORRUPT: return "\(path) is corrupt"
+        // SQLite's message names the damaged schema object, if any.
+        case .SQLITE_CORRUPT: return "\(path) is corrupt" + (error.message.map { ": \($0)" } ?? "")
         default: return "can not read \(path): \(error.message ?? "\(error)")"
         }
     }

@@ -99,4 +99,17 @@ import TrellisCLICore
             #expect(try SchemaInspector.inspect(path: path).tables.map(\.name) == ["t"])
         }
     }
+
+    @Test func aDamagedSchemaIsReportedWithSQLiteMessage() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try makeDatabase("""
+            CREATE TABLE t(x);
+            PRAGMA writable_schema = ON;
+            INSERT INTO sqlite_master VALUES('view', 'broken', 'broken', 0, 'CREATE VIEW broken AS SELECT FROM WHERE');
+            PRAGMA writable_schema = OFF;
+            """, in: folder)
+        let error = #expect(throws: CommandError.self) { try SchemaInspector.inspect(path: path) }
+        #expect(error?.description == "\(path) is corrupt: malformed database schema (broken) - near \"FROM\": syntax error")
+    }
 }
