@@ -13,6 +13,10 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
         public var defaultValue: String?
         /// The 1-based position in the primary key, or nil.
         public var primaryKeyIndex: Int?
+        /// For a generated column (`GENERATED ALWAYS AS (...)`): `virtual`
+        /// when computed on each read, `stored` when saved in the row.
+        /// Nil for an ordinary column.
+        public var generated: String?
     }
 
     public struct ForeignKey: Codable, Equatable, Sendable {

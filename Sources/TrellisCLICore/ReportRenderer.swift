@@ -21,10 +21,14 @@ public enum ReportRenderer {
                 output.append("")
                 continue
             }
+            // The generated column is only shown for a table that has
+            // generated columns.
+            let hasGeneratedColumns = table.columns.contains { $0.generated != nil }
             output.append(TextTable(
-                headers: ["column", "type", "not null", "default", "primary key"],
+                headers: ["column", "type", "not null", "default", "primary key"] + (hasGeneratedColumns ? ["generated"] : []),
                 rows: table.columns.map {
                     [$0.name, $0.type, $0.notNull ? "yes" : "", $0.defaultValue ?? "", $0.primaryKeyIndex.map(String.init) ?? ""]
+                        + (hasGeneratedColumns ? [$0.generated ?? ""] : [])
                 }).rendered)
             output.append("Primary key: " + (table.hasExplicitPrimaryKey ? table.primaryKey.joined(separator: ", ") : "none (hidden rowid)"))
             for foreignKey in table.foreignKeys {

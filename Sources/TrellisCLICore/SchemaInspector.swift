@@ -261,18 +261,26 @@ public enum SchemaInspector {
     }
 
     /// The columns of a table or view, without the hidden columns of
-    /// virtual tables.
+    /// virtual tables. `table_xinfo` tells generated columns by their
+    /// `hidden` value: 2 for a virtual one, 3 for a stored one.
     private static func columns(of table: String, db: Database) throws -> [DatabaseReport.Column] {
         try Row.fetchAll(
             db, sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?, 'main') ORDER BY cid",
             arguments: [table]
         ).compactMap { row in
             let hidden: Int = row["hidden"] ?? 0
-            if hidden == 1 { return nil }
+            let generated: String?
+            switch hidden {
+            case 1: return nil
+            case 2: generated = "virtual"
+            case 3: generated = "stored"
+            default: generated = nil
+            }
             let primaryKeyIndex: Int = row["pk"] ?? 0
             return DatabaseReport.Column(
                 name: row["name"] ?? "", type: row["type"] ?? "", notNull: row["notnull"] ?? false,
-                defaultValue: row["dflt_value"], primaryKeyIndex: primaryKeyIndex > 0 ? primaryKeyIndex : nil)
+                defaultValue: row["dflt_value"], primaryKeyIndex: primaryKeyIndex > 0 ? primaryKeyIndex : nil,
+                generated: generated)
         }
     }
 

@@ -112,4 +112,32 @@ import TrellisCLICore
         let error = #expect(throws: CommandError.self) { try SchemaInspector.inspect(path: path) }
         #expect(error?.description == "\(path) is corrupt: malformed database schema (broken) - near \"FROM\": syntax error")
     }
+
+    @Test func generatedColumnsAreMarkedVirtualOrStored() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = try SchemaInspector.inspect(path: try makeDatabase("""
+            CREATE TABLE measure (
+              id INTEGER PRIMARY KEY, value REAL NOT NULL,
+              double REAL GENERATED ALWAYS AS (value * 2) VIRTUAL,
+              half REAL AS (value / 2) STORED,
+              note TEXT DEFAULT 'none');
+            CREATE TABLE plain (id INTEGER PRIMARY KEY, name TEXT);
+            """, in: folder))
+        let measure = try #require(report.tables.first { $0.name == "measure" })
+        #expect(measure.columns.map(\.name) == ["id", "value", "double", "half", "note"])
+        #expect(measure.columns.map(\.generated) == [nil, nil, "virtual", "stored", nil])
+        let lines = ReportRenderer.text(report).split(separator: "\n").map(String.init)
+        let header = try #require(lines.first { $0.hasPrefix("column") && $0.hasSuffix("generated") })
+        #expect(header.split(separator: " ", omittingEmptySubsequences: true)
+            == ["column", "type", "not", "null", "default", "primary", "key", "generated"])
+        #expect(lines.contains { $0.hasPrefix("double ") && $0.hasSuffix("  virtual") })
+        #expect(lines.contains { $0.hasPrefix("half ") && $0.hasSuffix("  stored") })
+        // A table without generated columns has no such column.
+        #expect(lines.filter { $0.hasPrefix("column") }.count == 2)
+        #expect(lines.filter { $0.hasPrefix("column") && $0.hasSuffix("generated") }.count == 1)
+        let json = try ReportRenderer.json(report)
+        #expect(json.contains("\"generated\" : \"virtual\""))
+        #expect(json.contains("\"generated\" : \"stored\""))
+    }
 }
