@@ -30,6 +30,12 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
         public var onDelete: String?
         /// The action on update of the referenced key, or nil for none.
         public var onUpdate: String?
+        /// Why SQLite can not use the foreign key, which it calls a
+        /// "foreign key mismatch": its columns are not a key of its
+        /// destination table (`the primary key of user has 1 column`).
+        /// Nil for a foreign key that matches, or whose destination is not
+        /// a table that could be read.
+        public var mismatch: String?
     }
 
     public struct Trigger: Codable, Equatable, Sendable {
@@ -119,6 +125,7 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
     public var associations: [Association]
     public var ambiguities: [Ambiguity]
     /// What keeps parts of the schema from being used as associations: a
-    /// foreign key to a missing table, for example.
+    /// foreign key to a missing table or to a view, or a foreign key
+    /// mismatch, for example.
     public var warnings: [String]
 }

@@ -37,7 +37,8 @@ public enum ReportRenderer {
                 let actions = [foreignKey.onDelete.map { " ON DELETE \($0)" }, foreignKey.onUpdate.map { " ON UPDATE \($0)" }]
                     .compactMap { $0 }.joined()
                 output.append("Foreign key: (\(foreignKey.columns.joined(separator: ", "))) -> "
-                    + "\(foreignKey.destinationTable)\(destinationColumns)\(actions)")
+                    + "\(foreignKey.destinationTable)\(destinationColumns)\(actions)"
+                    + (foreignKey.mismatch.map { " (mismatch: \($0))" } ?? ""))
             }
             for index in table.indexes {
                 let description = index.definition.map { "on expressions: \($0)" }
@@ -63,7 +64,8 @@ public enum ReportRenderer {
         }
         output.append("Associations")
         if report.associations.isEmpty {
-            output.append("None: the schema has no foreign key.")
+            let hasForeignKeys = report.tables.contains { !$0.foreignKeys.isEmpty }
+            output.append(hasForeignKeys ? "None: no foreign key links two tables (see the warnings)." : "None: the schema has no foreign key.")
         } else {
             output.append(TextTable(
                 headers: ["table", "association", "declaration"],

@@ -103,13 +103,13 @@ public enum SchemaInspector {
                 declaredForeignKeys.append([])
             }
         }
-        // Implicit destination columns are the primary key of the
-        // destination, which may be read after the table that refers to it.
-        let primaryKeys = Dictionary(
-            tables.filter { $0.error == nil }.map { (folded($0.name), $0.primaryKey) },
+        // A foreign key is checked against the keys of its destination,
+        // which may be read after the table that refers to it.
+        let destinations = Dictionary(
+            tables.filter { $0.error == nil }.map { (folded($0.name), $0) },
             uniquingKeysWith: { first, _ in first })
         for index in tables.indices {
-            tables[index].foreignKeys = declaredForeignKeys[index].map { $0.resolved(primaryKeys: primaryKeys) }
+            tables[index].foreignKeys = declaredForeignKeys[index].map { $0.resolved(destinations: destinations) }
         }
         let views = schema.viewNames.map { name in
             let triggers = schema.triggers(on: name)
@@ -120,7 +120,7 @@ public enum SchemaInspector {
                     name: name, columns: [], triggers: triggers, error: (error as? DatabaseError)?.message ?? "\(error)")
             }
         }
-        let (associations, ambiguities, warnings) = inferAssociations(tables)
+        let (associations, ambiguities, warnings) = inferAssociations(tables, viewNames: schema.viewNames)
         return DatabaseReport(
             path: path, tables: tables, views: views, associations: associations, ambiguities: ambiguities,
             warnings: warnings)
@@ -294,15 +294,29 @@ public enum SchemaInspector {
         var onUpdate: String?
 
         /// The foreign key, with the primary key of its destination as
-        /// destination columns when it names none and its table is known.
-        func resolved(primaryKeys: [String: [String]]) -> DatabaseReport.ForeignKey {
-            var destination = destinationColumns ?? []
-            if destinationColumns == nil, let primaryKey = primaryKeys[folded(destinationTable)] {
-                destination = columns.indices.map { $0 < primaryKey.count ? primaryKey[$0] : "" }
+        /// destination columns when it names none. As SQLite, it is a
+        /// mismatch when its destination columns are not the primary key
+        /// nor a unique index of its destination table, or when the
+        /// primary key that it implies has another number of columns.
+        func resolved(destinations: [String: DatabaseReport.Table]) -> DatabaseReport.ForeignKey {
+            var foreignKey = DatabaseReport.ForeignKey(
+                columns: columns, destinationTable: destinationTable, destinationColumns: destinationColumns ?? [],
+                onDelete: onDelete, onUpdate: onUpdate, mismatch: nil)
+            guard let destination = destinations[folded(destinationTable)] else { return foreignKey }
+            if let destinationColumns {
+                if !destination.isKey(destinationColumns) {
+                    foreignKey.mismatch = "(\(destinationColumns.joined(separator: ", "))) is neither the primary key "
+                        + "of \(destination.name) nor unique"
+                }
+            } else if !destination.hasExplicitPrimaryKey {
+                foreignKey.mismatch = "\(destination.name) has no primary key"
+            } else if destination.primaryKey.count != columns.count {
+                let count = destination.primaryKey.count
+                foreignKey.mismatch = "the primary key of \(destination.name) has \(count) column\(count == 1 ? "" : "s")"
+            } else {
+                foreignKey.destinationColumns = destination.primaryKey
             }
-            return DatabaseReport.ForeignKey(
-                columns: columns, destinationTable: destinationTable, destinationColumns: destination,
-                onDelete: onDelete, onUpdate: onUpdate)
+            return foreignKey
         }
     }
 
@@ -369,7 +383,7 @@ public enum SchemaInspector {
         var isToMany: Bool
     }
 
-    private static func inferAssociations(_ tables: [DatabaseReport.Table])
+    private static func inferAssociations(_ tables: [DatabaseReport.Table], viewNames: [String])
         -> ([DatabaseReport.Association], [DatabaseReport.Ambiguity], [String])
     {
         var drafts: [AssociationDraft] = []
@@ -378,6 +392,7 @@ public enum SchemaInspector {
         // A foreign key may spell its table in another case (`REFERENCES
         // PARENT` for the table `Parent`): associations use the table's name.
         let tableNames = Dictionary(tables.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
+        let views = Set(viewNames.map(folded))
         func draft(_ kind: String, table: String, destination: String, foreignKey: [String], through: String? = nil,
                    ambiguous: Bool, member: String, call: String, explicitKey: String? = nil, options: String = "",
                    isToMany: Bool) -> AssociationDraft
@@ -391,11 +406,24 @@ public enum SchemaInspector {
         for table in tables {
             var foreignKeys: [DatabaseReport.ForeignKey] = []
             for foreignKey in table.foreignKeys {
-                guard let destination = tableNames[foreignKey.destinationTable.lowercased()] else {
-                    warnings.append("Foreign key (\(foreignKey.columns.joined(separator: ", "))) of \(table.name) "
-                        + "references \(foreignKey.destinationTable), which is not a table of this database: no association")
+                let columns = foreignKey.columns.joined(separator: ", ")
+                var warning: String?
+                if let mismatch = foreignKey.mismatch {
+                    let destination = foreignKey.destinationTable
+                        + (foreignKey.destinationColumns.isEmpty ? "" : "(\(foreignKey.destinationColumns.joined(separator: ", ")))")
+                    warning = "Foreign key mismatch: (\(columns)) of \(table.name) references \(destination), "
+                        + "but \(mismatch): no association"
+                } else if tableNames[foreignKey.destinationTable.lowercased()] == nil {
+                    let isView = views.contains(folded(foreignKey.destinationTable))
+                    warning = "Foreign key (\(columns)) of \(table.name) references \(foreignKey.destinationTable), "
+                        + (isView ? "which is a view, not a table" : "which is not a table of this database") + ": no association"
+                }
+                if let warning {
+                    // A key declared twice warns once.
+                    if !warnings.contains(warning) { warnings.append(warning) }
                     continue
                 }
+                guard let destination = tableNames[foreignKey.destinationTable.lowercased()] else { continue }
                 var foreignKey = foreignKey
                 foreignKey.destinationTable = destination
                 // The same key declared twice (a column constraint and a
@@ -572,6 +600,18 @@ public enum SchemaInspector {
 }
 
 extension DatabaseReport.Table {
+    /// Whether the columns, in any order, are exactly the primary key of
+    /// the table or the columns of a unique index on all its rows: the
+    /// keys SQLite accepts as the destination of a foreign key.
+    fileprivate func isKey(_ columns: [String]) -> Bool {
+        let wanted = Set(columns.map(SchemaInspector.folded))
+        if hasExplicitPrimaryKey, Set(primaryKey.map(SchemaInspector.folded)) == wanted { return true }
+        return indexes.contains { index in
+            index.unique && !index.partial && !index.columns.isEmpty
+                && Set(index.columns.map(SchemaInspector.folded)) == wanted
+        }
+    }
+
     /// Whether the columns are a unique key of the table: they hold its
     /// primary key (`rowid` for a table without one), or the columns of a
     /// unique index. Foreign key columns are declared columns: one named

@@ -140,4 +140,64 @@ import TrellisCLICore
         #expect(json.contains("\"generated\" : \"virtual\""))
         #expect(json.contains("\"generated\" : \"stored\""))
     }
+
+    @Test func foreignKeyMismatchesAreWarningsWithoutAssociations() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Each foreign key of `mismatch` makes SQLite fail with "foreign
+        // key mismatch" as soon as foreign keys are enforced.
+        let report = try SchemaInspector.inspect(path: try makeDatabase("""
+            CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT, email TEXT, deleted INT);
+            CREATE UNIQUE INDEX user_name ON user(name);
+            CREATE UNIQUE INDEX user_email ON user(email) WHERE deleted = 0;
+            CREATE TABLE log(message TEXT);
+            CREATE VIEW activeUser AS SELECT * FROM user WHERE deleted = 0;
+            CREATE TABLE mismatch(
+              id INTEGER PRIMARY KEY, a INT, b INT, email TEXT, logId INT, userRowID INT, activeId INT,
+              FOREIGN KEY(a, b) REFERENCES user,
+              FOREIGN KEY(email) REFERENCES user(email),
+              FOREIGN KEY(logId) REFERENCES log,
+              FOREIGN KEY(userRowID) REFERENCES user(rowid),
+              FOREIGN KEY(activeId) REFERENCES activeUser);
+            CREATE TABLE post(id INTEGER PRIMARY KEY, authorName TEXT REFERENCES user(name));
+            """, in: folder))
+        let mismatch = try #require(report.tables.first { $0.name == "mismatch" })
+        #expect(mismatch.foreignKeys.map(\.destinationColumns) == [[], ["email"], [], ["rowid"], []])
+        #expect(mismatch.foreignKeys.map(\.mismatch) == [
+            "the primary key of user has 1 column",
+            "(email) is neither the primary key of user nor unique",
+            "log has no primary key",
+            "(rowid) is neither the primary key of user nor unique",
+            nil,
+        ])
+        #expect(report.warnings == [
+            "Foreign key mismatch: (a, b) of mismatch references user, but the primary key of user has 1 column: no association",
+            "Foreign key mismatch: (email) of mismatch references user(email), "
+                + "but (email) is neither the primary key of user nor unique: no association",
+            "Foreign key mismatch: (logId) of mismatch references log, but log has no primary key: no association",
+            "Foreign key mismatch: (userRowID) of mismatch references user(rowid), "
+                + "but (rowid) is neither the primary key of user nor unique: no association",
+            "Foreign key (activeId) of mismatch references activeUser, which is a view, not a table: no association",
+        ])
+        #expect(!report.associations.contains { $0.table == "mismatch" || $0.destination == "mismatch" })
+        // A unique index on all rows is a key.
+        let post = try #require(report.tables.first { $0.name == "post" })
+        #expect(post.foreignKeys.map(\.mismatch) == [nil])
+        #expect(report.associations.contains { $0.table == "post" && $0.kind == "belongsTo" && $0.destination == "user" })
+        let text = ReportRenderer.text(report)
+        #expect(text.contains("Foreign key: (a, b) -> user (mismatch: the primary key of user has 1 column)\n"))
+        #expect(text.contains("Foreign key: (activeId) -> activeUser\n"))
+        #expect(!text.contains("(id, )"))
+    }
+
+    @Test func anUnusableForeignKeyIsNotCalledMissing() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = try SchemaInspector.inspect(path: try makeDatabase("""
+            CREATE TABLE user(id INTEGER PRIMARY KEY);
+            CREATE TABLE mismatch(id INTEGER PRIMARY KEY, a INT, b INT, FOREIGN KEY(a, b) REFERENCES user);
+            """, in: folder))
+        #expect(report.associations.isEmpty)
+        #expect(ReportRenderer.text(report).contains("Associations\nNone: no foreign key links two tables (see the warnings).\n"))
+    }
 }
