@@ -614,14 +614,16 @@ extension DatabaseReport.Table {
 
     /// Whether the columns are a unique key of the table: they hold its
     /// primary key (`rowid` for a table without one), or the columns of a
-    /// unique index. Foreign key columns are declared columns: one named
-    /// `rowid` is not the hidden rowid.
+    /// unique index on all rows. Foreign key columns are declared columns:
+    /// one named `rowid` is not the hidden rowid.
     fileprivate func hasUniqueKey(_ columns: [String]) -> Bool {
         let wanted = Set(columns.map(SchemaInspector.folded))
         if Set(primaryKey.map(SchemaInspector.folded)).isSubset(of: wanted) { return true }
         return indexes.contains { index in
-            // An index on expressions makes no set of columns unique.
-            index.unique && !index.columns.isEmpty
+            // An index on expressions makes no set of columns unique, and
+            // a partial one only the rows of its WHERE clause: others may
+            // share a value.
+            index.unique && !index.partial && !index.columns.isEmpty
                 && Set(index.columns.map(SchemaInspector.folded)).isSubset(of: wanted)
         }
     }

@@ -200,4 +200,21 @@ import TrellisCLICore
         #expect(report.associations.isEmpty)
         #expect(ReportRenderer.text(report).contains("Associations\nNone: no foreign key links two tables (see the warnings).\n"))
     }
+
+    @Test func aPartialUniqueIndexDoesNotMakeAForeignKeyOneToOne() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = try SchemaInspector.inspect(path: try makeDatabase("""
+            CREATE TABLE account(id INTEGER PRIMARY KEY);
+            CREATE TABLE profile(id INTEGER PRIMARY KEY, accountId INT REFERENCES account(id), deleted INT NOT NULL DEFAULT 0);
+            CREATE UNIQUE INDEX profile_account ON profile(accountId) WHERE deleted = 0;
+            CREATE TABLE avatar(id INTEGER PRIMARY KEY, accountId INT REFERENCES account(id));
+            CREATE UNIQUE INDEX avatar_account ON avatar(accountId);
+            """, in: folder))
+        let kinds = report.associations.filter { $0.table == "account" }.map { "\($0.kind) \($0.destination)" }
+        // Deleted profiles may share an account: one account has many.
+        #expect(kinds.contains("hasMany profile"))
+        #expect(!kinds.contains("hasOne profile"))
+        #expect(kinds.contains("hasOne avatar"))
+    }
 }
