@@ -24,12 +24,12 @@ public enum ReportRenderer {
             // The generated column is only shown for a table that has
             // generated columns.
             let hasGeneratedColumns = table.columns.contains { $0.generated != nil }
-            output.append(TextTable(
+            output += TextTable(
                 headers: ["column", "type", "not null", "default", "primary key"] + (hasGeneratedColumns ? ["generated"] : []),
                 rows: table.columns.map {
                     [$0.name, $0.type, $0.notNull ? "yes" : "", $0.defaultValue ?? "", $0.primaryKeyIndex.map(String.init) ?? ""]
                         + (hasGeneratedColumns ? [$0.generated ?? ""] : [])
-                }).rendered)
+                }).lines
             output.append("Primary key: " + (table.hasExplicitPrimaryKey ? table.primaryKey.joined(separator: ", ") : "none (hidden rowid)"))
             for foreignKey in table.foreignKeys {
                 let destinationColumns = foreignKey.destinationColumns.isEmpty
@@ -41,7 +41,9 @@ public enum ReportRenderer {
                     + (foreignKey.mismatch.map { " (mismatch: \($0))" } ?? ""))
             }
             for index in table.indexes {
-                let description = index.definition.map { "on expressions: \($0)" }
+                // A statement written on several lines is shown on one, as
+                // the header of a trigger.
+                let description = index.definition.map { "on expressions: " + $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
                     ?? "(\(index.columns.joined(separator: ", ")))"
                 output.append("Index \(index.name): \(description)" + (index.unique ? " unique" : "") + (index.partial ? " partial" : ""))
             }
@@ -55,7 +57,7 @@ public enum ReportRenderer {
             if let error = view.error {
                 output.append("Could not be read: \(error)")
             } else {
-                output.append(TextTable(headers: ["column", "type"], rows: view.columns.map { [$0.name, $0.type] }).rendered)
+                output += TextTable(headers: ["column", "type"], rows: view.columns.map { [$0.name, $0.type] }).lines
             }
             for trigger in view.triggers {
                 output.append("Trigger \(trigger.name): \(trigger.header)")
@@ -67,9 +69,9 @@ public enum ReportRenderer {
             let hasForeignKeys = report.tables.contains { !$0.foreignKeys.isEmpty }
             output.append(hasForeignKeys ? "None: no foreign key links two tables (see the warnings)." : "None: the schema has no foreign key.")
         } else {
-            output.append(TextTable(
+            output += TextTable(
                 headers: ["table", "association", "declaration"],
-                rows: report.associations.map { [$0.table, $0.kind + " " + $0.destination, $0.declaration] }).rendered)
+                rows: report.associations.map { [$0.table, $0.kind + " " + $0.destination, $0.declaration] }).lines
         }
         if !report.warnings.isEmpty {
             output.append("")
@@ -85,6 +87,7 @@ public enum ReportRenderer {
                 output.append("- \(ambiguity.advice)")
             }
         }
-        return output.joined(separator: "\n")
+        // Each entry is one line, whatever the names hold.
+        return output.map(\.escapingControlCharacters).joined(separator: "\n")
     }
 }

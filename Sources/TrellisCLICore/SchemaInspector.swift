@@ -546,8 +546,23 @@ public enum SchemaInspector {
         "[" + columns.map(swiftString).joined(separator: ", ") + "]"
     }
 
+    /// A Swift string literal of the text: a name may hold quotes,
+    /// backslashes, newlines and other control characters.
     private static func swiftString(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var literal = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": literal += "\\\\"
+            case "\"": literal += "\\\""
+            case "\n": literal += "\\n"
+            case "\r": literal += "\\r"
+            case "\t": literal += "\\t"
+            case _ where scalar.properties.generalCategory == .control:
+                literal += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: literal.unicodeScalars.append(scalar)
+            }
+        }
+        return literal + "\""
     }
 
     /// The role of a foreign key, for the names of its associations:

@@ -15,6 +15,14 @@ public struct TextTable {
     }
 
     public var rendered: String {
+        lines.joined(separator: "\n")
+    }
+
+    /// The lines of the table. A cell is written on one line, its control
+    /// characters escaped: a newline in a name would break the columns.
+    public var lines: [String] {
+        let headers = headers.map(\.escapingControlCharacters)
+        let rows = rows.map { $0.map(\.escapingControlCharacters) }
         var widths = headers.map(\.count)
         for row in rows {
             for (index, cell) in row.enumerated() where index < widths.count {
@@ -26,8 +34,34 @@ public struct TextTable {
                 index == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
             }.joined(separator: "  ")
         }
-        var lines = [line(headers), line(widths.map { String(repeating: "-", count: $0) })]
-        lines += rows.map(line)
-        return lines.joined(separator: "\n")
+        return [line(headers), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line)
+    }
+}
+
+extension String {
+    /// The text on one line: control characters (a newline or a tab in a
+    /// table or column name) are written as escapes, `\n`, `\t`, `\u{1B}`.
+    /// A backslash is kept as is, so that escaping twice changes nothing;
+    /// the JSON report has the exact names.
+    var escapingControlCharacters: String {
+        func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: return true
+            default: return false
+            }
+        }
+        guard unicodeScalars.contains(where: needsEscape) else { return self }
+        var escaped = String.UnicodeScalarView()
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\n": escaped.append(contentsOf: #"\n"#.unicodeScalars)
+            case "\r": escaped.append(contentsOf: #"\r"#.unicodeScalars)
+            case "\t": escaped.append(contentsOf: #"\t"#.unicodeScalars)
+            case _ where needsEscape(scalar):
+                escaped.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 }

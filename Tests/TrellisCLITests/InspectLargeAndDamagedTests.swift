@@ -217,4 +217,43 @@ import TrellisCLICore
         #expect(!kinds.contains("hasOne profile"))
         #expect(kinds.contains("hasOne avatar"))
     }
+
+    @Test func controlCharactersInNamesDoNotBreakTheLayout() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = try SchemaInspector.inspect(path: try makeDatabase("""
+            CREATE TABLE "line
+            break" ("first
+            name" TEXT, id INTEGER PRIMARY KEY);
+            CREATE TABLE "tab	bed" (id INTEGER PRIMARY KEY, "ref
+            id" INT REFERENCES "line
+            break"(id), otherId INT REFERENCES "line
+            break"(id));
+            CREATE INDEX "by
+            ref" ON "tab	bed"("ref
+            id");
+            CREATE INDEX by_lower ON "tab	bed"(
+              lower("ref
+            id"));
+            """, in: folder))
+        // The report keeps the exact names.
+        #expect(report.tables.map(\.name) == ["line\nbreak", "tab\tbed"])
+        #expect(report.tables[0].columns.map(\.name) == ["first\nname", "id"])
+        let text = ReportRenderer.text(report)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.contains("Table line\\nbreak"))
+        #expect(lines.contains("Table tab\\tbed"))
+        #expect(lines.contains { $0.hasPrefix("first\\nname  TEXT") })
+        #expect(lines.contains("Foreign key: (ref\\nid) -> line\\nbreak(id)"))
+        #expect(lines.contains("Index by\\nref: (ref\\nid)"))
+        // A statement is shown on one line, as the header of a trigger.
+        #expect(lines.contains("Index by_lower: on expressions: CREATE INDEX by_lower ON \"tab bed\"( lower(\"ref id\"))"))
+        // No line starts with the end of a name.
+        #expect(!lines.contains { $0.hasPrefix("break") || $0.hasPrefix("name") || $0.hasPrefix("id\"") })
+        #expect(!text.contains("\t"))
+        // The suggested declarations are Swift string literals.
+        let declarations = report.associations.map(\.declaration)
+        #expect(declarations.contains { $0.contains("using: ForeignKey([\"ref\\nid\"])") })
+        #expect(!declarations.contains { $0.contains("\n") })
+    }
 }
