@@ -15,7 +15,7 @@ struct TrellisCommand: ParsableCommand {
     /// never a stack trace.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(InspectCommand.argumentsWithDashedPaths(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
             let code = exitCode(for: error)
@@ -52,11 +52,41 @@ struct InspectCommand: ParsableCommand {
         case text, json
     }
 
-    @Argument(help: "The SQLite database file.")
+    @Argument(help: "The SQLite database file. A path that starts with - may follow --: trellis inspect -- -name.sqlite")
     var path: String
 
     @Option(name: .long, help: "text or json.")
     var format: Format = .text
+
+    /// ArgumentParser reads `-dash.sqlite` as short flags (`-d -a -s -h`...,
+    /// help included), and prints the help. After `inspect`, a word that
+    /// starts with `-` and is none of its options nor an option's value is
+    /// the path when it names an existing file, or when it is a group of
+    /// short flags, which `inspect` never takes (its only one is `-h`): it
+    /// is moved after `--`, which ends the options, so that a missing file
+    /// is reported as missing. Other words are left to ArgumentParser.
+    static func argumentsWithDashedPaths(_ arguments: [String]) -> [String] {
+        guard arguments.first == "inspect", !arguments.contains("--") else { return arguments }
+        let optionsWithValue: Set<String> = ["--format"]
+        let options = optionsWithValue.union(["-h", "--help", "-help"])
+        var others: [String] = []
+        var paths: [String] = []
+        var previous: String?
+        for word in arguments.dropFirst() {
+            let isOptionValue = previous.map(optionsWithValue.contains) ?? false
+            let isShortFlagGroup = word.count > 2 && word.hasPrefix("-") && !word.hasPrefix("--")
+            if word.count > 1, word.hasPrefix("-"), !isOptionValue, !options.contains(word),
+               !optionsWithValue.contains(where: { word.hasPrefix($0 + "=") }),
+               isShortFlagGroup || FileManager.default.fileExists(atPath: word)
+            {
+                paths.append(word)
+            } else {
+                others.append(word)
+            }
+            previous = word
+        }
+        return paths.isEmpty ? arguments : ["inspect"] + others + ["--"] + paths
+    }
 
     func run() throws {
         let report = try SchemaInspector.inspect(path: path)
