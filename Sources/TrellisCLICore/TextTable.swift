@@ -45,6 +45,8 @@ extension String {
     /// the JSON report has the exact names.
     var escapingControlCharacters: String {
         func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+            // Printable ASCII, most of a report, without the Unicode tables.
+            if scalar.value >= 0x20 && scalar.value < 0x7F { return false }
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator: return true
             default: return false
