@@ -257,36 +257,7 @@ import TrellisCLICore
         #expect(!declarations.contains { $0.contains("\n") })
     }
 
-    /// The `trellis` executable built beside the tests, when there is one.
-    private static var executable: URL? {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [directory, directory.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent("trellis")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return nil
-    }
-
-    /// Runs `trellis` in the folder: its exit status, output and errors.
-    private func run(_ arguments: [String], in folder: String) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // The output is read before the wait: a full pipe would block the
-        // process.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
-    }
-
-    @Test(.enabled(if: executable != nil)) func aPathThatStartsWithADashIsInspected() throws {
+    @Test(.enabled(if: TrellisExecutable.url != nil)) func aPathThatStartsWithADashIsInspected() throws {
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try makeDatabase("CREATE TABLE album(id INTEGER PRIMARY KEY)", in: folder, fileName: "-dash.sqlite")
@@ -295,24 +266,24 @@ import TrellisCLICore
             ["inspect", "--", "-dash.sqlite"],
             ["inspect", "--format", "text", "-dash.sqlite"],
         ] {
-            let result = try run(arguments, in: folder)
+            let result = try TrellisExecutable.run(arguments, in: folder)
             #expect(result.status == 0, "\(arguments)")
             #expect(result.output.hasPrefix("Database: -dash.sqlite\n\nTable album\n"), "\(arguments)")
         }
-        let json = try run(["inspect", "-dash.sqlite", "--format", "json"], in: folder)
+        let json = try TrellisExecutable.run(["inspect", "-dash.sqlite", "--format", "json"], in: folder)
         #expect(json.status == 0)
         #expect(json.output.contains("\"name\" : \"album\""))
         // A missing file is missing, not a request for help (`-h`).
-        let missing = try run(["inspect", "-nothing-here.sqlite"], in: folder)
+        let missing = try TrellisExecutable.run(["inspect", "-nothing-here.sqlite"], in: folder)
         #expect(missing.status != 0)
         #expect(missing.output.isEmpty)
         #expect(missing.errors == "trellis: no such file: -nothing-here.sqlite\n")
         // Unknown options are still ArgumentParser's errors.
-        let unknown = try run(["inspect", "--verbose", "-dash.sqlite"], in: folder)
+        let unknown = try TrellisExecutable.run(["inspect", "--verbose", "-dash.sqlite"], in: folder)
         #expect(unknown.status != 0)
         #expect(unknown.errors.contains("--verbose"))
         // The help says how to give such a path.
-        let help = try run(["inspect", "--help"], in: folder)
+        let help = try TrellisExecutable.run(["inspect", "--help"], in: folder)
         #expect(help.status == 0)
         #expect(help.output.contains("trellis inspect -- -name.sqlite"))
     }

@@ -148,31 +148,13 @@ import TrellisCLICore
         #expect(deleteActions["Playlist"] == ["CASCADE"])
     }
 
-    /// The `trellis` executable built beside the tests, when there is one.
-    private static var executable: URL? {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [directory, directory.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent("trellis")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return nil
-    }
-
-    @Test(.enabled(if: executable != nil)) func theCommandExitsWithSuccess() throws {
+    @Test(.enabled(if: TrellisExecutable.url != nil)) func theCommandExitsWithSuccess() throws {
         let path = try makeFile(Self.specialsSQL)
         defer { try? FileManager.default.removeItem(atPath: path) }
         for format in ["text", "json"] {
-            let process = Process()
-            process.executableURL = try #require(Self.executable)
-            process.arguments = ["inspect", path, "--format", format]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = Pipe()
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            #expect(String(decoding: data, as: UTF8.self).contains("sqlitebrowser_rename_column_new_table"))
+            let result = try TrellisExecutable.run(["inspect", path, "--format", format])
+            #expect(result.status == 0)
+            #expect(result.output.contains("sqlitebrowser_rename_column_new_table"))
         }
     }
 }

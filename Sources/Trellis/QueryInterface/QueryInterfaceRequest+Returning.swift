@@ -104,6 +104,24 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
         try deleteAndFetchStatement(db, selection: selection(RowDecoder.Columns.self))
     }
 
+    /// Deletes the rows of the request and returns the set of their ids
+    /// (`DELETE ... RETURNING id`).
+    ///
+    /// ```swift
+    /// let deletedIds = try Player.filter { $0.score < 100 }.deleteAndFetchIds(db)
+    /// ```
+    public func deleteAndFetchIds(_ db: Database) throws -> Set<RowDecoder.ID>
+    where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible
+    {
+        let primaryKey = try db.primaryKey(relation.tableName)
+        guard primaryKey.columns.count == 1 else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "deleteAndFetchIds needs a single-column primary key; table \(relation.tableName) has \(primaryKey.columns.count)")
+        }
+        return try RowDecoder.ID.fetchSet(deleteAndFetchStatement(db, selection: [Column(primaryKey.columns[0])]))
+    }
+
     /// The statement of `DELETE ... RETURNING selection`, with its
     /// arguments.
     public func deleteAndFetchStatement(_ db: Database, selection: [any SQLSelectable]) throws -> Statement {
@@ -153,16 +171,18 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
 
     /// ` RETURNING selection`, with values inlined.
     fileprivate func returningSQL(_ db: Database, _ selection: [any SQLSelectable]) throws -> String {
-        " RETURNING " + (try SQLSelection.returnedColumnsSQL(db, selection))
+        " RETURNING " + (try SQLSelection.returnedColumnsSQL(db, selection, table: relation.tableName))
     }
 }
 
 extension SQLSelection {
-    /// The columns of a RETURNING clause, with values inlined. Throws when
-    /// there is none.
-    static func returnedColumnsSQL(_ db: Database, _ selection: [any SQLSelectable]) throws -> String {
+    /// The columns of a RETURNING clause of a statement that changes
+    /// `table`, with values inlined: `allColumns(excluding:)` lists the
+    /// other columns of the table. Throws when there is none.
+    static func returnedColumnsSQL(_ db: Database, _ selection: [any SQLSelectable], table: String) throws -> String {
         let context = SQLGenerationContext(db, inlinesValues: true)
-        let columns = try selection.map { try $0.sqlSelection.sql(context) }
+        let alias = AliasIdentity(tableName: table)
+        let columns = try selection.map { try $0.sqlSelection.qualified(with: alias).sql(context) }
         guard !columns.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "RETURNING needs at least one selected column")
         }

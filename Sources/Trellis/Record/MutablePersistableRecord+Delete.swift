@@ -110,7 +110,10 @@ extension TableRecord {
                 return "DELETE FROM \(table) WHERE \(condition)"
             default:
                 let context = SQLGenerationContext(db, inlinesValues: true)
-                let selection = try defaultSelection.map { try $0.sql(context) }.joined(separator: ", ")
+                // The table qualifies the selection: `allColumns(excluding:)`
+                // lists the other columns of the table.
+                let alias = AliasIdentity(tableName: databaseTableName)
+                let selection = try defaultSelection.map { try $0.qualified(with: alias).sql(context) }.joined(separator: ", ")
                 return "SELECT \(selection) FROM \(table) WHERE \(condition)"
             }
         }

@@ -252,7 +252,9 @@ extension MutablePersistableRecord {
     {
         var fetched: T?
         try withInsertCallbacks(db) { record in
-            try record.insertWithoutCallbacks(db, onConflict: conflictResolution, returning: .row { fetched = try T(row: $0) })
+            try record.insertWithoutCallbacks(
+                db, onConflict: conflictResolution,
+                returning: .row(db, of: T.self, table: Self.databaseTableName) { fetched = try T(row: $0) })
         }
         guard let fetched else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "INSERT ... RETURNING returned no row")

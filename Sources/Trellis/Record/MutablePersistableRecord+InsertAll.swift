@@ -71,7 +71,7 @@ extension MutablePersistableRecord {
                 if fetchingRows {
                     var row: Row?
                     try records[index].withInsertCallbacks(db) { record in
-                        try record.insertWithoutCallbacks(db, onConflict: conflict, returning: .row { row = $0.copy() })
+                        try record.insertWithoutCallbacks(db, onConflict: conflict, returning: .row(db, of: Row.self, table: databaseTableName) { row = $0.copy() })
                     }
                     return row
                 }

@@ -41,10 +41,38 @@ extension MutablePersistableRecord {
     {
         try withoutActuallyEscaping(fetch) { fetch in
             var fetched: T?
-            let returning = try PersistenceReturning.selection(db, selection) { fetched = try fetch($0) }
+            let returning = try PersistenceReturning.selection(db, selection, table: Self.databaseTableName) { fetched = try fetch($0) }
             try withInsertCallbacks(db) { record in
                 try record.insertWithoutCallbacks(db, onConflict: conflictResolution, returning: returning)
             }
+            return try Self.returned(fetched)
+        }
+    }
+
+    /// Saves the record (see ``save(_:onConflict:)``), and fetches the
+    /// `selection` of the saved row from the statement of `UPDATE ...
+    /// RETURNING` or `INSERT ... RETURNING`.
+    ///
+    /// ```swift
+    /// let score = try player.saveAndFetch(db, selection: [Column("score")]) { try Int.fetchOne($0) }
+    /// ```
+    public mutating func saveAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
+        try performSaveAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+    }
+
+    /// The save of `saveAndFetch(_:onConflict:selection:fetch:)`, which the
+    /// non-mutating method of `PersistableRecord` calls too.
+    mutating func performSaveAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
+        try withoutActuallyEscaping(fetch) { fetch in
+            var fetched: T?
+            let returning = try PersistenceReturning.selection(db, selection, table: Self.databaseTableName) { fetched = try fetch($0) }
+            try performSave(db, onConflict: conflictResolution, returning: returning)
             return try Self.returned(fetched)
         }
     }
@@ -72,7 +100,7 @@ extension MutablePersistableRecord {
     {
         try withoutActuallyEscaping(fetch) { fetch in
             var fetched: T?
-            let returning = try PersistenceReturning.selection(db, selection) { fetched = try fetch($0) }
+            let returning = try PersistenceReturning.selection(db, selection, table: Self.databaseTableName) { fetched = try fetch($0) }
             try performUpdate(db, onConflict: conflictResolution, columns: nil, returning: returning)
             return try Self.returned(fetched)
         }
@@ -110,5 +138,15 @@ extension PersistableRecord {
     {
         var record = self
         return try record.performInsertAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+    }
+
+    /// Saves the record, and fetches the `selection` of the saved row from
+    /// the statement of `UPDATE ... RETURNING` or `INSERT ... RETURNING`.
+    public func saveAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
+        var record = self
+        return try record.performSaveAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
     }
 }

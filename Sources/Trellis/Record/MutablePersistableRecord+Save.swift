@@ -83,7 +83,9 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, as returnedType: T.Type) throws -> T
     {
         var fetched: T?
-        try performSave(db, onConflict: conflictResolution, returning: .row { fetched = try T(row: $0) })
+        try performSave(
+            db, onConflict: conflictResolution,
+            returning: .row(db, of: T.self, table: Self.databaseTableName) { fetched = try T(row: $0) })
         guard let fetched else {
             throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: [:])
         }

@@ -135,10 +135,12 @@ extension MutablePersistableRecord {
     /// let changed = try player.updateChanges(db, from: old)
     /// ```
     @discardableResult
-    public func updateChanges(_ db: Database, from record: Self) throws -> Bool {
+    public func updateChanges(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, from record: Self) throws -> Bool
+    {
         let changes = try changes(from: record)
         if changes.columns.isEmpty { return false }
-        try performUpdate(db, onConflict: nil, columns: changes.columns, container: changes.container, returning: nil)
+        try performUpdate(db, onConflict: conflictResolution, columns: changes.columns, container: changes.container, returning: nil)
         return true
     }
 
@@ -151,10 +153,13 @@ extension MutablePersistableRecord {
     /// }
     /// ```
     @discardableResult
-    public mutating func updateChanges(_ db: Database, modify: (inout Self) throws -> Void) throws -> Bool {
+    public mutating func updateChanges(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        modify: (inout Self) throws -> Void) throws -> Bool
+    {
         let old = self
         try modify(&self)
-        return try updateChanges(db, from: old)
+        return try updateChanges(db, onConflict: conflictResolution, from: old)
     }
 }
 
@@ -176,21 +181,26 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     /// ```swift
     /// if let updated = try player.updateChangesAndFetch(db, modify: { $0.score = 1000 }) { ... }
     /// ```
-    public mutating func updateChangesAndFetch(_ db: Database, modify: (inout Self) throws -> Void) throws -> Self? {
+    public mutating func updateChangesAndFetch(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        modify: (inout Self) throws -> Void) throws -> Self?
+    {
         let old = self
         try modify(&self)
-        return try updateChangesAndFetch(db, from: old)
+        return try updateChangesAndFetch(db, onConflict: conflictResolution, from: old)
     }
 
     /// Updates the columns that differ from `record` and returns the
     /// updated row; returns nil and writes nothing when no column changed.
-    public func updateChangesAndFetch(_ db: Database, from record: Self) throws -> Self? {
+    public func updateChangesAndFetch(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, from record: Self) throws -> Self?
+    {
         let changes = try changes(from: record)
         if changes.columns.isEmpty { return nil }
         var fetched: Self?
         try performUpdate(
-            db, onConflict: nil, columns: changes.columns, container: changes.container,
-            returning: .row { fetched = try Self(row: $0) })
+            db, onConflict: conflictResolution, columns: changes.columns, container: changes.container,
+            returning: .row(db, of: Self.self, table: Self.databaseTableName) { fetched = try Self(row: $0) })
         return fetched
     }
 }
@@ -202,7 +212,9 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type) throws -> T
     {
         var fetched: T?
-        try performUpdate(db, onConflict: conflictResolution, columns: nil, returning: .row { fetched = try T(row: $0) })
+        try performUpdate(
+            db, onConflict: conflictResolution, columns: nil,
+            returning: .row(db, of: T.self, table: Self.databaseTableName) { fetched = try T(row: $0) })
         guard let fetched else {
             // Not reached: a missing row throws recordNotFound.
             throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: [:])

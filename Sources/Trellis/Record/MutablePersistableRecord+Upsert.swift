@@ -58,7 +58,11 @@ extension MutablePersistableRecord {
         // WITHOUT ROWID tables have no rowid to return.
         let rowIDName = try db.recordStatementCache.rowIDName(db, table)
         sql += " RETURNING " + (rowIDName ?? "NULL")
-        if fetchType != nil { sql += ", *" }
+        if let fetchType {
+            // The columns that the fetched type selects, as in GRDB.
+            let selection = (fetchType as? any TableRecord.Type)?.databaseSelection ?? [AllColumns()]
+            sql += ", " + (try SQLSelection.returnedColumnsSQL(db, selection, table: table))
+        }
         let statement = try db.makeStatement(sql: sql)
         guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values: context.arguments)) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "upsert returned no row", sql: sql)

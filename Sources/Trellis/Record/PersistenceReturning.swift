@@ -10,22 +10,30 @@ struct PersistenceReturning {
     /// `UPDATE` of a missing row).
     let fetch: (Statement) throws -> Bool
 
-    /// All columns, read as one row.
+    /// The columns that records of type `T` select (`databaseSelection`),
+    /// or all columns when `T` is no `TableRecord`, read as one row, in
+    /// a statement that changes `table`.
     @usableFromInline
-    static func row(_ consume: @escaping (Row) throws -> Void) -> PersistenceReturning {
-        PersistenceReturning(selectionSQL: "*") { statement in
+    static func row<T>(
+        _ db: Database, of type: T.Type, table: String, _ consume: @escaping (Row) throws -> Void) throws -> PersistenceReturning
+    {
+        let selectionSQL = try (T.self as? any TableRecord.Type).map {
+            try SQLSelection.returnedColumnsSQL(db, $0.databaseSelection, table: table)
+        } ?? "*"
+        return PersistenceReturning(selectionSQL: selectionSQL) { statement in
             guard let row = try Row.fetchOne(statement) else { return false }
             try consume(row)
             return true
         }
     }
 
-    /// The columns of `selection`, read by the caller's `fetch`.
+    /// The columns of `selection`, read by the caller's `fetch`, in a
+    /// statement that changes `table`.
     static func selection(
-        _ db: Database, _ selection: [any SQLSelectable],
+        _ db: Database, _ selection: [any SQLSelectable], table: String,
         fetch: @escaping (Statement) throws -> Void) throws -> PersistenceReturning
     {
-        PersistenceReturning(selectionSQL: try SQLSelection.returnedColumnsSQL(db, selection)) { statement in
+        PersistenceReturning(selectionSQL: try SQLSelection.returnedColumnsSQL(db, selection, table: table)) { statement in
             try fetch(statement)
             return true
         }

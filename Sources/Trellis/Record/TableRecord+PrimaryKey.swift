@@ -102,6 +102,14 @@ extension FetchableRecord where Self: TableRecord {
         return try db.fetchOne(statement, arguments: nil, boundArguments: true) { try Self(row: $0) }
     }
 
+    /// The record with the given primary key, or nil, as when the key is
+    /// nil: `Player.fetchOne(db, key: nil)`.
+    @_disfavoredOverload
+    public static func fetchOne(_ db: Database, key: (any DatabaseValueConvertible)?) throws -> Self? {
+        guard let key else { return nil }
+        return try fetchOne(db, key: key)
+    }
+
     /// The record with the given key (primary or unique), or nil.
     ///
     /// ```swift
@@ -218,6 +226,14 @@ extension TableRecord {
         let keyValue = try primaryKeyDatabaseValue(db, key)
         try statement.bind(CollectionOfOne(keyValue))
         return try statement.executeRowChange(arguments: [keyValue], primaryKey: tableAndPrimaryKey(db).primaryKey)
+    }
+
+    /// Deletes the row with the given primary key; returns whether a row
+    /// was deleted: false for a nil key.
+    @discardableResult @_disfavoredOverload
+    public static func deleteOne(_ db: Database, key: (any DatabaseValueConvertible)?) throws -> Bool {
+        guard let key else { return false }
+        return try deleteOne(db, key: key)
     }
 
     /// Deletes the row with the given key; returns whether a row was
