@@ -1,11 +1,18 @@
 extension String {
     /// Whether the strings are equal, ignoring ASCII case, without
     /// allocating: SQLite compares identifiers this way.
-    @usableFromInline
+    @inlinable
     func isEqualIgnoringASCIICase(_ other: String) -> Bool {
+        // Most different names differ in length: no need to read them, nor
+        // to call a function.
+        utf8.count == other.utf8.count && hasEqualBytesIgnoringASCIICase(other)
+    }
+
+    /// Whether the strings, of the same length, are equal, ignoring ASCII
+    /// case.
+    @usableFromInline
+    func hasEqualBytesIgnoringASCIICase(_ other: String) -> Bool {
         if self == other { return true }
-        // Most different names differ in length: no need to read them.
-        if utf8.count != other.utf8.count { return false }
         var lhs = utf8.makeIterator()
         var rhs = other.utf8.makeIterator()
         while true {

@@ -72,23 +72,22 @@ final class RecordStatementCache {
         return PersistenceContainer(minimumCapacity: 16)
     }
 
-    /// The names of the columns of the table updated last, as the schema
-    /// spells them and lowercased: updates write only the encoded
-    /// columns that the table has, as in GRDB.
+    /// The names of the columns of the table updated last: updates write
+    /// only the encoded columns that the table has, as in GRDB.
     @exclusivity(unchecked)
-    var lastTableColumns: (table: String, names: Set<String>)?
+    var lastTableColumns: (table: String, names: [String])?
 
     /// Whether `column` is a column of `table`, compared as SQLite does.
     func table(_ db: Database, _ table: String, hasColumn column: String) throws -> Bool {
-        let names: Set<String>
+        let names: [String]
         if let last = lastTableColumns, last.table == table {
             names = last.names
         } else {
-            let columns = try db.columns(in: table).map(\.name)
-            names = Set(columns + columns.map { $0.lowercased() })
+            names = try db.columns(in: table).map(\.name)
             lastTableColumns = (table, names)
         }
-        return names.contains(column) || names.contains(column.lowercased())
+        // A table has few columns: comparing lengths first beats hashing.
+        return names.contains { $0.isEqualIgnoringASCIICase(column) }
     }
 
     /// The name that selects the rowid of each table (by lowercased
