@@ -39,13 +39,10 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
     {
-        try withoutActuallyEscaping(fetch) { fetch in
-            var fetched: T?
-            let returning = try PersistenceReturning.selection(db, selection, table: Self.databaseTableName) { fetched = try fetch($0) }
-            try withInsertCallbacks(db) { record in
+        try writeAndFetch(db, selection: selection, fetch: fetch) { record, returning in
+            try record.withInsertCallbacks(db) { record in
                 try record.insertWithoutCallbacks(db, onConflict: conflictResolution, returning: returning)
             }
-            return try Self.returned(fetched)
         }
     }
 
@@ -69,11 +66,8 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
     {
-        try withoutActuallyEscaping(fetch) { fetch in
-            var fetched: T?
-            let returning = try PersistenceReturning.selection(db, selection, table: Self.databaseTableName) { fetched = try fetch($0) }
-            try performSave(db, onConflict: conflictResolution, returning: returning)
-            return try Self.returned(fetched)
+        try writeAndFetch(db, selection: selection, fetch: fetch) { record, returning in
+            try record.performSave(db, onConflict: conflictResolution, returning: returning)
         }
     }
 
@@ -98,20 +92,28 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
     {
-        try withoutActuallyEscaping(fetch) { fetch in
-            var fetched: T?
-            let returning = try PersistenceReturning.selection(db, selection, table: Self.databaseTableName) { fetched = try fetch($0) }
-            try performUpdate(db, onConflict: conflictResolution, columns: nil, returning: returning)
-            return try Self.returned(fetched)
+        var record = self
+        return try record.writeAndFetch(db, selection: selection, fetch: fetch) { record, returning in
+            try record.performUpdate(db, onConflict: conflictResolution, columns: nil, returning: returning)
         }
     }
 
-    /// The value that `fetch` read; it always runs when the statement did.
-    private static func returned<T>(_ fetched: T?) throws -> T {
-        guard let fetched else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "The RETURNING statement of \(Self.self) did not run")
+    /// Runs `write` with the RETURNING clause of `selection`, and returns
+    /// what `fetch` read from the statement.
+    private mutating func writeAndFetch<T>(
+        _ db: Database, selection: [any SQLSelectable], fetch: (Statement) throws -> T,
+        write: (inout Self, PersistenceReturning) throws -> Void) throws -> T
+    {
+        try withoutActuallyEscaping(fetch) { fetch in
+            var fetched: T?
+            let returning = try PersistenceReturning.selection(db, selection, table: Self.databaseTableName) { fetched = try fetch($0) }
+            try write(&self, returning)
+            guard let fetched else {
+                // `fetch` runs whenever the statement does.
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "The RETURNING statement of \(Self.self) did not run")
+            }
+            return fetched
         }
-        return fetched
     }
 }
 
