@@ -17,11 +17,7 @@ import TrellisCLICore
 
     private func makeDatabase(_ sql: String, in folder: String, fileName: String = "db.sqlite") throws -> String {
         let path = folder + "/" + fileName
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = false
-        let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
-        try dbQueue.writeWithoutTransaction { db in try db.execute(sql: sql) }
-        try dbQueue.close()
+        try InspectedDatabase.write(sql, at: path)
         return path
     }
 

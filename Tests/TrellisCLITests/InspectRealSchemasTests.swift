@@ -8,11 +8,7 @@ import TrellisCLICore
 @Suite struct InspectRealSchemasTests {
     private func makeFile(_ sql: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-real-\(UUID().uuidString).sqlite").path
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = false
-        let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
-        try dbQueue.writeWithoutTransaction { db in try db.execute(sql: sql) }
-        try dbQueue.close()
+        try InspectedDatabase.write(sql, at: path)
         return path
     }
 

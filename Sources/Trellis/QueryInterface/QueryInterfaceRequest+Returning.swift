@@ -180,6 +180,9 @@ extension SQLSelection {
     /// `table`, with values inlined: `allColumns(excluding:)` lists the
     /// other columns of the table. Throws when there is none.
     static func returnedColumnsSQL(_ db: Database, _ selection: [any SQLSelectable], table: String) throws -> String {
+        // The selection of most records, returned by the `…AndFetch`
+        // methods without generating SQL.
+        if selection.count == 1, case .allColumns(nil) = selection[0].sqlSelection.impl { return "*" }
         let context = SQLGenerationContext(db, inlinesValues: true)
         let alias = AliasIdentity(tableName: table)
         let columns = try selection.map { try $0.sqlSelection.qualified(with: alias).sql(context) }

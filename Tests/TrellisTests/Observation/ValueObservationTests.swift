@@ -106,6 +106,17 @@ import Trellis
         }
     }
 
+    /// Starts observing the number of players: the fetches it makes, the
+    /// values it delivers, and its cancellable.
+    private func observePlayerCount(
+        in writer: some DatabaseWriter) -> (fetches: Recorder<Int>, recorder: Recorder<Int>, cancellable: AnyDatabaseCancellable)
+    {
+        let fetches = Recorder<Int>()
+        let recorder = Recorder<Int>()
+        let cancellable = observe(playerCount(recordingFetchesIn: fetches), in: writer, into: recorder)
+        return (fetches, recorder, cancellable)
+    }
+
     private func observe<Value: Sendable>(
         _ observation: ValueObservation<Value>,
         in writer: some DatabaseWriter,
@@ -123,10 +134,7 @@ import Trellis
         try dbQueue.write { db in
             try db.execute(sql: "CREATE TABLE player(name TEXT); CREATE TABLE team(name TEXT)")
         }
-        let fetches = Recorder<Int>()
-        let recorder = Recorder<Int>()
-        let observation = playerCount(recordingFetchesIn: fetches)
-        let cancellable = observe(observation, in: dbQueue, into: recorder)
+        let (fetches, recorder, cancellable) = observePlayerCount(in: dbQueue)
         defer { cancellable.cancel() }
         #expect(recorder.waitForValue())
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO team VALUES ('Reds')") }
@@ -141,10 +149,7 @@ import Trellis
     @Test func rolledBackChangesAreNotObserved() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in try db.execute(sql: "CREATE TABLE player(name TEXT)") }
-        let fetches = Recorder<Int>()
-        let recorder = Recorder<Int>()
-        let observation = playerCount(recordingFetchesIn: fetches)
-        let cancellable = observe(observation, in: dbQueue, into: recorder)
+        let (fetches, recorder, cancellable) = observePlayerCount(in: dbQueue)
         defer { cancellable.cancel() }
         #expect(recorder.waitForValue())
         struct Failure: Error {}
@@ -416,10 +421,7 @@ import Trellis
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let writer: any DatabaseWriter = usesPool ? try DatabasePool(path: path) : try DatabaseQueue(path: path)
         try writer.write { db in try db.execute(sql: "CREATE TABLE player(name TEXT)") }
-        let fetches = Recorder<Int>()
-        let recorder = Recorder<Int>()
-        let observation = playerCount(recordingFetchesIn: fetches)
-        let cancellable = observe(observation, in: writer, into: recorder)
+        let (fetches, recorder, cancellable) = observePlayerCount(in: writer)
         defer { cancellable.cancel() }
         #expect(recorder.waitForValue())
         for expectedCount in 1...5 {
@@ -438,10 +440,7 @@ import Trellis
         configuration.allowsUnsafeTransactions = true
         let dbQueue = try DatabaseQueue(configuration: configuration)
         try dbQueue.write { db in try db.execute(sql: "CREATE TABLE player(name TEXT)") }
-        let fetches = Recorder<Int>()
-        let recorder = Recorder<Int>()
-        let observation = playerCount(recordingFetchesIn: fetches)
-        let cancellable = observe(observation, in: dbQueue, into: recorder)
+        let (fetches, recorder, cancellable) = observePlayerCount(in: dbQueue)
         defer { cancellable.cancel() }
         #expect(recorder.waitForValue())
         try dbQueue.writeWithoutTransaction { db in
