@@ -4,6 +4,12 @@ import Foundation
 /// Builds the database file that the workloads read, with raw SQLite: the
 /// same file settings for all backends (WAL, synchronous NORMAL).
 enum Fixture {
+    /// The number of books: at least `authors * booksPerAuthor`, spread
+    /// evenly over the authors.
+    static func bookCount(_ sizes: Sizes) -> Int {
+        max(sizes.books, sizes.authors * sizes.booksPerAuthor)
+    }
+
     static func create(path: String, sizes: Sizes) throws {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let db = try RawDatabase(path: path)
@@ -41,8 +47,7 @@ enum Fixture {
         }
         sqlite3_finalize(insertAuthor)
         let insertBook = try db.prepare("INSERT INTO book VALUES (?, ?, ?, ?)")
-        let bookCount = max(sizes.books, sizes.authors * sizes.booksPerAuthor)
-        for b in 1...bookCount {
+        for b in 1...bookCount(sizes) {
             sqlite3_bind_int64(insertBook, 1, Int64(b))
             sqlite3_bind_int64(insertBook, 2, Int64((b - 1) % authorCount + 1))
             sqlite3_bind_text(insertBook, 3, "Book \(b)", -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))

@@ -46,6 +46,9 @@ struct Measure: Codable {
     var trellisOverRaw: Double?
     var trellisOverGRDB: Double?
     var grdbOverRaw: Double?
+    /// The least ratio to raw SQLite that any Codable decoding can reach
+    /// (see `CodableFloorBackend`).
+    var codableFloorOverRaw: Double?
 }
 
 func median(_ values: [Double]) -> Double {
@@ -78,7 +81,7 @@ func main() throws {
     let path = folder.appendingPathComponent("bench.sqlite").path
     try Fixture.create(path: path, sizes: sizes)
 
-    let backends: [any Backend] = [RawBackend(), TrellisBackend(), GRDBBackend(), TrellisObjectsBackend()]
+    let backends: [any Backend] = [RawBackend(), TrellisBackend(), GRDBBackend(), TrellisObjectsBackend(), CodableFloorBackend()]
     var measures: [Measure] = []
     for (workload, description) in workloads where options.only.isEmpty || options.only.contains(workload.uppercased()) {
         var tasks: [(name: String, task: Task)] = []
@@ -96,6 +99,7 @@ func main() throws {
         var trellisOverRaw: [Double] = []
         var trellisOverGRDB: [Double] = []
         var grdbOverRaw: [Double] = []
+        var floorOverRaw: [Double] = []
         for _ in 0..<options.runs {
             var runTimes: [String: Double] = [:]
             var checksums: [String: Int] = [:]
@@ -115,13 +119,15 @@ func main() throws {
             if let raw = runTimes["raw SQLite"], let trellis = runTimes["Trellis"] { trellisOverRaw.append(trellis / raw) }
             if let grdb = runTimes["GRDB"], let trellis = runTimes["Trellis"] { trellisOverGRDB.append(trellis / grdb) }
             if let grdb = runTimes["GRDB"], let raw = runTimes["raw SQLite"] { grdbOverRaw.append(grdb / raw) }
+            if let floor = runTimes["Codable floor"], let raw = runTimes["raw SQLite"] { floorOverRaw.append(floor / raw) }
         }
         let measure = Measure(
             workload: workload, description: description,
             milliseconds: times.mapValues(median),
             trellisOverRaw: trellisOverRaw.isEmpty ? nil : median(trellisOverRaw),
             trellisOverGRDB: trellisOverGRDB.isEmpty ? nil : median(trellisOverGRDB),
-            grdbOverRaw: grdbOverRaw.isEmpty ? nil : median(grdbOverRaw))
+            grdbOverRaw: grdbOverRaw.isEmpty ? nil : median(grdbOverRaw),
+            codableFloorOverRaw: floorOverRaw.isEmpty ? nil : median(floorOverRaw))
         measures.append(measure)
         FileHandle.standardError.write(Data("\(workload) done\n".utf8))
     }
@@ -129,13 +135,15 @@ func main() throws {
     func format(_ value: Double?) -> String {
         value.map { String(format: "%.2f", $0) } ?? "-"
     }
-    print("| workload | raw SQLite ms | Trellis ms | GRDB ms | Trellis/raw | Trellis/GRDB | GRDB/raw |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| workload | raw SQLite ms | Trellis ms | GRDB ms | Trellis/raw | Trellis/GRDB | GRDB/raw | Codable floor/raw |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for measure in measures {
         print("| \(measure.workload) | \(format(measure.milliseconds["raw SQLite"])) | \(format(measure.milliseconds["Trellis"])) | "
-            + "\(format(measure.milliseconds["GRDB"])) | \(format(measure.trellisOverRaw)) | \(format(measure.trellisOverGRDB)) | \(format(measure.grdbOverRaw)) |")
+            + "\(format(measure.milliseconds["GRDB"])) | \(format(measure.trellisOverRaw)) | \(format(measure.trellisOverGRDB)) | \(format(measure.grdbOverRaw)) | "
+            + "\(format(measure.codableFloorOverRaw)) |")
     }
     print("\n\(options.quick ? "Quick run (a tenth of the sizes)" : "Full sizes"), median of \(options.runs) runs; ratios are medians of per-run ratios.")
+    print("Codable floor: raw SQLite plus the synthesized init(from:) of the same types, fed by a decoder that does no work.")
     if let jsonPath = options.jsonPath {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -1,0 +1,169 @@
+import TrellisObjects
+
+/// The least time any Codable decoding can take: raw SQLite's work for a
+/// workload, plus the `init(from:)` of the Trellis backend's record types
+/// (synthesized by the compiler) fed by a decoder that does no work at all.
+///
+/// A library that decodes Codable records pays at least both: it steps the
+/// statement and reads the columns as raw SQLite does, and the standard
+/// library's keyed containers call its decoder once per property, through
+/// type-erasing boxes that no library can skip. The ratio of this backend
+/// to raw SQLite is the floor of the Codable workloads (W2c, W3, W4, O2,
+/// O3): a target below it can not be met by decoding through `Decodable`.
+struct CodableFloorBackend: Backend {
+    let name = "Codable floor"
+
+    func task(_ workload: String, sizes: Sizes, path: String) throws -> Task? {
+        let decodeOnly: () throws -> Int
+        switch workload {
+        case "W2c":
+            decodeOnly = {
+                let decoder = FloorDecoder()
+                var items: [TrellisBackend.CodableItem] = []
+                for _ in 0..<sizes.rows { items.append(try TrellisBackend.CodableItem(from: decoder)) }
+                return items.reduce(0) { $0 &+ $1.c9 }
+            }
+        case "W3":
+            decodeOnly = {
+                let decoder = FloorDecoder()
+                var infos: [TrellisBackend.BookInfo] = []
+                for _ in 0..<sizes.books { infos.append(try TrellisBackend.BookInfo(from: decoder)) }
+                return infos.reduce(0) { $0 &+ $1.book.year &+ $1.author.name.count }
+            }
+        case "W4":
+            decodeOnly = {
+                let decoder = FloorDecoder(elementCount: Fixture.bookCount(sizes) / max(sizes.authors, 1))
+                var infos: [TrellisBackend.AuthorInfo] = []
+                for _ in 0..<sizes.authors { infos.append(try TrellisBackend.AuthorInfo(from: decoder)) }
+                return infos.reduce(0) { $0 &+ $1.books.count }
+            }
+        case "O2":
+            decodeOnly = {
+                let decoder = FloorDecoder()
+                var books: [TrellisObjectsBackend.ObjBook] = []
+                for _ in 0..<sizes.objects { books.append(try TrellisObjectsBackend.ObjBook(from: decoder)) }
+                return books.reduce(0) { $0 &+ Int($1.author.targetId ?? 0) }
+            }
+        case "O3":
+            decodeOnly = {
+                let decoder = FloorDecoder()
+                var checksum = 0
+                for _ in 0..<sizes.objects {
+                    let book = try TrellisObjectsBackend.ObjBook(from: decoder)
+                    checksum &+= Int(book.author.targetId ?? 0)
+                }
+                return checksum
+            }
+        default:
+            return nil
+        }
+        guard let raw = try RawBackend().task(workload, sizes: sizes, path: path) else { return nil }
+        return Task(prepare: raw.prepare) {
+            let checksum = try raw.run()
+            // Keeps the decoding from being optimized away.
+            if try decodeOnly() == Int.min { print("") }
+            return checksum
+        }
+    }
+}
+
+/// A decoder that does no work: each property gets a constant, each keyed
+/// container is made once per key type, each array has `elementCount`
+/// elements. Only the work of the standard library and of the
+/// synthesized `init(from:)` remains.
+private final class FloorDecoder: Decoder {
+    let elementCount: Int
+    private var containers: [(key: ObjectIdentifier, container: AnyObject)] = []
+
+    init(elementCount: Int = 0) {
+        self.elementCount = elementCount
+    }
+
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let key = ObjectIdentifier(Key.self)
+        for kept in containers where kept.key == key {
+            return unsafeDowncast(kept.container, to: Kept<KeyedDecodingContainer<Key>>.self).value
+        }
+        let container = KeyedDecodingContainer(FloorKeyedContainer<Key>(decoder: Unmanaged.passUnretained(self)))
+        containers.append((key, Kept(container)))
+        return container
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        FloorUnkeyedContainer(decoder: Unmanaged.passUnretained(self), count: elementCount)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw BenchmarkError("the floor decoder decodes records only")
+    }
+
+    private final class Kept<Value> {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+}
+
+private struct FloorKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: Unmanaged<FloorDecoder>
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { [] }
+
+    func contains(_ key: Key) -> Bool { true }
+    func decodeNil(forKey key: Key) throws -> Bool { false }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { 1 }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { 1 }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { 1 }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { "Book 1" }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        // A relation is built from its id, as the object store builds it.
+        if T.self == ToOne<TrellisObjectsBackend.ObjAuthor>.self {
+            return unsafeBitCast(ToOne<TrellisObjectsBackend.ObjAuthor>(targetId: 1), to: T.self)
+        }
+        return try decoder._withUnsafeGuaranteedRef { try T(from: $0) }
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        try decoder._withUnsafeGuaranteedRef { try $0.container(keyedBy: NestedKey.self) }
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try decoder._withUnsafeGuaranteedRef { try $0.unkeyedContainer() }
+    }
+
+    func superDecoder() throws -> any Decoder { decoder.takeUnretainedValue() }
+    func superDecoder(forKey key: Key) throws -> any Decoder { decoder.takeUnretainedValue() }
+}
+
+private struct FloorUnkeyedContainer: UnkeyedDecodingContainer {
+    let decoder: Unmanaged<FloorDecoder>
+    var count: Int?
+    var currentIndex = 0
+    var codingPath: [any CodingKey] { [] }
+    var isAtEnd: Bool { currentIndex >= count ?? 0 }
+
+    init(decoder: Unmanaged<FloorDecoder>, count: Int) {
+        self.decoder = decoder
+        self.count = count
+    }
+
+    mutating func decodeNil() throws -> Bool { false }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        currentIndex += 1
+        return try decoder._withUnsafeGuaranteedRef { try T(from: $0) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        try decoder._withUnsafeGuaranteedRef { try $0.container(keyedBy: NestedKey.self) }
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try decoder._withUnsafeGuaranteedRef { try $0.unkeyedContainer() }
+    }
+
+    mutating func superDecoder() throws -> any Decoder { decoder.takeUnretainedValue() }
+}
