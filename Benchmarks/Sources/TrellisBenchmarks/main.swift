@@ -143,7 +143,7 @@ func main() throws {
             + "\(format(measure.codableFloorOverRaw)) |")
     }
     print("\n\(options.quick ? "Quick run (a tenth of the sizes)" : "Full sizes"), median of \(options.runs) runs; ratios are medians of per-run ratios.")
-    print("Codable floor: raw SQLite plus the synthesized init(from:) of the same types, fed by a decoder that does no work.")
+    print("Codable floor: raw SQLite plus the synthesized init(from:) or encode(to:) of the same types, with a decoder or encoder that does no work.")
     if let jsonPath = options.jsonPath {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -1,21 +1,45 @@
 import TrellisObjects
 
-/// The least time any Codable decoding can take: raw SQLite's work for a
-/// workload, plus the `init(from:)` of the Trellis backend's record types
-/// (synthesized by the compiler) fed by a decoder that does no work at all.
+/// The least time any Codable decoding or encoding can take: raw SQLite's
+/// work for a workload, plus the `init(from:)` or `encode(to:)` of the
+/// Trellis backend's types (synthesized by the compiler), fed by a decoder
+/// or an encoder that does no work at all.
 ///
-/// A library that decodes Codable records pays at least both: it steps the
+/// A library that reads Codable records pays at least both: it steps the
 /// statement and reads the columns as raw SQLite does, and the standard
 /// library's keyed containers call its decoder once per property, through
-/// type-erasing boxes that no library can skip. The ratio of this backend
-/// to raw SQLite is the floor of the Codable workloads (W2c, W3, W4, O2,
-/// O3): a target below it can not be met by decoding through `Decodable`.
+/// type-erasing boxes that no library can skip. Writes are the same. The
+/// ratio of this backend to raw SQLite is the floor of the Codable
+/// workloads (W1c, W2c, W3, W4, O1, O2, O3): a target below it can not be
+/// met through `Codable`.
 struct CodableFloorBackend: Backend {
     let name = "Codable floor"
 
     func task(_ workload: String, sizes: Sizes, path: String) throws -> Task? {
         let decodeOnly: () throws -> Int
         switch workload {
+        case "W1c":
+            decodeOnly = {
+                let encoder = FloorEncoder()
+                for i in 1...sizes.inserts {
+                    try TrellisBackend.InsertedItem(id: Int64(i), c1: i &+ 1, c2: i &+ 2, c3: i &+ 3, c4: i &+ 4, c5: i &+ 5,
+                                                    c6: i &+ 6, c7: i &+ 7, c8: i &+ 8, c9: i &+ 9).encode(to: encoder)
+                }
+                return encoder.count
+            }
+        case "O1":
+            decodeOnly = {
+                // The objects are made as the Trellis backend makes them.
+                let encoder = FloorEncoder()
+                let books = (1...sizes.objects).map { i -> TrellisObjectsBackend.ObjBook in
+                    let book = TrellisObjectsBackend.ObjBook()
+                    book.title = "Book \(i)"
+                    book.author.targetId = Id(i % 10 + 1)
+                    return book
+                }
+                for book in books { try book.encode(to: encoder) }
+                return encoder.count
+            }
         case "W2c":
             decodeOnly = {
                 let decoder = FloorDecoder()
@@ -60,7 +84,7 @@ struct CodableFloorBackend: Backend {
         guard let raw = try RawBackend().task(workload, sizes: sizes, path: path) else { return nil }
         return Task(prepare: raw.prepare) {
             let checksum = try raw.run()
-            // Keeps the decoding from being optimized away.
+            // Keeps the decoding or encoding from being optimized away.
             if try decodeOnly() == Int.min { print("") }
             return checksum
         }
@@ -166,4 +190,104 @@ private struct FloorUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func superDecoder() throws -> any Decoder { decoder.takeUnretainedValue() }
+}
+
+/// An encoder that does no work: each property is dropped, each keyed
+/// container is made once per key type.
+private final class FloorEncoder: Encoder {
+    /// The number of properties encoded.
+    var count = 0
+    private var containers: [(key: ObjectIdentifier, container: AnyObject)] = []
+
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let key = ObjectIdentifier(Key.self)
+        for kept in containers where kept.key == key {
+            return unsafeDowncast(kept.container, to: Kept<KeyedEncodingContainer<Key>>.self).value
+        }
+        let container = KeyedEncodingContainer(FloorKeyedEncodingContainer<Key>(encoder: Unmanaged.passUnretained(self)))
+        containers.append((key, Kept(container)))
+        return container
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        FloorUnkeyedEncodingContainer(encoder: Unmanaged.passUnretained(self))
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        FloorSingleValueEncodingContainer(encoder: Unmanaged.passUnretained(self))
+    }
+
+    private final class Kept<Value> {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+}
+
+private struct FloorKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: Unmanaged<FloorEncoder>
+    var codingPath: [any CodingKey] { [] }
+
+    func count() { encoder._withUnsafeGuaranteedRef { $0.count &+= 1 } }
+    mutating func encodeNil(forKey key: Key) throws { count() }
+    mutating func encode(_ value: Int, forKey key: Key) throws { count() }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { count() }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { count() }
+    mutating func encode(_ value: String, forKey key: Key) throws { count() }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        // A relation is stored as the id of its target, as the object
+        // store stores it.
+        if T.self == ToOne<TrellisObjectsBackend.ObjAuthor>.self {
+            let targetId = withUnsafePointer(to: value) {
+                $0.withMemoryRebound(to: ToOne<TrellisObjectsBackend.ObjAuthor>.self, capacity: 1) { $0.pointee.targetId }
+            }
+            if targetId != nil { count() }
+            return
+        }
+        try encoder._withUnsafeGuaranteedRef { try value.encode(to: $0) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        encoder._withUnsafeGuaranteedRef { $0.container(keyedBy: NestedKey.self) }
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        encoder._withUnsafeGuaranteedRef { $0.unkeyedContainer() }
+    }
+
+    mutating func superEncoder() -> any Encoder { encoder.takeUnretainedValue() }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { encoder.takeUnretainedValue() }
+}
+
+private struct FloorUnkeyedEncodingContainer: UnkeyedEncodingContainer {
+    let encoder: Unmanaged<FloorEncoder>
+    var codingPath: [any CodingKey] { [] }
+    var count = 0
+
+    mutating func encodeNil() throws { count += 1 }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        count += 1
+        try encoder._withUnsafeGuaranteedRef { try value.encode(to: $0) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        encoder._withUnsafeGuaranteedRef { $0.container(keyedBy: NestedKey.self) }
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        encoder._withUnsafeGuaranteedRef { $0.unkeyedContainer() }
+    }
+
+    mutating func superEncoder() -> any Encoder { encoder.takeUnretainedValue() }
+}
+
+private struct FloorSingleValueEncodingContainer: SingleValueEncodingContainer {
+    let encoder: Unmanaged<FloorEncoder>
+    var codingPath: [any CodingKey] { [] }
+
+    mutating func encodeNil() throws { encoder._withUnsafeGuaranteedRef { $0.count &+= 1 } }
+    mutating func encode<T: Encodable>(_ value: T) throws { encoder._withUnsafeGuaranteedRef { $0.count &+= 1 } }
 }
