@@ -99,21 +99,33 @@ public struct DatabaseValue: Hashable, Sendable {
         }
     }
 
+    /// Whether the value is a number or NULL: its storage holds no
+    /// reference to release.
+    @inlinable @inline(__always)
+    var holdsNoReference: Bool {
+        switch storage {
+        case .int64, .double, .null: return true
+        case .string, .blob: return false
+        }
+    }
+
     /// Binds the value to the parameter `index` (1-based) of a statement.
     @inlinable @inline(__always)
     func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
         // Numbers and NULL bind inline: they fill the hot loops of
-        // inserts. Text and blobs go through a call.
-        switch storage {
-        case .int64(let value):
+        // inserts. Text and blobs go through a call. The cases are tested
+        // one by one: a `switch` copies the value, and destroys the copy
+        // through a call.
+        if case .int64(let value) = storage {
             return sqlite3_bind_int64(sqliteStatement, index, value)
-        case .double(let value):
-            return sqlite3_bind_double(sqliteStatement, index, value)
-        case .null:
-            return sqlite3_bind_null(sqliteStatement, index)
-        case .string, .blob:
-            return bindBytes(to: sqliteStatement, at: index)
         }
+        if case .double(let value) = storage {
+            return sqlite3_bind_double(sqliteStatement, index, value)
+        }
+        if case .null = storage {
+            return sqlite3_bind_null(sqliteStatement, index)
+        }
+        return bindBytes(to: sqliteStatement, at: index)
     }
 
     @usableFromInline

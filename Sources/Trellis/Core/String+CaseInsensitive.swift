@@ -30,3 +30,20 @@ extension String {
         }
     }
 }
+
+extension String {
+    /// Whether the two strings are the same value in memory: the same
+    /// small string, or the same storage. Equal strings may fail this test
+    /// (then `==` tells), different ones never pass it. It costs two
+    /// comparisons of integers, where `==` is a call.
+    @inlinable @inline(__always)
+    func hasIdenticalRepresentation(_ other: String) -> Bool {
+        guard MemoryLayout<String>.size == 2 * MemoryLayout<UInt64>.size else { return false }
+        return withUnsafeBytes(of: self) { lhs in
+            withUnsafeBytes(of: other) { rhs in
+                lhs.load(as: UInt64.self) == rhs.load(as: UInt64.self)
+                    && lhs.load(fromByteOffset: 8, as: UInt64.self) == rhs.load(fromByteOffset: 8, as: UInt64.self)
+            }
+        }
+    }
+}

@@ -99,6 +99,9 @@ extension EncodableRecord {
     func encodedContainer(_ db: Database) throws -> PersistenceContainer {
         var container = db.recordStatementCache.takeSpareContainer()
         try encode(to: &container)
+        // The container lives on with the record's persistence success:
+        // it keeps no value of an earlier record.
+        container.storage.dropRecycledEntries()
         return container
     }
 

@@ -152,8 +152,12 @@ public struct PersistenceContainer: Sendable {
     func hasColumns(_ columns: [String]) -> Bool {
         guard columns.count == storage.count else { return false }
         let entries = storage.entries
-        for index in 0..<columns.count where entries[index].column != columns[index] {
-            return false
+        for index in 0..<columns.count {
+            let column = entries[index].column
+            // The columns of a record are usually the same string values
+            // as those of its cached statement: no need to call `==`.
+            if column.hasIdenticalRepresentation(columns[index]) { continue }
+            if column != columns[index] { return false }
         }
         return true
     }
@@ -182,9 +186,10 @@ public struct PersistenceContainer: Sendable {
 /// that grows as columns are set.
 ///
 /// A class rather than two arrays: a connection keeps the storage of its
-/// last insert and empties it for the next one, so that loops of inserts
-/// allocate nothing, and emptying it here costs a loop over concrete
-/// types, not the runtime calls an array makes to destroy its elements.
+/// last insert and recycles it for the next one, so that loops of inserts
+/// allocate nothing. A recycled storage keeps the entries of its previous
+/// use, and the next appends overwrite them: a record that writes the
+/// same column names as the last one only replaces the values.
 @usableFromInline
 final class PersistenceContainerStorage: @unchecked Sendable {
     // Mutated only by the container that holds the one reference to it
@@ -206,6 +211,9 @@ final class PersistenceContainerStorage: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var entries: UnsafeMutablePointer<Entry>
     @usableFromInline @exclusivity(unchecked) var count = 0
     @usableFromInline @exclusivity(unchecked) var capacity: Int
+    /// The entries up to here are initialized: after `count` come those
+    /// of the previous use of a recycled storage. Never below `count`.
+    @usableFromInline @exclusivity(unchecked) var initializedCount = 0
 
     /// The storage of empty containers, never mutated: copies are made
     /// before the first column is set.
@@ -225,8 +233,23 @@ final class PersistenceContainerStorage: @unchecked Sendable {
 
     @inlinable @inline(__always)
     func append(_ column: String, _ value: DatabaseValue) {
-        if count == capacity { grow() }
-        (entries + count).initialize(to: Entry(column: column, value: value))
+        if count < initializedCount {
+            let entry = entries + count
+            if entry.pointee.column.hasIdenticalRepresentation(column) {
+                if entry.pointee.value.holdsNoReference {
+                    // Nothing to release: the old value is overwritten.
+                    withUnsafeMutablePointer(to: &entry.pointee.value) { $0.initialize(to: value) }
+                } else {
+                    entry.pointee.value = value
+                }
+            } else {
+                entry.pointee = Entry(column: column, value: value)
+            }
+        } else {
+            if count == capacity { grow() }
+            (entries + count).initialize(to: Entry(column: column, value: value))
+            initializedCount = count + 1
+        }
         count += 1
     }
 
@@ -245,27 +268,50 @@ final class PersistenceContainerStorage: @unchecked Sendable {
         let copy = PersistenceContainerStorage(capacity: Swift.max(capacity, 8))
         copy.entries.initialize(from: entries, count: count)
         copy.count = count
+        copy.initializedCount = count
         return copy
     }
 
     /// Removes and returns the entry at `index`.
     @usableFromInline
     func remove(at index: Int) -> Entry {
+        dropRecycledEntries()
         let removed = (entries + index).move()
         (entries + index).moveInitialize(from: entries + index + 1, count: count - index - 1)
         count -= 1
+        initializedCount = count
         return removed
+    }
+
+    /// Empties the storage for a new use, and keeps its entries for the
+    /// appends to overwrite.
+    @inlinable
+    func recycle() {
+        count = 0
+    }
+
+    /// Releases the entries of the previous use of a recycled storage that
+    /// the new use did not overwrite: the values of a larger record.
+    @inlinable
+    func dropRecycledEntries() {
+        if initializedCount > count { destroyEntries(from: count) }
     }
 
     /// Empties the storage, and keeps its capacity.
     @usableFromInline
     func removeAll() {
+        destroyEntries(from: 0)
+        count = 0
+    }
+
+    @usableFromInline
+    func destroyEntries(from start: Int) {
         // One entry at a time: `deinitialize(count:)` goes through the
         // runtime's generic destruction of arrays, which costs several
         // times more than the concrete release of each entry.
-        for index in 0..<count {
+        for index in start..<initializedCount {
             _ = (entries + index).move()
         }
-        count = 0
+        initializedCount = start
     }
 }

@@ -65,7 +65,7 @@ final class RecordStatementCache {
         if var storage = spareStorage {
             spareStorage = nil
             if isKnownUniquelyReferenced(&storage) {
-                storage.removeAll()
+                storage.recycle()
                 return PersistenceContainer(storage: storage)
             }
         }

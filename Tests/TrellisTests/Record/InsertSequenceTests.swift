@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import Trellis
+
+// A connection reuses the storage of an insert's values for the next insert,
+// and overwrites the previous values in place. These tests insert records of
+// different shapes one after the other, and read back the rows.
+
+/// Writes the given columns, in the given order.
+private struct Shaped: PersistableRecord {
+    static let databaseTableName = "shaped"
+    var values: KeyValuePairs<String, (any DatabaseValueConvertible)?>
+
+    func encode(to container: inout PersistenceContainer) {
+        for (column, value) in values { container[column] = value }
+    }
+}
+
+/// Keeps the container that its insert gave it.
+private struct Keeper: MutablePersistableRecord {
+    static let databaseTableName = "shaped"
+    var id: Int64
+    var a: String
+    var inserted: PersistenceContainer?
+
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["a"] = a
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        self.inserted = inserted.persistenceContainer
+    }
+}
+
+/// The database value of `value`.
+private func dbValue(_ value: (any DatabaseValueConvertible)?) -> DatabaseValue {
+    value?.databaseValue ?? .null
+}
+
+@Suite struct InsertSequenceTests {
+    private func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "shaped") { t in
+                t.primaryKey("id", .integer)
+                t.column("a")
+                t.column("b")
+                t.column("c")
+                t.column("description_of_the_thing")
+            }
+        }
+        return dbQueue
+    }
+
+    private func rows(_ dbQueue: DatabaseQueue) throws -> [[DatabaseValue]] {
+        try dbQueue.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, a, b, c FROM shaped ORDER BY id").map { row in
+                (0..<4).map { row[$0] as DatabaseValue }
+            }
+        }
+    }
+
+    @Test func recordsOfDifferentColumnsInsertTheirOwnValues() throws {
+        let dbQueue = try makeDatabase()
+        let blob = Data(repeating: 7, count: 100)
+        try dbQueue.write { db in
+            try Shaped(values: ["id": 1, "a": "one", "b": blob, "c": 1.5]).insert(db)
+            try Shaped(values: ["id": 2, "a": 2]).insert(db)                // fewer columns
+            try Shaped(values: ["id": 3, "c": "three", "a": nil]).insert(db) // other columns, other order
+            try Shaped(values: ["id": 4, "a": "four", "b": blob, "c": 4]).insert(db)
+            try Shaped(values: ["id": 5, "a": "five", "b": "five"]).insert(db) // text where a blob was
+        }
+        let expected: [[DatabaseValue]] = [
+            [dbValue(1), dbValue("one"), dbValue(blob), dbValue(1.5)],
+            [dbValue(2), dbValue(2), .null, .null],
+            [dbValue(3), .null, .null, dbValue("three")],
+            [dbValue(4), dbValue("four"), dbValue(blob), dbValue(4)],
+            [dbValue(5), dbValue("five"), dbValue("five"), .null],
+        ]
+        #expect(try rows(dbQueue) == expected)
+    }
+
+    @Test func equalColumnNamesStoredApartAreOneColumn() throws {
+        let dbQueue = try makeDatabase()
+        // A long name built at run time is stored apart from the literal.
+        let builtName = ["description", "of", "the", "thing"].joined(separator: "_")
+        try dbQueue.write { db in
+            try Shaped(values: ["id": 1, "description_of_the_thing": "literal"]).insert(db)
+            try Shaped(values: ["id": 2, builtName: "built"]).insert(db)
+            try Shaped(values: ["id": 3, "A": "upper"]).insert(db)
+            try Shaped(values: ["id": 4, "a": "lower"]).insert(db)
+        }
+        let values = try dbQueue.read { db in
+            try Row.fetchAll(db, sql: "SELECT a, description_of_the_thing FROM shaped ORDER BY id").map { [$0[0] as DatabaseValue, $0[1] as DatabaseValue] }
+        }
+        let expected: [[DatabaseValue]] = [
+            [.null, dbValue("literal")],
+            [.null, dbValue("built")],
+            [dbValue("upper"), .null],
+            [dbValue("lower"), .null],
+        ]
+        #expect(values == expected)
+    }
+
+    @Test func aKeptInsertionContainerIsNotOverwrittenByTheNextInsert() throws {
+        let dbQueue = try makeDatabase()
+        var first = Keeper(id: 1, a: "first")
+        var second = Keeper(id: 2, a: "second")
+        try dbQueue.write { db in
+            try first.insert(db)
+            try second.insert(db)
+            try Shaped(values: ["id": 3, "a": "third"]).insert(db)
+        }
+        #expect(first.inserted?["a"]?.databaseValue == "first".databaseValue)
+        #expect(first.inserted?["id"]?.databaseValue == 1.databaseValue)
+        #expect(second.inserted?["a"]?.databaseValue == "second".databaseValue)
+        #expect(first.inserted?.columnNames == ["id", "a"])
+    }
+
+    @Test func aFailedInsertLeavesTheNextOneIntact() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            try Shaped(values: ["id": 1, "a": "one"]).insert(db)
+            #expect(throws: DatabaseError.self) {
+                try Shaped(values: ["id": 1, "a": "again", "b": "x"]).insert(db)
+            }
+            try Shaped(values: ["id": 2, "a": "two"]).insert(db)
+        }
+        let expected: [[DatabaseValue]] = [
+            [dbValue(1), dbValue("one"), .null, .null],
+            [dbValue(2), dbValue("two"), .null, .null],
+        ]
+        #expect(try rows(dbQueue) == expected)
+    }
+}
