@@ -91,13 +91,36 @@ struct CodableFloorBackend: Backend {
     }
 }
 
+/// The keyed containers of a floor coder, made once per key type: making
+/// one for each record would add the runtime's lookup of its generic
+/// metadata, which a library's coder can avoid the same way.
+private struct KeptContainers {
+    private var containers: [(key: ObjectIdentifier, container: AnyObject)] = []
+
+    mutating func container<Key: CodingKey, Container>(for key: Key.Type, make: () -> Container) -> Container {
+        let identifier = ObjectIdentifier(Key.self)
+        for kept in containers where kept.key == identifier {
+            // Only a container of `Key` is kept with `Key`.
+            return unsafeDowncast(kept.container, to: Kept<Container>.self).value
+        }
+        let container = make()
+        containers.append((identifier, Kept(container)))
+        return container
+    }
+
+    private final class Kept<Value> {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+}
+
 /// A decoder that does no work: each property gets a constant, each keyed
 /// container is made once per key type, each array has `elementCount`
 /// elements. Only the work of the standard library and of the
 /// synthesized `init(from:)` remains.
 private final class FloorDecoder: Decoder {
     let elementCount: Int
-    private var containers: [(key: ObjectIdentifier, container: AnyObject)] = []
+    private var containers = KeptContainers()
 
     init(elementCount: Int = 0) {
         self.elementCount = elementCount
@@ -107,13 +130,7 @@ private final class FloorDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let key = ObjectIdentifier(Key.self)
-        for kept in containers where kept.key == key {
-            return unsafeDowncast(kept.container, to: Kept<KeyedDecodingContainer<Key>>.self).value
-        }
-        let container = KeyedDecodingContainer(FloorKeyedContainer<Key>(decoder: Unmanaged.passUnretained(self)))
-        containers.append((key, Kept(container)))
-        return container
+        containers.container(for: Key.self) { KeyedDecodingContainer(FloorKeyedContainer<Key>(decoder: Unmanaged.passUnretained(self))) }
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -122,11 +139,6 @@ private final class FloorDecoder: Decoder {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         throw BenchmarkError("the floor decoder decodes records only")
-    }
-
-    private final class Kept<Value> {
-        let value: Value
-        init(_ value: Value) { self.value = value }
     }
 }
 
@@ -197,19 +209,13 @@ private struct FloorUnkeyedContainer: UnkeyedDecodingContainer {
 private final class FloorEncoder: Encoder {
     /// The number of properties encoded.
     var count = 0
-    private var containers: [(key: ObjectIdentifier, container: AnyObject)] = []
+    private var containers = KeptContainers()
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let key = ObjectIdentifier(Key.self)
-        for kept in containers where kept.key == key {
-            return unsafeDowncast(kept.container, to: Kept<KeyedEncodingContainer<Key>>.self).value
-        }
-        let container = KeyedEncodingContainer(FloorKeyedEncodingContainer<Key>(encoder: Unmanaged.passUnretained(self)))
-        containers.append((key, Kept(container)))
-        return container
+        containers.container(for: Key.self) { KeyedEncodingContainer(FloorKeyedEncodingContainer<Key>(encoder: Unmanaged.passUnretained(self))) }
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -218,11 +224,6 @@ private final class FloorEncoder: Encoder {
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         FloorSingleValueEncodingContainer(encoder: Unmanaged.passUnretained(self))
-    }
-
-    private final class Kept<Value> {
-        let value: Value
-        init(_ value: Value) { self.value = value }
     }
 }
 
