@@ -227,7 +227,7 @@ final class PersistenceContainerStorage: @unchecked Sendable {
     }
 
     deinit {
-        removeAll()
+        destroyEntries(from: 0)
         entries.deallocate()
     }
 
@@ -295,13 +295,6 @@ final class PersistenceContainerStorage: @unchecked Sendable {
     @inlinable
     func dropRecycledEntries() {
         if initializedCount > count { destroyEntries(from: count) }
-    }
-
-    /// Empties the storage, and keeps its capacity.
-    @usableFromInline
-    func removeAll() {
-        destroyEntries(from: 0)
-        count = 0
     }
 
     @usableFromInline
