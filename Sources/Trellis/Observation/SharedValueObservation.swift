@@ -15,6 +15,9 @@ extension ValueObservation {
     /// fetch, whose value all of them receive. A new subscriber receives
     /// the last value at once.
     ///
+    /// As in GRDB, values are delivered asynchronously on the main
+    /// dispatch queue, unless `scheduler` says otherwise.
+    ///
     /// ```swift
     /// let sharedObservation = ValueObservation
     ///     .tracking { db in try Player.fetchAll(db) }
@@ -25,14 +28,19 @@ extension ValueObservation {
     /// } onChange: { players in
     ///     print("Fresh players", players)
     /// }
-    /// for try await players in sharedObservation.values() { ... }
+    ///
+    /// let taskObservation = observation.shared(in: dbQueue, scheduling: .task)
+    /// for try await players in taskObservation.values() { ... }
     /// ```
     public func shared(
-        in reader: any DatabaseReader,
-        scheduling scheduler: ValueObservationScheduler = .background,
-        extent: SharedValueObservationExtent = .whileObserved) -> SharedValueObservation<Value>
+        in reader: some DatabaseReader,
+        scheduling scheduler: some ValueObservationScheduler = .async(onQueue: .main),
+        extent: SharedValueObservationExtent = .whileObserved) -> SharedValueObservation<Reducer.Value>
     {
-        SharedValueObservation(observation: self, reader: reader, scheduler: scheduler, extent: extent)
+        let observation = self
+        return SharedValueObservation(scheduler: scheduler, extent: extent) { onError, onChange in
+            observation.start(in: reader, scheduling: scheduler, onError: onError, onChange: onChange)
+        }
     }
 }
 
@@ -45,40 +53,46 @@ extension ValueObservation {
 ///     .shared(in: dbQueue)
 /// ```
 public final class SharedValueObservation<Value: Sendable>: @unchecked Sendable {
-    private struct Subscriber {
+    /// A subscriber; `hasReceivedValue` is guarded by the lock of the
+    /// observation.
+    private final class Subscriber: @unchecked Sendable {
         let onError: @Sendable (any Error) -> Void
         let onChange: @Sendable (Value) -> Void
+        /// Whether a fresh value reached the subscriber: the last value,
+        /// replayed when it subscribed, is then stale.
+        var hasReceivedValue = false
+
+        init(onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Value) -> Void) {
+            self.onError = onError
+            self.onChange = onChange
+        }
     }
 
-    // Guarded by `lock`. Values and errors reach subscribers on `queue`,
-    // in order, unless the scheduler is another queue.
-    private let observation: ValueObservation<Value>
-    private let reader: any DatabaseReader
-    private let scheduler: ValueObservationScheduler
+    // Guarded by `lock`. Values and errors reach subscribers through the
+    // scheduler, in order.
+    private let startObservation: @Sendable (
+        _ onError: @escaping @Sendable (any Error) -> Void,
+        _ onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
+    private let scheduler: any ValueObservationScheduler
     private let extent: SharedValueObservationExtent
     private let lock = NSLock()
-    private let queue = DispatchQueue(label: "Trellis.SharedValueObservation")
     private var subscribers: [Int: Subscriber] = [:]
     private var nextSubscriberId = 0
     private var lastValue: Value?
     private var cancellable: AnyDatabaseCancellable?
 
-    init(observation: ValueObservation<Value>, reader: any DatabaseReader,
-         scheduler: ValueObservationScheduler, extent: SharedValueObservationExtent)
+    init(scheduler: any ValueObservationScheduler, extent: SharedValueObservationExtent,
+         startObservation: @escaping @Sendable (
+            _ onError: @escaping @Sendable (any Error) -> Void,
+            _ onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable)
     {
-        self.observation = observation
-        self.reader = reader
         self.scheduler = scheduler
         self.extent = extent
+        self.startObservation = startObservation
     }
 
     deinit {
         cancellable?.cancel()
-    }
-
-    private var deliveryQueue: DispatchQueue {
-        if case .queue(let queue) = scheduler.kind { return queue }
-        return queue
     }
 
     /// Subscribes: `onChange` receives the last value, if any, then the
@@ -96,19 +110,25 @@ public final class SharedValueObservation<Value: Sendable>: @unchecked Sendable 
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
     {
+        let subscriber = Subscriber(onError: onError, onChange: onChange)
         lock.lock()
         nextSubscriberId += 1
         let id = nextSubscriberId
-        subscribers[id] = Subscriber(onError: onError, onChange: onChange)
+        subscribers[id] = subscriber
         let replayed = lastValue
         let startsObservation = cancellable == nil
         lock.unlock()
 
         if let replayed {
-            deliveryQueue.async { onChange(replayed) }
+            let replay: @Sendable () -> Void = { [weak self] in self?.replay(replayed, to: subscriber, id: id) }
+            if scheduler.immediateInitialValue() {
+                replay()
+            } else {
+                scheduler.schedule(replay)
+            }
         }
         if startsObservation {
-            startObservation()
+            observe()
         }
         return AnyDatabaseCancellable { [weak self] in self?.unsubscribe(id) }
     }
@@ -128,18 +148,17 @@ public final class SharedValueObservation<Value: Sendable>: @unchecked Sendable 
         }
     }
 
-    private func startObservation() {
-        let observationScheduler = ValueObservationScheduler.async(onQueue: deliveryQueue)
+    private func observe() {
         // The cancellable is set first, before any value can arrive.
         let placeholder = AnyDatabaseCancellable {}
         lock.lock()
         cancellable = placeholder
         lock.unlock()
-        let started = observation.start(in: reader, scheduling: observationScheduler) { [weak self] error in
+        let started = startObservation({ [weak self] error in
             self?.fail(error)
-        } onChange: { [weak self] value in
+        }, { [weak self] value in
             self?.deliver(value)
-        }
+        })
         lock.lock()
         if cancellable === placeholder {
             cancellable = started
@@ -151,17 +170,28 @@ public final class SharedValueObservation<Value: Sendable>: @unchecked Sendable 
         }
     }
 
+    /// Gives the last value to a new subscriber, unless a fresher value
+    /// reached it first, or it has unsubscribed.
+    private func replay(_ value: Value, to subscriber: Subscriber, id: Int) {
+        lock.lock()
+        let isStale = subscriber.hasReceivedValue || subscribers[id] !== subscriber
+        subscriber.hasReceivedValue = true
+        lock.unlock()
+        if !isStale { subscriber.onChange(value) }
+    }
+
     private func deliver(_ value: Value) {
         lock.lock()
         lastValue = value
-        let current = Array(subscribers.values)
+        let current = subscribers.sorted { $0.key < $1.key }.map(\.value)
+        for subscriber in current { subscriber.hasReceivedValue = true }
         lock.unlock()
         for subscriber in current { subscriber.onChange(value) }
     }
 
     private func fail(_ error: any Error) {
         lock.lock()
-        let current = Array(subscribers.values)
+        let current = subscribers.sorted { $0.key < $1.key }.map(\.value)
         subscribers = [:]
         lastValue = nil
         cancellable = nil

@@ -56,27 +56,16 @@ extension ValueObservation {
         willFetch: (@Sendable () -> Void)? = nil,
         willTrackRegion: (@Sendable (DatabaseRegion) -> Void)? = nil,
         databaseDidChange: (@Sendable () -> Void)? = nil,
-        didReceiveValue: (@Sendable (Value) -> Void)? = nil,
+        didReceiveValue: (@Sendable (Reducer.Value) -> Void)? = nil,
         didFail: (@Sendable (any Error) -> Void)? = nil,
-        didCancel: (@Sendable () -> Void)? = nil) -> ValueObservation<Value>
+        didCancel: (@Sendable () -> Void)? = nil) -> ValueObservation<ValueReducers.Trace<Reducer>>
     {
-        var makeFetcher = self.makeFetcher
-        if let didReceiveValue {
-            let innerMakeFetcher = makeFetcher
-            makeFetcher = {
-                let fetcher = innerMakeFetcher()
-                return ValueFetcher(region: fetcher.region, receivedValueEvents: fetcher.receivedValueEvents) { db in
-                    let value = try fetcher.next(db)
-                    if let value { fetcher.receivedValueEvents.append { didReceiveValue(value) } }
-                    return value
-                }
-            }
-        }
         let added = ValueObservationEvents(
             willStart: willStart, willFetch: willFetch, willTrackRegion: willTrackRegion,
             databaseDidChange: databaseDidChange, didFail: didFail, didCancel: didCancel)
-        return ValueObservation(
-            makeFetcher: makeFetcher, events: events.followed(by: added), requiresWriteAccess: requiresWriteAccess)
+        var observation = mapReducer { ValueReducers.Trace(base: $0, didReceiveValue: didReceiveValue) }
+        observation.events = events.followed(by: added)
+        return observation
     }
 
     /// The observation, which prints its events, each on a line, to
@@ -91,7 +80,10 @@ extension ValueObservation {
     /// // players: tracked region: player(*)
     /// // players: value: 0
     /// ```
-    public func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil) -> ValueObservation<Value> {
+    public func print(
+        _ prefix: String = "",
+        to stream: (any TextOutputStream)? = nil) -> ValueObservation<ValueReducers.Trace<Reducer>>
+    {
         let printer = EventPrinter(prefix: prefix, stream: stream)
         return handleEvents(
             willStart: { printer.print("start") },

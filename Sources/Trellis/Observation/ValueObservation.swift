@@ -33,10 +33,13 @@ import Foundation
 /// fetches on a reader, concurrently with the next writes, and may then
 /// coalesce them. A fetch may deliver a value equal to the previous one:
 /// use ``removeDuplicates()`` to skip those.
-public struct ValueObservation<Value: Sendable>: Sendable {
-    /// Makes the fetcher of one run of the observation: each run has its
+public struct ValueObservation<Reducer: ValueReducer>: Sendable {
+    /// Makes the reducer of one run of the observation: each run has its
     /// own state (the last value, for `removeDuplicates()`).
-    let makeFetcher: @Sendable () -> ValueFetcher<Value>
+    let makeReducer: @Sendable () -> Reducer
+
+    /// The region to observe, when it is not what the fetch reads.
+    let trackedRegion: (@Sendable (Database) throws -> DatabaseRegion)?
 
     /// The functions of ``handleEvents(willStart:willFetch:willTrackRegion:databaseDidChange:didReceiveValue:didFail:didCancel:)``.
     var events = ValueObservationEvents()
@@ -54,23 +57,51 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     /// ```
     public var requiresWriteAccess = false
 
-    init(makeFetcher: @escaping @Sendable () -> ValueFetcher<Value>,
+    init(makeReducer: @escaping @Sendable () -> Reducer,
+         trackedRegion: (@Sendable (Database) throws -> DatabaseRegion)? = nil,
          events: ValueObservationEvents = ValueObservationEvents(), requiresWriteAccess: Bool = false)
     {
-        self.makeFetcher = makeFetcher
+        self.makeReducer = makeReducer
+        self.trackedRegion = trackedRegion
         self.events = events
         self.requiresWriteAccess = requiresWriteAccess
     }
 
+    /// This observation, with another reducer made of its own.
+    func mapReducer<R: ValueReducer>(_ transform: @escaping @Sendable (Reducer) -> R) -> ValueObservation<R> {
+        let makeReducer = self.makeReducer
+        return ValueObservation<R>(
+            makeReducer: { transform(makeReducer()) }, trackedRegion: trackedRegion,
+            events: events, requiresWriteAccess: requiresWriteAccess)
+    }
+}
+
+extension ValueObservation where Reducer == ValueReducers.Auto {
     /// An observation of the value that `fetch` returns.
-    public static func tracking(_ fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<Value> {
-        ValueObservation(makeFetcher: { ValueFetcher { db in try fetch(db) } })
+    ///
+    /// ```swift
+    /// let observation = ValueObservation.tracking { db in
+    ///     try Player.fetchAll(db)
+    /// }
+    /// // The same observation, using shorthand notation:
+    /// let observation = ValueObservation.tracking(Player.fetchAll)
+    /// ```
+    public static func tracking<Value>(
+        _ fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<ValueReducers.Fetch<Value>>
+    {
+        ValueObservation<ValueReducers.Fetch<Value>>(makeReducer: { ValueReducers.Fetch(fetch: fetch) })
     }
 
     /// An observation of the value that `fetch` returns, which reads the
     /// same tables on each fetch. Trellis tracks the tables of each fetch
     /// anyway: this is ``tracking(_:)``, for code written for GRDB.
-    public static func trackingConstantRegion(_ fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<Value> {
+    ///
+    /// ```swift
+    /// let observation = ValueObservation.trackingConstantRegion(Player.fetchCount)
+    /// ```
+    public static func trackingConstantRegion<Value>(
+        _ fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<ValueReducers.Fetch<Value>>
+    {
         tracking(fetch)
     }
 
@@ -83,11 +114,12 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     ///     region: Player.select(Column("score")).filter(id: 1),
     ///     fetch: { db in try Player.fetchOne(db, id: 1) })
     /// ```
-    public static func tracking(
-        region: any DatabaseRegionConvertible & Sendable...,
-        fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<Value>
+    public static func tracking<Value>(
+        region: any DatabaseRegionConvertible & Sendable,
+        _ otherRegions: any DatabaseRegionConvertible & Sendable...,
+        fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<ValueReducers.Fetch<Value>>
     {
-        tracking(regions: region, fetch: fetch)
+        tracking(regions: [region] + otherRegions, fetch: fetch)
     }
 
     /// An observation of the value that `fetch` returns, fetched again
@@ -98,17 +130,19 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     ///     try Player.fetchCount(db) + Team.fetchCount(db)
     /// }
     /// ```
-    public static func tracking(
+    public static func tracking<Value>(
         regions: [any DatabaseRegionConvertible & Sendable],
-        fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<Value>
+        fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation<ValueReducers.Fetch<Value>>
     {
-        ValueObservation(makeFetcher: {
-            ValueFetcher(region: { db in
+        ValueObservation<ValueReducers.Fetch<Value>>(
+            makeReducer: { ValueReducers.Fetch(fetch: fetch) },
+            trackedRegion: { db in
                 try regions.reduce(DatabaseRegion()) { try $0.union($1.databaseRegion(db)) }
-            }) { db in try fetch(db) }
-        })
+            })
     }
+}
 
+extension ValueObservation {
     /// Starts the observation: `onChange` receives the current value, then
     /// the value after each change; `onError` receives the first error,
     /// which ends the observation.
@@ -126,19 +160,20 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     /// ```
     ///
     /// Off the main actor, name a scheduler: `.async(onQueue:)`, or
-    /// `.background`.
+    /// `.task`.
     @preconcurrency @MainActor
     public func start(
-        in reader: any DatabaseReader,
-        scheduling scheduler: ValueObservationMainActorScheduler = .mainActor,
+        in reader: some DatabaseReader,
+        scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor,
         onError: @escaping @MainActor (any Error) -> Void,
-        onChange: @escaping @MainActor (Value) -> Void) -> AnyDatabaseCancellable
+        onChange: @escaping @MainActor (Reducer.Value) -> Void) -> AnyDatabaseCancellable
     {
-        start(
-            in: reader, scheduling: scheduler.scheduler,
-            onError: { error in MainActor.assumeIsolated { onError(error) } },
-            onChange: { value in MainActor.assumeIsolated { onChange(value) } })
+        observe(
+            in: reader, scheduling: scheduler,
+            onError: { error in onMainActor { onError(error) } },
+            onChange: { value in onMainActor { onChange(value) } })
     }
+
 
     /// Starts the observation, delivering values where `scheduler` says:
     /// `onChange` receives the current value, then the value after each
@@ -153,14 +188,23 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     /// }
     /// ```
     public func start(
-        in reader: any DatabaseReader,
-        scheduling scheduler: ValueObservationScheduler,
+        in reader: some DatabaseReader,
+        scheduling scheduler: some ValueObservationScheduler,
         onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
+        onChange: @escaping @Sendable (Reducer.Value) -> Void) -> AnyDatabaseCancellable
+    {
+        observe(in: reader, scheduling: scheduler, onError: onError, onChange: onChange)
+    }
+
+    private func observe(
+        in reader: any DatabaseReader,
+        scheduling scheduler: any ValueObservationScheduler,
+        onError: @escaping @Sendable (any Error) -> Void,
+        onChange: @escaping @Sendable (Reducer.Value) -> Void) -> AnyDatabaseCancellable
     {
         let observer = ValueObserver(
-            reader: reader, fetcher: makeFetcher(), events: events, requiresWriteAccess: requiresWriteAccess,
-            scheduler: scheduler, onError: onError, onChange: onChange)
+            reader: reader, reducer: makeReducer(), trackedRegion: trackedRegion, events: events,
+            requiresWriteAccess: requiresWriteAccess, scheduler: scheduler, onError: onError, onChange: onChange)
         observer.start()
         return AnyDatabaseCancellable { observer.cancel() }
     }
@@ -174,9 +218,10 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     /// }
     /// ```
     public func values(
-        in reader: any DatabaseReader,
-        scheduling scheduler: ValueObservationScheduler = .task,
-        bufferingPolicy: AsyncValueObservation<Value>.BufferingPolicy = .unbounded) -> AsyncValueObservation<Value>
+        in reader: some DatabaseReader,
+        scheduling scheduler: some ValueObservationScheduler = .task,
+        bufferingPolicy: AsyncValueObservation<Reducer.Value>.BufferingPolicy = .unbounded)
+        -> AsyncValueObservation<Reducer.Value>
     {
         AsyncValueObservation(bufferingPolicy: bufferingPolicy) { onError, onChange in
             start(in: reader, scheduling: scheduler, onError: onError, onChange: onChange)
@@ -184,21 +229,17 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     }
 
     /// The observation of the values that `transform` makes of the
-    /// observed values, computed off the database connection.
+    /// observed values.
     ///
     /// ```swift
     /// let observation = ValueObservation
     ///     .tracking { db in try Player.fetchAll(db) }
     ///     .map { players in players.map(\.name) }
     /// ```
-    public func map<T: Sendable>(_ transform: @escaping @Sendable (Value) throws -> T) -> ValueObservation<T> {
-        let makeFetcher = self.makeFetcher
-        return ValueObservation<T>(makeFetcher: {
-            let fetcher = makeFetcher()
-            return ValueFetcher(region: fetcher.region, receivedValueEvents: fetcher.receivedValueEvents) { db in
-                try fetcher.next(db).map(transform)
-            }
-        }, events: events, requiresWriteAccess: requiresWriteAccess)
+    public func map<T: Sendable>(
+        _ transform: @escaping @Sendable (Reducer.Value) throws -> T) -> ValueObservation<ValueReducers.Map<Reducer, T>>
+    {
+        mapReducer { ValueReducers.Map(base: $0, transform: transform) }
     }
 
     /// The observation, without the values that `isDuplicate` says are
@@ -209,22 +250,15 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     ///     .tracking { db in try Player.fetchAll(db) }
     ///     .removeDuplicates { $0.map(\.id) == $1.map(\.id) }
     /// ```
-    public func removeDuplicates(by isDuplicate: @escaping @Sendable (Value, Value) -> Bool) -> ValueObservation<Value> {
-        let makeFetcher = self.makeFetcher
-        return ValueObservation(makeFetcher: {
-            let fetcher = makeFetcher()
-            var lastValue: Value?
-            return ValueFetcher(region: fetcher.region, receivedValueEvents: fetcher.receivedValueEvents) { db in
-                guard let value = try fetcher.next(db) else { return nil }
-                if let lastValue, isDuplicate(lastValue, value) { return nil }
-                lastValue = value
-                return value
-            }
-        }, events: events, requiresWriteAccess: requiresWriteAccess)
+    public func removeDuplicates(
+        by isDuplicate: @escaping @Sendable (Reducer.Value, Reducer.Value) -> Bool)
+        -> ValueObservation<ValueReducers.RemoveDuplicates<Reducer>>
+    {
+        mapReducer { ValueReducers.RemoveDuplicates(base: $0, isDuplicate: isDuplicate) }
     }
 }
 
-extension ValueObservation where Value: Equatable {
+extension ValueObservation where Reducer.Value: Equatable {
     /// The observation, without the values equal to the value delivered
     /// before them.
     ///
@@ -233,47 +267,36 @@ extension ValueObservation where Value: Equatable {
     ///     .tracking { db in try Player.fetchCount(db) }
     ///     .removeDuplicates()
     /// ```
-    public func removeDuplicates() -> ValueObservation<Value> {
+    public func removeDuplicates() -> ValueObservation<ValueReducers.RemoveDuplicates<Reducer>> {
         removeDuplicates(by: ==)
     }
 }
 
-/// The fetches of one run of an observation: `next` returns the value to
-/// deliver, or nil for none (a duplicate).
-final class ValueFetcher<Value>: @unchecked Sendable {
-    // Called by one observer, one fetch at a time.
-    let next: (Database) throws -> Value?
-
-    /// The region to observe, when it is not what `next` reads.
-    let region: ((Database) throws -> DatabaseRegion)?
-
-    /// The `didReceiveValue` events of a fetch, called once the observer
-    /// told the region it tracks. Shared by the fetchers that wrap each
-    /// other.
-    let receivedValueEvents: ReceivedValueEvents
-
-    init(region: ((Database) throws -> DatabaseRegion)? = nil,
-         receivedValueEvents: ReceivedValueEvents = ReceivedValueEvents(),
-         _ next: @escaping (Database) throws -> Value?)
-    {
-        self.region = region
-        self.receivedValueEvents = receivedValueEvents
-        self.next = next
+/// Runs `action` on the main actor: right away from the main thread or
+/// the main queue, where main actor schedulers deliver, and later from
+/// elsewhere (a scheduler of the application that would deliver off the
+/// main actor).
+private func onMainActor(_ action: @escaping @MainActor @Sendable () -> Void) {
+    if Thread.isMainThread || MainQueueIdentity.shared.isCurrent {
+        MainActor.assumeIsolated { action() }
+    } else {
+        DispatchQueue.main.async { MainActor.assumeIsolated { action() } }
     }
 }
 
-/// The events that a fetch leaves for its observer to call.
-final class ReceivedValueEvents: @unchecked Sendable {
-    // Touched by one observer, on its queue.
-    private var events: [() -> Void] = []
+/// Tells whether the current code runs on the main dispatch queue, which
+/// runs the main actor: on Linux, once the main thread has handed the main
+/// queue to `dispatchMain()`, the queue runs on another thread.
+private final class MainQueueIdentity: @unchecked Sendable {
+    static let shared = MainQueueIdentity()
+    // Set once, before any read.
+    private let key = DispatchSpecificKey<Bool>()
 
-    func append(_ event: @escaping () -> Void) {
-        events.append(event)
+    private init() {
+        DispatchQueue.main.setSpecific(key: key, value: true)
     }
 
-    func flush() {
-        let current = events
-        events = []
-        for event in current { event() }
+    var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: key) == true
     }
 }

@@ -11,20 +11,22 @@ import Foundation
 /// An observation of explicit regions on a ``DatabasePool`` fetches on a
 /// reader instead, concurrently with the next writes, and may then
 /// coalesce changes.
-final class ValueObserver<Value: Sendable>: @unchecked Sendable {
+final class ValueObserver<Reducer: ValueReducer>: @unchecked Sendable {
+    typealias Value = Reducer.Value
     // `token`, `isCancelled` and `observedRegion` are guarded by `lock`.
-    // `fetchLock` serializes the fetches, which alone touch `fetcher` and
+    // `fetchLock` serializes the fetches, which alone touch `reducer` and
     // `trackedRegion`, and the scheduling of their deliveries: it is taken
     // inside a database access, never while waiting for one.
     private let reader: any DatabaseReader
-    private let fetcher: ValueFetcher<Value>
+    private var reducer: Reducer
+    /// The region to observe, when it is not what the fetch reads.
+    private let explicitRegion: ((Database) throws -> DatabaseRegion)?
     private let events: ValueObservationEvents
     private let requiresWriteAccess: Bool
-    private let scheduler: ValueObservationScheduler
+    private let scheduler: any ValueObservationScheduler
     private let onError: @Sendable (any Error) -> Void
     private let onChange: @Sendable (Value) -> Void
-    /// Runs the fetches made off the writer, and the deliveries of the
-    /// background scheduler.
+    /// Runs the fetches made off the writer.
     private let queue = DispatchQueue(label: "Trellis.ValueObservation")
     private let lock = NSLock()
     private let fetchLock = NSLock()
@@ -35,12 +37,13 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
     /// The region last told to `willTrackRegion`.
     private var trackedRegion: DatabaseRegion?
 
-    init(reader: any DatabaseReader, fetcher: ValueFetcher<Value>, events: ValueObservationEvents,
-         requiresWriteAccess: Bool, scheduler: ValueObservationScheduler,
+    init(reader: any DatabaseReader, reducer: Reducer, trackedRegion: ((Database) throws -> DatabaseRegion)?,
+         events: ValueObservationEvents, requiresWriteAccess: Bool, scheduler: any ValueObservationScheduler,
          onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Value) -> Void)
     {
         self.reader = reader
-        self.fetcher = fetcher
+        self.reducer = reducer
+        self.explicitRegion = trackedRegion
         self.events = events
         self.requiresWriteAccess = requiresWriteAccess
         self.scheduler = scheduler
@@ -60,7 +63,7 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
     /// concurrently with writes: only for explicit regions, which do not
     /// depend on what the fetch reads.
     private var fetchesConcurrently: Bool {
-        reader is DatabasePool && fetcher.region != nil && !requiresWriteAccess
+        reader is DatabasePool && explicitRegion != nil && !requiresWriteAccess
     }
 
     func start() {
@@ -69,7 +72,7 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
         lock.lock()
         self.token = token
         lock.unlock()
-        if case .immediate = scheduler.kind {
+        if scheduler.immediateInitialValue() {
             // The first value (or error) is delivered before `start`
             // returns, on the calling thread, even when the access runs
             // on the connection's queue.
@@ -167,10 +170,10 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
         defer { fetchLock.unlock() }
         guard !cancelled else { return }
         events.willFetch?()
-        let ((value, columns), registered) = try ObservedAccesses.recording(db) {
-            try db.recordingReadColumns { try fetcher.next(db) }
+        let ((fetched, columns), registered) = try ObservedAccesses.recording(db) {
+            try db.recordingReadColumns { try reducer._fetch(db) }
         }
-        let region = try fetcher.region?(db) ?? DatabaseRegion(tables: columns).union(registered)
+        let region = try explicitRegion?(db) ?? DatabaseRegion(tables: columns).union(registered)
         lock.lock()
         observedRegion = region
         lock.unlock()
@@ -178,8 +181,9 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
             trackedRegion = region
             events.willTrackRegion?(region)
         }
-        fetcher.receivedValueEvents.flush()
-        guard let value else { return }
+        // The region is told before the value, which the reducers (map,
+        // removeDuplicates, handleEvents) make from what was fetched.
+        guard let value = try reducer._value(fetched) else { return }
         schedule { [self] in
             if !cancelled { onChange(value) }
         }
@@ -194,9 +198,6 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
 
     /// Delivers on the scheduler, in order.
     private func schedule(_ delivery: @escaping @Sendable () -> Void) {
-        switch scheduler.kind {
-        case .background: queue.async(execute: delivery)
-        case .queue(let queue), .immediate(later: let queue): queue.async(execute: delivery)
-        }
+        scheduler.schedule(delivery)
     }
 }

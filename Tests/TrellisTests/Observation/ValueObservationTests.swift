@@ -37,7 +37,7 @@ import Trellis
         let box = Box()
         let changed = DispatchSemaphore(value: 0)
         let cancellable = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? 0 }
-            .start(in: dbPool, scheduling: .background) { error in
+            .start(in: dbPool, scheduling: .task) { error in
                 Issue.record("unexpected error \(error)")
             } onChange: { count in
                 box.append(count)
@@ -98,7 +98,7 @@ import Trellis
     }
 
     /// The number of players, each fetch recorded in `fetches`.
-    private func playerCount(recordingFetchesIn fetches: Recorder<Int>) -> ValueObservation<Int> {
+    private func playerCount(recordingFetchesIn fetches: Recorder<Int>) -> ValueObservation<ValueReducers.Fetch<Int>> {
         ValueObservation.tracking { db in
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
             fetches.append(count)
@@ -117,12 +117,12 @@ import Trellis
         return (fetches, recorder, cancellable)
     }
 
-    private func observe<Value: Sendable>(
-        _ observation: ValueObservation<Value>,
+    private func observe<Reducer: ValueReducer>(
+        _ observation: ValueObservation<Reducer>,
         in writer: some DatabaseWriter,
-        into recorder: Recorder<Value>) -> AnyDatabaseCancellable
+        into recorder: Recorder<Reducer.Value>) -> AnyDatabaseCancellable
     {
-        observation.start(in: writer, scheduling: .background) { error in
+        observation.start(in: writer, scheduling: .task) { error in
             Issue.record("unexpected error \(error)")
         } onChange: { value in
             recorder.append(value)
