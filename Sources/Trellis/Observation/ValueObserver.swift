@@ -39,7 +39,7 @@ final class ValueObserver<Value: Sendable>: @unchecked Sendable {
          requiresWriteAccess: Bool, scheduler: ValueObservationScheduler,
          onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Value) -> Void)
     {
-        self.reader = reader
+        self.reader = unwrappedDatabaseReader(reader)
         self.fetcher = fetcher
         self.events = events
         self.requiresWriteAccess = requiresWriteAccess
