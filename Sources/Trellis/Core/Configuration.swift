@@ -153,6 +153,14 @@ public struct Configuration: Sendable {
         case immediateError
         /// Retries until the given number of seconds has elapsed.
         case timeout(TimeInterval)
+        /// Asks the callback whether to retry, with the number of times it
+        /// was asked before for the same lock: it returns false to fail with
+        /// `SQLITE_BUSY`.
+        ///
+        /// ```swift
+        /// config.busyMode = .callback { numberOfTries in numberOfTries < 3 }
+        /// ```
+        case callback(Database.BusyCallback)
     }
 
     /// The journal mode a connection sets.

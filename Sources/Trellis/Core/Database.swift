@@ -130,6 +130,9 @@ public final class Database {
 
     @exclusivity(unchecked) private var tracer: Tracer?
 
+    /// The busy handler of `Configuration.busyMode = .callback`.
+    private var busyHandler: BusyHandler?
+
     /// The suspension of the connection, when its configuration observes
     /// ``Database/suspendNotification``.
     private var suspension: DatabaseSuspension?
@@ -188,6 +191,8 @@ public final class Database {
             break
         case .timeout(let seconds):
             sqlite3_busy_timeout(connection, CInt(max(0, min(seconds * 1000, Double(CInt.max)))))
+        case .callback(let callback):
+            busyHandler = BusyHandler(connection: connection, callback: callback)
         }
         installAuthorizer()
         for function in DatabaseFunction.builtIn { add(function: function) }
@@ -773,7 +778,7 @@ public final class Database {
     /// Arguments appear in descriptions when
     /// ``Configuration/publicStatementArguments`` is true;
     /// `expandedDescription` always shows them.
-    public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)?) {
+    public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)? = nil) {
         guard let connection = sqliteConnection else { return }
         // SQLite forgets the previous callback before the tracer that it
         // refers to is released.

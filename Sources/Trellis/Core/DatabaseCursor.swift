@@ -22,6 +22,14 @@ public final class DatabaseCursor<Element>: Cursor {
     @usableFromInline
     var isDone = false
 
+    /// The elements of a fetch that needed every row before the first
+    /// element (a request that prefetches associated records): the cursor
+    /// iterates them once its statement is done, which it is from the
+    /// start. Read only after the statement is done, so that stepping a
+    /// statement does not pay for it.
+    @usableFromInline
+    var prefetchedElements: IndexingIterator<[Element]>?
+
     @usableFromInline
     init(statement: Statement, arguments: StatementArguments?, layout: RowLayout? = nil,
          decode: @escaping (Row) throws -> Element) throws
@@ -39,6 +47,18 @@ public final class DatabaseCursor<Element>: Cursor {
         // SQL must not take it from the cache and bind other arguments,
         // even before the first step (SQLite calls it busy only after).
         statement.isReservedByCursor = true
+    }
+
+    /// A cursor over elements already decoded from the rows of
+    /// `statement`, which is done.
+    init(statement: Statement, prefetchedElements elements: [Element]) {
+        self.statement = statement
+        self.decode = { _ in
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a cursor of prefetched elements decodes no row")
+        }
+        self.layout = nil
+        self.isDone = true
+        self.prefetchedElements = elements.makeIterator()
     }
 
     deinit {
@@ -63,7 +83,7 @@ public final class DatabaseCursor<Element>: Cursor {
 
     @inlinable
     public func next() throws -> Element? {
-        if isDone { return nil }
+        if isDone { return prefetchedElements?.next() }
         do {
             guard try statement.step() else {
                 end()

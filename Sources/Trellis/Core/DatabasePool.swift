@@ -332,6 +332,15 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         try await writeWithoutTransaction(updates)
     }
 
+    /// As the asynchronous `barrierWriteWithoutTransaction`, it does not
+    /// wait for the reads that run: readers see committed states only.
+    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        writer.asyncAccess({ db in
+            updates(.success(db))
+            try? db.checkNoTransactionLeftOpen()
+        }, failure: { updates(.failure($0)) })
+    }
+
     /// Runs `body` inside an access of each reader, so that none reads.
     private static func holding<T>(_ readers: ArraySlice<SerializedDatabase>, _ body: () throws -> T) throws -> T {
         guard let first = readers.first else { return try body() }

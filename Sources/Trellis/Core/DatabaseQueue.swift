@@ -127,6 +127,13 @@ public final class DatabaseQueue: DatabaseWriter {
         try await writeWithoutTransaction(updates)
     }
 
+    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        writer.asyncAccess({ db in
+            updates(.success(db))
+            try? db.checkNoTransactionLeftOpen()
+        }, failure: { updates(.failure($0)) })
+    }
+
     /// Runs `updates` with the connection, with no transaction and no
     /// check: the caller manages transactions.
     ///
@@ -136,13 +143,28 @@ public final class DatabaseQueue: DatabaseWriter {
     ///     try db.execute(sql: "COMMIT")
     /// }
     /// ```
+    ///
+    /// A closure that does not throw needs no `try`: it runs through the
+    /// non-throwing overload below. A call from an access of the
+    /// connection throws instead of deadlocking.
     public func inDatabase<T>(_ updates: (Database) throws -> T) throws -> T {
         try writer.sync(updates)
     }
 
-    /// The asynchronous version of ``inDatabase(_:)``.
-    public func inDatabase<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.async(updates)
+    /// Runs `updates`, which does not throw, with the connection, with no
+    /// transaction and no check: the form of ``inDatabase(_:)`` that needs
+    /// no `try`, as a `rethrows` method would.
+    ///
+    /// ```swift
+    /// let changes = dbQueue.inDatabase { db in db.totalChangesCount }
+    /// ```
+    ///
+    /// Such a closure can not be told of an error, so it always runs: in a
+    /// call from an access of the connection, it runs in that access (as
+    /// ``unsafeReentrantWrite(_:)`` does), and on a closed connection it
+    /// gets the closed connection, whose statements throw.
+    public func inDatabase<T>(_ updates: (Database) -> T) -> T {
+        writer.syncWithoutErrors(updates)
     }
 
     /// Runs `updates` in a transaction, which commits or rolls back as the

@@ -98,6 +98,18 @@ public protocol DatabaseWriter: DatabaseReader {
     /// the calls. Nothing runs when the connection is closed.
     func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void)
 
+    /// Runs `updates` later, outside of any transaction, in the order of
+    /// the calls; `updates` receives an error when the database can not be
+    /// written (closed, for example).
+    ///
+    /// ```swift
+    /// dbQueue.asyncBarrierWriteWithoutTransaction { dbResult in
+    ///     guard let db = try? dbResult.get() else { return }
+    ///     try? db.execute(sql: "VACUUM")
+    /// }
+    /// ```
+    func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, any Error>) -> Void)
+
     /// Runs `updates` with the writer connection, reusing the access that
     /// runs on this thread, if any, outside of any transaction it did not
     /// open.

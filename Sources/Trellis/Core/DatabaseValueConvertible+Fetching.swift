@@ -63,7 +63,7 @@ extension DatabaseValueConvertible {
     }
 
     /// A cursor over the values of the first column of a request.
-    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> AnyCursor<Self> {
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> DatabaseValueCursor<Self> {
         try db.fetchCursor(request.makePreparedRequest(db, forSingleResult: false)) { try $0.decode(Self.self, atIndex: 0) }
     }
 
@@ -107,7 +107,7 @@ extension DatabaseValueConvertible where Self: Hashable {
 
 extension FetchRequest where RowDecoder: DatabaseValueConvertible {
     /// A cursor over the fetched values.
-    public func fetchCursor(_ db: Database) throws -> AnyCursor<RowDecoder> { try RowDecoder.fetchCursor(db, self) }
+    public func fetchCursor(_ db: Database) throws -> DatabaseValueCursor<RowDecoder> { try RowDecoder.fetchCursor(db, self) }
 
     /// An array of the fetched values.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(db, self) }
@@ -168,7 +168,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     }
 
     /// A cursor over the values of the first column of a request.
-    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> AnyCursor<Self> {
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> FastDatabaseValueCursor<Self> {
         try db.fetchCursor(request.makePreparedRequest(db, forSingleResult: false)) { try $0.decode(Self.self, atIndex: 0) }
     }
 
@@ -212,7 +212,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hash
 
 extension FetchRequest where RowDecoder: DatabaseValueConvertible, RowDecoder: StatementColumnConvertible {
     /// A cursor over the fetched values.
-    public func fetchCursor(_ db: Database) throws -> AnyCursor<RowDecoder> { try RowDecoder.fetchCursor(db, self) }
+    public func fetchCursor(_ db: Database) throws -> FastDatabaseValueCursor<RowDecoder> { try RowDecoder.fetchCursor(db, self) }
 
     /// An array of the fetched values.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(db, self) }

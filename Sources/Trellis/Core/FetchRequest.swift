@@ -171,14 +171,14 @@ extension Database {
 
     /// A cursor over the rows of a prepared request. Prefetches need every
     /// row first, so a request with prefetches iterates an array.
-    func fetchCursor<T>(_ prepared: PreparedRequest, decode: @escaping (Row) throws -> T) throws -> AnyCursor<T> {
+    func fetchCursor<T>(_ prepared: PreparedRequest, decode: @escaping (Row) throws -> T) throws -> DatabaseCursor<T> {
         if let (request, adaptation) = prepared.withoutAdaptation {
             return try fetchCursor(request) { try decode(adaptation.adapt($0)) }
         }
         if prepared.supplementaryFetch == nil {
-            return AnyCursor(try makeCursor(prepared.statement, arguments: nil, layout: prepared.layout, decode: decode))
+            return try makeCursor(prepared.statement, arguments: nil, layout: prepared.layout, decode: decode)
         }
-        return AnyCursor(try fetchAll(prepared, decode: decode))
+        return DatabaseCursor(statement: prepared.statement, prefetchedElements: try fetchAll(prepared, decode: decode))
     }
 }
 

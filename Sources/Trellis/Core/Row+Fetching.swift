@@ -55,7 +55,7 @@ extension Row {
     }
 
     /// A cursor over the rows of a request.
-    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> AnyCursor<Row> {
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RowCursor {
         let prepared = try request.makePreparedRequest(db, forSingleResult: false)
         if prepared.supplementaryFetch == nil {
             return try db.fetchCursor(prepared) { $0 }
@@ -81,7 +81,7 @@ extension Row {
 
 extension FetchRequest where RowDecoder == Row {
     /// A cursor over the fetched rows.
-    public func fetchCursor(_ db: Database) throws -> AnyCursor<Row> { try Row.fetchCursor(db, self) }
+    public func fetchCursor(_ db: Database) throws -> RowCursor { try Row.fetchCursor(db, self) }
 
     /// An array of the fetched rows.
     public func fetchAll(_ db: Database) throws -> [Row] { try Row.fetchAll(db, self) }

@@ -41,6 +41,16 @@ extension Row {
         return try withUnsafeData(atIndex: index, body)
     }
 
+    /// Calls `body` with the blob of a column, without copying its bytes
+    /// (see ``withUnsafeData(atIndex:_:)``). A missing column is an error.
+    ///
+    /// ```swift
+    /// try row.withUnsafeData(at: Column("data")) { (data: Data?) in ... }
+    /// ```
+    public func withUnsafeData<T>(at column: some ColumnExpression, _ body: (Data?) throws -> T) throws -> T {
+        try withUnsafeData(name: column.name, body)
+    }
+
     /// The same as ``withUnsafeData(name:_:)``, under the label of GRDB's
     /// API (its README writes `name:`; both compile here).
     public func withUnsafeData<T>(named name: String, _ body: (Data?) throws -> T) throws -> T {

@@ -20,7 +20,7 @@ extension Row {
     /// A cursor over the rows of `sql`, adapted by `adapter`.
     public static func fetchCursor(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
-        adapter: (any RowAdapter)?) throws -> AnyCursor<Row>
+        adapter: (any RowAdapter)?) throws -> RowCursor
     {
         try db.fetchCursor(db.preparedRequest(sql: sql, arguments: arguments, adapter: adapter)) { $0.copy() }
     }
@@ -59,7 +59,7 @@ extension Row {
     /// let statement = try db.makeStatement(sql: "SELECT 1 AS a, 2 AS b")
     /// let rows = try Row.fetchCursor(statement, adapter: SuffixRowAdapter(fromIndex: 1))
     /// ```
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> AnyCursor<Row> {
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> RowCursor {
         let db = statement.database
         return try db.fetchCursor(db.preparedRequest(statement, arguments: arguments, adapter: adapter)) { $0.copy() }
     }
@@ -92,7 +92,7 @@ extension DatabaseValueConvertible {
     /// ```
     public static func fetchCursor(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
-        adapter: (any RowAdapter)?) throws -> AnyCursor<Self>
+        adapter: (any RowAdapter)?) throws -> DatabaseValueCursor<Self>
     {
         try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
@@ -117,7 +117,7 @@ extension DatabaseValueConvertible {
 
     /// A cursor over the values of the first column of the rows of a
     /// statement, adapted by `adapter`.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> AnyCursor<Self> {
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> DatabaseValueCursor<Self> {
         let db = statement.database
         return try db.fetchCursor(db.preparedRequest(statement, arguments: arguments, adapter: adapter)) {
             try $0.decode(Self.self, atIndex: 0)

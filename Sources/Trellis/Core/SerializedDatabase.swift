@@ -134,6 +134,21 @@ final class SerializedDatabase: @unchecked Sendable {
         return try queue.sync { try lockedAccess(block) }
     }
 
+    /// Runs `block`, which can not be told of an error, as ``sync(_:)``
+    /// does. Where `sync` would throw, it runs all the same: in the caller's
+    /// access of this connection when there is one, and with the closed
+    /// connection, whose statements throw, when it is closed.
+    func syncWithoutErrors<T>(_ block: (Database) -> T) -> T {
+        if isAccessingOnCurrentThreadAtAnyDepth { return block(db) }
+        do {
+            return try sync(block)
+        } catch {
+            // `sync` throws only before `block` runs, when the connection
+            // is closed.
+            return accessLock.withLock { block(db) }
+        }
+    }
+
     /// Runs `block` in the caller's access of this connection, if any, or
     /// else as ``sync(_:)`` does.
     func reentrantSync<T>(_ block: (Database) throws -> T) throws -> T {

@@ -48,7 +48,7 @@ public struct DatabaseMigrator: Sendable {
         let migrate: @Sendable (Database) throws -> Void
     }
 
-    private var registered: [Migration] = []
+    private(set) var registered: [Migration] = []
 
     /// Whether migrations registered with deferred checks are checked.
     private var checksDeferredForeignKeys = true
@@ -253,7 +253,7 @@ public struct DatabaseMigrator: Sendable {
 
     // MARK: Running
 
-    private func runMigrations(_ db: Database, upTo targetIdentifier: String?) throws {
+    func runMigrations(_ db: Database, upTo targetIdentifier: String?) throws {
         if let duplicate = duplicates.first {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "already registered migration: \"\(duplicate)\"")
         }

@@ -41,7 +41,7 @@ final class ValueObserver<Reducer: ValueReducer>: @unchecked Sendable {
          events: ValueObservationEvents, requiresWriteAccess: Bool, scheduler: any ValueObservationScheduler,
          onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Value) -> Void)
     {
-        self.reader = reader
+        self.reader = unwrappedDatabaseReader(reader)
         self.reducer = reducer
         self.explicitRegion = trackedRegion
         self.events = events

@@ -242,7 +242,7 @@ extension Table where RowDecoder == Row {
     // MARK: Fetching rows
 
     /// A cursor over all rows of the table.
-    public func fetchCursor(_ db: Database) throws -> AnyCursor<Row> { try all().fetchCursor(db) }
+    public func fetchCursor(_ db: Database) throws -> RowCursor { try all().fetchCursor(db) }
 
     /// All rows of the table.
     ///
@@ -272,7 +272,7 @@ extension Table where RowDecoder: FetchableRecord {
     // MARK: Fetching records
 
     /// A cursor over all records of the table.
-    public func fetchCursor(_ db: Database) throws -> AnyCursor<RowDecoder> { try all().fetchCursor(db) }
+    public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> { try all().fetchCursor(db) }
 
     /// All records of the table.
     ///
@@ -327,7 +327,7 @@ extension Table {
 
 extension Table where RowDecoder == Row {
     /// A cursor over the rows with the given primary keys.
-    public func fetchCursor(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> AnyCursor<Row> {
+    public func fetchCursor(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> RowCursor {
         try filter(keys: keys).fetchCursor(db)
     }
 
@@ -353,7 +353,7 @@ extension Table where RowDecoder == Row {
 
 extension Table where RowDecoder: FetchableRecord {
     /// A cursor over the records with the given primary keys.
-    public func fetchCursor(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> AnyCursor<RowDecoder> {
+    public func fetchCursor(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> RecordCursor<RowDecoder> {
         try filter(keys: keys).fetchCursor(db)
     }
 
@@ -414,7 +414,7 @@ extension Table where RowDecoder: FetchableRecord & Identifiable, RowDecoder.ID:
     }
 
     /// A cursor over the records with the given ids.
-    public func fetchCursor(_ db: Database, ids: some Collection<RowDecoder.ID>) throws -> AnyCursor<RowDecoder> {
+    public func fetchCursor(_ db: Database, ids: some Collection<RowDecoder.ID>) throws -> RecordCursor<RowDecoder> {
         try filter(ids: ids).fetchCursor(db)
     }
 }

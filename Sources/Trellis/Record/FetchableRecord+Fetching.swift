@@ -48,7 +48,7 @@ extension FetchableRecord {
     }
 
     /// A cursor over the records of a request.
-    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> AnyCursor<Self> {
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
         try db.fetchCursor(request.makePreparedRequest(db, forSingleResult: false)) { try Self(row: $0) }
     }
 
@@ -84,7 +84,7 @@ extension FetchableRecord where Self: Hashable {
 
 extension FetchRequest where RowDecoder: FetchableRecord {
     /// A cursor over the fetched records.
-    public func fetchCursor(_ db: Database) throws -> AnyCursor<RowDecoder> { try RowDecoder.fetchCursor(db, self) }
+    public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> { try RowDecoder.fetchCursor(db, self) }
 
     /// An array of the fetched records.
     ///
@@ -119,7 +119,7 @@ extension FetchableRecord {
     /// A cursor over the records of `sql`, whose rows `adapter` adapts.
     public static func fetchCursor(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
-        adapter: (any RowAdapter)?) throws -> AnyCursor<Self>
+        adapter: (any RowAdapter)?) throws -> RecordCursor<Self>
     {
         try db.fetchCursor(db.preparedRequest(sql: sql, arguments: arguments, adapter: adapter)) { try Self(row: $0) }
     }
@@ -147,7 +147,7 @@ extension FetchableRecord {
 
     /// A cursor over the records of a statement, whose rows `adapter`
     /// adapts.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> AnyCursor<Self> {
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> RecordCursor<Self> {
         let db = statement.database
         return try db.fetchCursor(db.preparedRequest(statement, arguments: arguments, adapter: adapter)) { try Self(row: $0) }
     }

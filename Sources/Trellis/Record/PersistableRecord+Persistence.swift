@@ -96,7 +96,7 @@ extension PersistableRecord {
 
 extension FetchableRecord where Self: TableRecord {
     /// A cursor over all records of the table.
-    public static func fetchCursor(_ db: Database) throws -> AnyCursor<Self> { try all().fetchCursor(db) }
+    public static func fetchCursor(_ db: Database) throws -> RecordCursor<Self> { try all().fetchCursor(db) }
 
     /// All records of the table.
     ///

@@ -199,7 +199,7 @@ import Trellis
             try dbQueue.writeWithoutTransaction { db in try db.execute(sql: "BEGIN") }
         }
         #expect(error?.message?.contains("left opened") == true)
-        #expect(try dbQueue.inDatabase { $0.isInsideTransaction } == false)
+        #expect(dbQueue.inDatabase { $0.isInsideTransaction } == false)
     }
 }
 

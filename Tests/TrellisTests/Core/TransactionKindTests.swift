@@ -24,7 +24,7 @@ private final class StatementLog: @unchecked Sendable {
     @Test func writesAreImmediateAndReadsDeferredAsInGRDB7() throws {
         let dbQueue = try DatabaseQueue()
         let log = StatementLog()
-        try dbQueue.inDatabase { db in db.trace { log.append($0.description) } }
+        dbQueue.inDatabase { db in db.trace { log.append($0.description) } }
         try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
         _ = try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") }
         try dbQueue.inDatabase { db in
@@ -42,7 +42,7 @@ private final class StatementLog: @unchecked Sendable {
         configuration.defaultTransactionKind = .deferred
         let dbQueue = try DatabaseQueue(configuration: configuration)
         let log = StatementLog()
-        try dbQueue.inDatabase { db in db.trace { log.append($0.description) } }
+        dbQueue.inDatabase { db in db.trace { log.append($0.description) } }
         try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
         #expect(log.transactionStatements == ["BEGIN DEFERRED TRANSACTION"])
     }

@@ -1,0 +1,47 @@
+/// The dump methods of ``Database``, on a reader: each runs in a read of
+/// the database, or in the access that runs on this thread, if any.
+///
+/// ```swift
+/// try dbQueue.dumpContent()
+/// try dbPool.dumpTables(["player"], format: .json())
+/// ```
+extension DatabaseReader {
+    /// Prints the rows of `sql`: see ``Database/dumpSQL(_:format:to:)``.
+    public func dumpSQL(_ sql: SQL, format: DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
+        try unsafeReentrantRead { db in
+            try db.dumpSQL(sql, format: format, to: stream)
+        }
+    }
+
+    /// Prints the rows of a request: see ``Database/dumpRequest(_:format:to:)``.
+    public func dumpRequest(_ request: some FetchRequest, format: DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
+        try unsafeReentrantRead { db in
+            try db.dumpRequest(request, format: format, to: stream)
+        }
+    }
+
+    /// Prints the rows of tables: see ``Database/dumpTables(_:format:stableOrder:to:)``.
+    public func dumpTables(
+        _ tables: [String], format: DumpFormat = .debug(), stableOrder: Bool = false,
+        to stream: (any TextOutputStream)? = nil) throws
+    {
+        try unsafeReentrantRead { db in
+            try db.dumpTables(tables, format: format, stableOrder: stableOrder, to: stream)
+        }
+    }
+
+    /// Prints the schema, then the rows of every table: see
+    /// ``Database/dumpContent(format:to:)``.
+    public func dumpContent(format: DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
+        try unsafeReentrantRead { db in
+            try db.dumpContent(format: format, to: stream)
+        }
+    }
+
+    /// Prints the schema: see ``Database/dumpSchema(to:)``.
+    public func dumpSchema(to stream: (any TextOutputStream)? = nil) throws {
+        try unsafeReentrantRead { db in
+            try db.dumpSchema(to: stream)
+        }
+    }
+}

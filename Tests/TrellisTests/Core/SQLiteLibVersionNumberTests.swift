@@ -1,0 +1,13 @@
+import Testing
+import Trellis
+
+@Suite struct SQLiteLibVersionNumberTests {
+    @Test func theVersionNumberIsTheOneOfTheLibraryThatRunsTheQueries() throws {
+        let version = try DatabaseQueue().read { db in
+            try String.fetchOne(db, sql: "SELECT sqlite_version()")
+        }
+        let parts = try #require(version).split(separator: ".").compactMap { Int32($0) }
+        try #require(parts.count == 3)
+        #expect(Database.sqliteLibVersionNumber == parts[0] * 1_000_000 + parts[1] * 1_000 + parts[2])
+    }
+}
