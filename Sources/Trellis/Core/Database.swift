@@ -206,6 +206,9 @@ public final class Database {
             if mode?.lowercased() != "wal", !isInMemory {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not activate WAL mode (got \(mode ?? "nil"))")
             }
+            // A new database switched to WAL creates its `-wal` and `-shm`
+            // files at its first read, which happens now rather than later.
+            _ = try Int.fetchOne(self, sql: "PRAGMA schema_version")
         }
         for preparation in configuration.preparations {
             try preparation(self)
