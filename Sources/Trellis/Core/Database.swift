@@ -221,8 +221,44 @@ public final class Database {
     }
 
     /// Closes the connection. Later accesses throw a ``DatabaseError``.
+    /// Statements that are not finalized yet keep SQLite's connection
+    /// open until they are.
     func close() {
         guard let connection = sqliteConnection else { return }
+        willClose(connection)
+        sqlite3_close_v2(connection)
+        sqliteConnection = nil
+    }
+
+    /// Closes the connection, as ``close()``, and throws `SQLITE_BUSY`
+    /// when statements that are not finalized (kept past their access)
+    /// keep SQLite's connection open: each one is reported to
+    /// ``Database/logError``. The connection is closed all the same for
+    /// Trellis, and SQLite closes it once they are finalized.
+    func closeReportingUnfinalizedStatements() throws {
+        guard let connection = sqliteConnection else { return }
+        willClose(connection)
+        let code = sqlite3_close(connection)
+        if code == SQLITE_OK {
+            sqliteConnection = nil
+            return
+        }
+        let message = String(cString: sqlite3_errmsg(connection))
+        if code == SQLITE_BUSY, let log = Database.logError {
+            var statement = sqlite3_next_stmt(connection, nil)
+            while let unfinalized = statement {
+                let sql = sqlite3_sql(unfinalized).map { String(cString: $0) } ?? ""
+                log(ResultCode(rawValue: code), "unfinalized statement: \(sql)")
+                statement = sqlite3_next_stmt(connection, unfinalized)
+            }
+        }
+        sqlite3_close_v2(connection)
+        sqliteConnection = nil
+        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+    }
+
+    /// Drops what the connection holds before it closes.
+    private func willClose(_ connection: SQLiteConnection) {
         statementCache.removeAll()
         lastCachedStatement = nil
         transactionStatements = transactionStatements.map { _ in nil }
@@ -230,8 +266,6 @@ public final class Database {
         sqlite3_trace_v2(connection, 0, nil, nil)
         tracer = nil
         suspension?.close()
-        sqlite3_close_v2(connection)
-        sqliteConnection = nil
     }
 
     /// Whether the connection is closed.
