@@ -444,7 +444,7 @@ public final class Database {
                 let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
                 let code = sqlite3_prepare_v3(connection, cursor, CInt(end - cursor), flags, &sqliteStatement, &tail)
                 guard code == SQLITE_OK else {
-                    throw makeError(code: code, sql: String(cString: cursor).trimmingCharacters(in: .whitespacesAndNewlines))
+                    throw makeError(code: code, sql: Self.failedStatementSQL(from: cursor, end: end))
                 }
                 let next = tail ?? end
                 guard let sqliteStatement else {
