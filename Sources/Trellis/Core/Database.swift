@@ -59,6 +59,12 @@ public final class Database {
     /// Set by the authorizer while a statement is prepared.
     private var preparedStatementChangesSchema = false
 
+    /// The table or view whose drop the authorizer was last asked about,
+    /// until the next authorization: SQLite then asks for the deletion of
+    /// its content, which must be allowed (SQLITE_IGNORE would cancel the
+    /// drop without an error).
+    @exclusivity(unchecked) private var droppedTableName: String?
+
     /// Counts the changes of the schema that the connection noticed: a
     /// statement prepared before the last one reads its columns again
     /// before it runs (see ``Statement/refreshColumns()``).
@@ -205,6 +211,9 @@ public final class Database {
             if mode?.lowercased() != "wal", !isInMemory {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not activate WAL mode (got \(mode ?? "nil"))")
             }
+            // A new database switched to WAL creates its `-wal` and `-shm`
+            // files at its first read, which happens now rather than later.
+            _ = try Int.fetchOne(self, sql: "PRAGMA schema_version")
         }
         for preparation in configuration.preparations {
             try preparation(self)
@@ -217,8 +226,44 @@ public final class Database {
     }
 
     /// Closes the connection. Later accesses throw a ``DatabaseError``.
+    /// Statements that are not finalized yet keep SQLite's connection
+    /// open until they are.
     func close() {
         guard let connection = sqliteConnection else { return }
+        willClose(connection)
+        sqlite3_close_v2(connection)
+        sqliteConnection = nil
+    }
+
+    /// Closes the connection, as ``close()``, and throws `SQLITE_BUSY`
+    /// when statements that are not finalized (kept past their access)
+    /// keep SQLite's connection open: each one is reported to
+    /// ``Database/logError``. The connection is closed all the same for
+    /// Trellis, and SQLite closes it once they are finalized.
+    func closeReportingUnfinalizedStatements() throws {
+        guard let connection = sqliteConnection else { return }
+        willClose(connection)
+        let code = sqlite3_close(connection)
+        if code == SQLITE_OK {
+            sqliteConnection = nil
+            return
+        }
+        let message = String(cString: sqlite3_errmsg(connection))
+        if code == SQLITE_BUSY, let log = Database.logError {
+            var statement = sqlite3_next_stmt(connection, nil)
+            while let unfinalized = statement {
+                let sql = sqlite3_sql(unfinalized).map { String(cString: $0) } ?? ""
+                log(ResultCode(rawValue: code), "unfinalized statement: \(sql)")
+                statement = sqlite3_next_stmt(connection, unfinalized)
+            }
+        }
+        sqlite3_close_v2(connection)
+        sqliteConnection = nil
+        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+    }
+
+    /// Drops what the connection holds before it closes.
+    private func willClose(_ connection: SQLiteConnection) {
         statementCache.removeAll()
         lastCachedStatement = nil
         transactionStatements = transactionStatements.map { _ in nil }
@@ -226,8 +271,6 @@ public final class Database {
         sqlite3_trace_v2(connection, 0, nil, nil)
         tracer = nil
         suspension?.close()
-        sqlite3_close_v2(connection)
-        sqliteConnection = nil
     }
 
     /// Whether the connection is closed.
@@ -401,11 +444,12 @@ public final class Database {
                 var sqliteStatement: SQLiteStatement?
                 var tail: UnsafePointer<CChar>?
                 preparedStatementChangesSchema = false
+                droppedTableName = nil
                 preparedRegion = StatementRegion()
                 let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
                 let code = sqlite3_prepare_v3(connection, cursor, CInt(end - cursor), flags, &sqliteStatement, &tail)
                 guard code == SQLITE_OK else {
-                    throw makeError(code: code, sql: String(cString: cursor).trimmingCharacters(in: .whitespacesAndNewlines))
+                    throw makeError(code: code, sql: Self.failedStatementSQL(from: cursor, end: end))
                 }
                 let next = tail ?? end
                 guard let sqliteStatement else {
@@ -670,6 +714,19 @@ public final class Database {
         guard let connection = sqliteConnection else { return }
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_set_authorizer(connection, { context, action, operation, column, _, _ in
+            // The deletion of a dropped table's content follows the
+            // authorization of the drop, maybe after the deletion of its
+            // entry in the schema table.
+            var droppedTableName: String?
+            if let context {
+                let db = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+                if db.droppedTableName != nil
+                    && !(action == SQLITE_DELETE && operation.map { strncmp($0, "sqlite_", 7) == 0 } == true)
+                {
+                    droppedTableName = db.droppedTableName
+                    db.droppedTableName = nil
+                }
+            }
             switch action {
             case SQLITE_READ:
                 if let context, let table = operation {
@@ -689,16 +746,24 @@ public final class Database {
                     db.preparedRegion.recordWrite(table)
                     // With transaction observers, `DELETE FROM t` must report
                     // each row: SQLITE_IGNORE turns off the truncate
-                    // optimization, and the rows are still deleted.
-                    if db.transactionHookHandler != nil, strncmp(table, "sqlite_", 7) != 0 {
+                    // optimization, and the rows are still deleted. Not for
+                    // `DROP TABLE t`, which SQLITE_IGNORE would skip.
+                    if db.transactionHookHandler != nil, strncmp(table, "sqlite_", 7) != 0,
+                       droppedTableName.map({ strcmp($0, table) != 0 }) ?? true
+                    {
                         return SQLITE_IGNORE
                     }
                 }
+            case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE, SQLITE_DROP_VIEW, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_VTABLE:
+                if let context {
+                    let db = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+                    db.preparedStatementChangesSchema = true
+                    db.droppedTableName = operation.map { String(cString: $0) }
+                }
             case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_INDEX, SQLITE_CREATE_TEMP_TABLE,
                  SQLITE_CREATE_TEMP_TRIGGER, SQLITE_CREATE_TEMP_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,
-                 SQLITE_DROP_INDEX, SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_INDEX, SQLITE_DROP_TEMP_TABLE,
-                 SQLITE_DROP_TEMP_TRIGGER, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW,
-                 SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE, SQLITE_DETACH, SQLITE_ATTACH:
+                 SQLITE_DROP_INDEX, SQLITE_DROP_TEMP_INDEX, SQLITE_DROP_TEMP_TRIGGER, SQLITE_DROP_TRIGGER,
+                 SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE, SQLITE_DETACH, SQLITE_ATTACH:
                 if let context {
                     Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().preparedStatementChangesSchema = true
                 }

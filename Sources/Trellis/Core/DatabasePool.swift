@@ -356,8 +356,17 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         // throws before any closes.
         for connection in readers + [writer] { try connection.checkCallerIsOutsideAccess(of: "close()") }
         lock.withLock { isClosed = true }
-        for reader in readers { try reader.close() }
-        try writer.close()
+        // Each connection closes, even after one reported unfinalized
+        // statements: the first error is thrown after.
+        var firstError: (any Error)?
+        for connection in readers + [writer] {
+            do {
+                try connection.close()
+            } catch {
+                if firstError == nil { firstError = error }
+            }
+        }
+        if let firstError { throw firstError }
     }
 
     /// Lets go of the reader connections: the reads that follow open new

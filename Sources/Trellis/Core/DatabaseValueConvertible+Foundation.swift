@@ -39,10 +39,12 @@ extension Date {
     /// let date = Date(julianDay: 2457277.26)  // 2015-09-11 18:14:24 UTC
     /// ```
     public init?(julianDay: Double) {
-        // Julian day 2440587.5 is 1970-01-01 00:00:00 UTC.
-        let interval = (julianDay - 2_440_587.5) * 86_400
+        // Julian day 2451910.5 is 2001-01-01 00:00:00 UTC, the reference
+        // date of `Date`: one rounding, where going through 1970 would
+        // round twice.
+        let interval = (julianDay - 2_451_910.5) * 86_400
         guard interval.isFinite else { return nil }
-        self.init(timeIntervalSince1970: interval)
+        self.init(timeIntervalSinceReferenceDate: interval)
     }
 }
 
@@ -52,14 +54,23 @@ enum DatabaseDateFormat {
     /// seconds since 1970.
     static let representableIntervals = -62_167_219_200.0 ..< 253_402_300_800.0
 
+    /// The seconds from 1970-01-01 to 2001-01-01, the reference date of
+    /// `Date`.
+    static let secondsFrom1970ToReferenceDate: Int64 = 978_307_200
+
     /// The text of the date; nil outside the years 0000 to 9999, or for a
     /// date that is not a number.
     static func string(from date: Date) -> String? {
         guard representableIntervals.contains(date.timeIntervalSince1970) else { return nil }
         // To the nearest millisecond, as GRDB stores dates: truncating
         // stored a date made by `Date()` one millisecond early half of
-        // the time.
-        var milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.toNearestOrEven))
+        // the time. Computed from the interval that `Date` keeps, since
+        // 2001, split exactly into whole seconds and their fraction: the
+        // interval since 1970 is rounded already.
+        let interval = date.timeIntervalSinceReferenceDate
+        let wholeSeconds = interval.rounded(.down)
+        var milliseconds = (Int64(wholeSeconds) + secondsFrom1970ToReferenceDate) * 1000
+            + Int64(((interval - wholeSeconds) * 1000).rounded(.toNearestOrEven))
         let millisPerDay: Int64 = 86_400_000
         var days = milliseconds / millisPerDay
         milliseconds -= days * millisPerDay
@@ -122,7 +133,10 @@ struct DatabaseDateComponentsParser {
         var date: Date {
             let days = DatabaseDateFormat.daysSince1970(year: year, month: month, day: day)
             let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-            return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(nanosecond) / 1e9)
+            // Whole seconds since the reference date of `Date` are exact:
+            // the fraction is rounded once, to the closest interval.
+            let sinceReferenceDate = seconds - DatabaseDateFormat.secondsFrom1970ToReferenceDate
+            return Date(timeIntervalSinceReferenceDate: TimeInterval(sinceReferenceDate) + TimeInterval(nanosecond) / 1e9)
         }
     }
 

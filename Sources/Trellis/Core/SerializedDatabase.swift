@@ -287,12 +287,15 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// Closes the connection, after the accesses asked for before. A call
     /// from an access of this connection throws instead of deadlocking.
+    /// Statements kept past their access make it throw `SQLITE_BUSY`
+    /// after it closed the connection for Trellis (see
+    /// ``Database/closeReportingUnfinalizedStatements()``).
     func close() throws {
         try checkCallerIsOutsideAccess(of: "close()")
         connectionLock.lock()
         interruptibleConnection = nil
         connectionLock.unlock()
-        queue.sync { accessLock.withLock { db.close() } }
+        try queue.sync { try accessLock.withLock { try db.closeReportingUnfinalizedStatements() } }
     }
 
     /// Throws when the caller runs in an access of this connection, where

@@ -10,19 +10,33 @@
 ///
 /// A region knows the columns that a request reads, as SQLite reports them
 /// when it prepares its statement: an update of other columns does not
-/// impact it, and insertions and deletions in its tables do. It does not
-/// know rows: a change to any row of the columns impacts it.
+/// impact it, and insertions and deletions in its tables do. The region
+/// of a request by primary key of a rowid table also knows its rows
+/// (`player(*)[1]`): a transaction observer, or a
+/// ``DatabaseRegionObservation``, ignores the changes of other rows.
+///
+/// ```swift
+/// let region = try Player.filter(id: 1).databaseRegion(db)
+/// print(region)                                 // player(*)[1]
+/// ```
 public struct DatabaseRegion: Sendable, Hashable {
     /// The columns, by lowercased table name; nil for the full database.
     let tables: [String: ColumnSet]?
 
+    /// The rows, by rowid, of the tables whose rows are known (lowercased
+    /// names, all of them in `tables`); a table that is not there has all
+    /// its rows in the region.
+    let rowIDs: [String: Set<Int64>]
+
     /// The empty region.
     public init() {
         tables = [:]
+        rowIDs = [:]
     }
 
-    init(tables: [String: ColumnSet]?) {
+    init(tables: [String: ColumnSet]?, rowIDs: [String: Set<Int64>] = [:]) {
         self.tables = tables
+        self.rowIDs = tables == nil ? [:] : rowIDs
     }
 
     /// The region of the tables, with all their columns.
@@ -32,6 +46,7 @@ public struct DatabaseRegion: Sendable, Hashable {
     /// ```
     public init(tables: some Sequence<String>) {
         self.tables = Dictionary(tables.map { ($0.lowercased(), ColumnSet.all) }, uniquingKeysWith: { first, _ in first })
+        self.rowIDs = [:]
     }
 
     /// The full database: every table, and the schema.
@@ -50,8 +65,21 @@ public struct DatabaseRegion: Sendable, Hashable {
     /// The region that contains both regions.
     public func union(_ other: DatabaseRegion) -> DatabaseRegion {
         guard var tables, let otherTables = other.tables else { return .fullDatabase }
+        // A table keeps known rows only if each region that has it knows
+        // its rows.
+        var rowIDs: [String: Set<Int64>] = [:]
+        for (table, ids) in self.rowIDs where otherTables[table] == nil {
+            rowIDs[table] = ids
+        }
+        for (table, ids) in other.rowIDs {
+            if tables[table] == nil {
+                rowIDs[table] = ids
+            } else if let ownIDs = self.rowIDs[table] {
+                rowIDs[table] = ownIDs.union(ids)
+            }
+        }
         tables.formColumnUnion(otherTables)
-        return DatabaseRegion(tables: tables)
+        return DatabaseRegion(tables: tables, rowIDs: rowIDs)
     }
 
     /// Adds the other region to this one.
@@ -96,7 +124,9 @@ public struct DatabaseRegion: Sendable, Hashable {
     /// tables. Call it from ``TransactionObserver/databaseDidChange(with:)``
     /// for events whose kind ``isModified(byEventsOfKind:)`` accepted.
     public func isModified(by event: DatabaseEvent) -> Bool {
-        contains(table: event.tableName)
+        guard contains(table: event.tableName) else { return false }
+        guard !rowIDs.isEmpty, let ids = rowIDs[event.tableName.lowercased()] else { return true }
+        return ids.contains(event.rowID)
     }
 
     /// Whether the rows that a write access changed may change a value
@@ -115,16 +145,21 @@ public struct DatabaseRegion: Sendable, Hashable {
 }
 
 extension DatabaseRegion: CustomStringConvertible {
-    /// `player(name,score),team(*)`, `full database`, or `empty`, as GRDB
-    /// writes regions (without rows: Trellis regions do not track them).
+    /// `player(name,score),team(*)`, `player(*)[1,2]`, `full database`, or
+    /// `empty`, as GRDB writes regions.
     public var description: String {
         guard let tables else { return "full database" }
         if tables.isEmpty { return "empty" }
         return tables.keys.sorted().map { table in
+            var text: String
             switch tables[table] {
-            case .some(.some(let columns)): return "\(table)(\(columns.sorted().joined(separator: ",")))"
-            default: return "\(table)(*)"
+            case .some(.some(let columns)): text = "\(table)(\(columns.sorted().joined(separator: ",")))"
+            default: text = "\(table)(*)"
             }
+            if let ids = rowIDs[table] {
+                text += "[\(ids.sorted().map(String.init).joined(separator: ","))]"
+            }
+            return text
         }.joined(separator: ",")
     }
 }
@@ -184,11 +219,14 @@ extension FetchRequest {
 extension QueryInterfaceRequest: DatabaseRegionConvertible {
     /// The columns that the request reads: those of its statement, and
     /// the tables of the to-many associations it prefetches
-    /// (`including(all:)`), which later statements read.
+    /// (`including(all:)`), which later statements read. A request that
+    /// filters a rowid table by primary key also gives its rows.
     ///
     /// ```swift
     /// let region = try Author.including(all: Author.books).databaseRegion(db)
     /// // author and book
+    /// let playerRegion = try Player.filter(id: 1).databaseRegion(db)
+    /// // player(*)[1]
     /// ```
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
         var tables = try statementReadColumns(db)
@@ -199,6 +237,12 @@ extension QueryInterfaceRequest: DatabaseRegionConvertible {
             }
         }
         addPrefetchedTables(of: relation, prefetched: false)
+        // A request by rowid (`Player.filter(id: 1)`) reads those rows of
+        // its table.
+        let table = relation.tableName.lowercased()
+        if tables[table] != nil, let rowIDs = try relation.filteredRowIDs(db) {
+            return DatabaseRegion(tables: tables, rowIDs: [table: rowIDs])
+        }
         return DatabaseRegion(tables: tables)
     }
 }

@@ -92,6 +92,9 @@ private final class RegionObserver: TransactionObserver, @unchecked Sendable {
     }
 
     func databaseDidChange(with event: DatabaseEvent) {
+        // The region may know its rows: a change of another row of its
+        // tables does not count.
+        guard region.isModified(by: event) else { return }
         isChanged = true
         // The first change decides: the next rows of the transaction need
         // not be reported.

@@ -128,15 +128,14 @@ private func describe<A: Association>(_ association: A) -> String {
 
     @Test func columnsDefineObservedRegions() throws {
         let dbQueue = try makeDatabase()
-        // GRDB's regions are made of columns and, for requests limited to
-        // known rowids, of rows: `player(bonus,...,teamId)[1]`. Trellis's
-        // regions are made of columns only: an observation of player 1 is
-        // also told of changes to other players, never less.
+        // Regions are made of columns and, for requests limited to known
+        // rowids, of rows, as in GRDB: `player(bonus,...,teamId)[1]`. Raw
+        // SQL does not tell its rows.
         try dbQueue.read { db throws in
             let allColumns = try Player.all().databaseRegion(db).description
             #expect(allColumns.hasPrefix("player(") && allColumns != "player(*)")
-            #expect(try Player.filter(id: 1).databaseRegion(db).description == allColumns)
-            #expect(try Player.filter { $0.id == 1 }.databaseRegion(db).description == allColumns)
+            #expect(try Player.filter(id: 1).databaseRegion(db).description == allColumns + "[1]")
+            #expect(try Player.filter { $0.id == 1 }.databaseRegion(db).description == allColumns + "[1]")
             #expect(try SQLRequest<Player>("SELECT * FROM player WHERE id = 1").databaseRegion(db).description == allColumns)
             #expect(try Player.filter(sql: "id = 1").databaseRegion(db).description == allColumns)
         }
