@@ -57,7 +57,8 @@ private struct Player: Codable, FetchableRecord, PersistableRecord {
                 .asRequest(of: Row.self)
                 .fetchAll(db)
             #expect(rows.count == 4)
-            let pairs = Set(rows.map { ($0["letter"] as String) + String($0.scopes["digits"]?["digit"] as Int? ?? 0) })
+            // The key of a to-one association is the singular CTE name.
+            let pairs = Set(rows.map { ($0["letter"] as String) + String($0.scopes["digit"]?["digit"] as Int? ?? 0) })
             #expect(pairs == ["a1", "a2", "b1", "b2"])
             let optional = try letters.all().with(letters).with(digits)
                 .including(optional: association.filter(Column("digit") > 5))

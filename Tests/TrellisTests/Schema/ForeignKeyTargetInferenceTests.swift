@@ -15,7 +15,13 @@ private struct Child: Codable, FetchableRecord, PersistableRecord {
     var name: String
     var parentId: Int64?
     static let parent = belongsTo(Parent.self)
-    static let explicitParent = belongsTo(Parent.self, key: "explicitParent", using: ForeignKey(["parentId"]))
+}
+
+/// A table whose link to `parent` is not a foreign key of the schema.
+private struct Note: Codable, FetchableRecord, PersistableRecord {
+    var text: String
+    var parentId: Int64?
+    static let parent = belongsTo(Parent.self, using: ForeignKey(["parentId"]))
 }
 
 @Suite struct ForeignKeyTargetInferenceTests {
@@ -102,13 +108,19 @@ private struct Child: Codable, FetchableRecord, PersistableRecord {
                 INSERT INTO parent (rowid, name) VALUES (1, 'Arthur'), (2, 'Barbara');
                 INSERT INTO child (name, parentId) VALUES ('Craig', 2), ('David', 1);
                 """)
-            let rows = try Child.including(required: Child.parent.select(Column("name").forKey("parentName")))
+            let rows = try Child.annotated(withRequired: Child.parent.select(Column("name").forKey("parentName")))
                 .order(Column("name"))
                 .asRequest(of: Row.self)
                 .fetchAll(db)
             #expect(rows.map { $0["parentName"] as String? } == ["Barbara", "Arthur"])
-            let explicit = try Child.joining(required: Child.explicitParent.filter(Column("name") == "Arthur")).fetchAll(db)
-            #expect(explicit.map(\.name) == ["David"])
+
+            try db.create(table: "note") { t in
+                t.column("text", .text)
+                t.column("parentId", .integer)
+            }
+            try db.execute(sql: "INSERT INTO note (text, parentId) VALUES ('first', 1), ('second', 2)")
+            let notes = try Note.joining(required: Note.parent.filter(Column("name") == "Arthur")).fetchAll(db)
+            #expect(notes.map(\.text) == ["first"])
             let parents = try Parent.annotated(with: Parent.children.count).order(Column("name")).asRequest(of: Row.self).fetchAll(db)
             #expect(parents.map { $0["childCount"] as Int? } == [1, 1])
         }
