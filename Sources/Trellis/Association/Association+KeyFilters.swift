@@ -35,6 +35,16 @@ extension Association {
     public func filter(key: [String: (any DatabaseValueConvertible)?]) -> Self {
         filter(SQLExpression.uniqueKeyFilter(table: impl.destination.tableName, key: key.mapValues { $0?.databaseValue ?? .null }))
     }
+
+    /// Keeps the associated records with the given keys (primary or
+    /// unique).
+    ///
+    /// ```swift
+    /// Team.including(all: Team.memberships.filter(keys: [["teamId": 1, "playerId": 2]]))
+    /// ```
+    public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
+        filter(SQLExpression.uniqueKeysFilter(table: impl.destination.tableName, keys: keys))
+    }
 }
 
 extension Association where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {

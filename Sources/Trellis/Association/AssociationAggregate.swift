@@ -90,74 +90,104 @@ extension AssociationToMany {
         aggregate("hasNo\(capitalized(singularKey))", { _ in nil }, exists: true)
     }
 
-    /// The minimum of a column of the associated records (`minBookYear`).
-    public func min(_ column: some ColumnExpression) -> AssociationAggregate<OriginRowDecoder> {
-        let name = column.name
-        return aggregate("min\(capitalized(singularKey))\(capitalized(name))") { alias in
-            SQLExpression(.function("MIN", [SQLExpression(.column(name, alias))], distinct: false))
+    /// The name of an aggregate of `expression`: `min` + `Book` + `Year`
+    /// for a column, nil for another expression (name it with `forKey`).
+    private func aggregateName(_ expression: SQLExpression, _ name: (String) -> String) -> String? {
+        guard case .column(let column, nil) = expression.impl else { return nil }
+        return name(column)
+    }
+
+    private func aggregate(
+        function: String, of expression: some SQLSpecificExpressible, name: (String) -> String)
+        -> AssociationAggregate<OriginRowDecoder>
+    {
+        let expression = expression.sqlExpression
+        return aggregate(aggregateName(expression, name)) { alias in
+            SQLExpression(.function(function, [expression.qualified(with: alias)], distinct: false))
         }
     }
 
-    /// The maximum of a column of the associated records (`maxBookYear`).
-    public func max(_ column: some ColumnExpression) -> AssociationAggregate<OriginRowDecoder> {
-        let name = column.name
-        return aggregate("max\(capitalized(singularKey))\(capitalized(name))") { alias in
-            SQLExpression(.function("MAX", [SQLExpression(.column(name, alias))], distinct: false))
-        }
+    /// The minimum of a column or expression of the associated records
+    /// (`minBookYear` for a column).
+    ///
+    /// ```swift
+    /// Author.annotated(with: Author.books.min(Column("year")))
+    /// ```
+    public func min(_ expression: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
+        aggregate(function: "MIN", of: expression) { "min\(capitalized(singularKey))\(capitalized($0))" }
     }
 
-    /// The average of a column of the associated records
-    /// (`averageBookPrice`).
-    public func average(_ column: some ColumnExpression) -> AssociationAggregate<OriginRowDecoder> {
-        let name = column.name
-        return aggregate("average\(capitalized(singularKey))\(capitalized(name))") { alias in
-            SQLExpression(.function("AVG", [SQLExpression(.column(name, alias))], distinct: false))
-        }
+    /// The maximum of a column or expression of the associated records
+    /// (`maxBookYear` for a column).
+    public func max(_ expression: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
+        aggregate(function: "MAX", of: expression) { "max\(capitalized(singularKey))\(capitalized($0))" }
     }
 
-    /// The sum of a column of the associated records, NULL without any
-    /// (`bookAwardsSum`).
-    public func sum(_ column: some ColumnExpression) -> AssociationAggregate<OriginRowDecoder> {
-        let name = column.name
-        return aggregate("\(singularKey)\(capitalized(name))Sum") { alias in
-            SQLExpression(.function("SUM", [SQLExpression(.column(name, alias))], distinct: false))
-        }
+    /// The average of a column or expression of the associated records
+    /// (`averageBookPrice` for a column).
+    public func average(_ expression: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
+        aggregate(function: "AVG", of: expression) { "average\(capitalized(singularKey))\(capitalized($0))" }
     }
 
-    /// The sum of a column of the associated records, 0 without any
-    /// (`bookAwardsSum`).
-    public func total(_ column: some ColumnExpression) -> AssociationAggregate<OriginRowDecoder> {
-        let name = column.name
-        return aggregate("\(singularKey)\(capitalized(name))Sum") { alias in
-            SQLExpression(.function("TOTAL", [SQLExpression(.column(name, alias))], distinct: false))
-        }
+    /// The sum of a column or expression of the associated records, NULL
+    /// without any (`bookAwardsSum` for a column).
+    public func sum(_ expression: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
+        aggregate(function: "SUM", of: expression) { "\(singularKey)\(capitalized($0))Sum" }
+    }
+
+    /// The sum of a column or expression of the associated records, 0
+    /// without any (`bookAwardsSum` for a column).
+    public func total(_ expression: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
+        aggregate(function: "TOTAL", of: expression) { "\(singularKey)\(capitalized($0))Sum" }
     }
 }
 
+// The closure forms receive the `Columns` of the associated record; key
+// paths such as `\.year` stand for such closures.
+
 extension AssociationToMany where RowDecoder: TableRecord {
-    /// The minimum of a column of the associated records: `Author.books.min(\.year)`.
-    public func min(_ keyPath: KeyPath<RowDecoder.Columns.Type, some ColumnExpression>) -> AssociationAggregate<OriginRowDecoder> {
-        min(RowDecoder.Columns.self[keyPath: keyPath])
+    /// The minimum of a column of the associated records.
+    ///
+    /// ```swift
+    /// Author.annotated(with: Author.books.min(\.year))
+    /// Author.annotated(with: Author.books.min { $0.year })
+    /// ```
+    public func min(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows
+        -> AssociationAggregate<OriginRowDecoder>
+    {
+        min(try expression(RowDecoder.Columns.self))
     }
 
-    /// The maximum of a column of the associated records: `Author.books.max(\.year)`.
-    public func max(_ keyPath: KeyPath<RowDecoder.Columns.Type, some ColumnExpression>) -> AssociationAggregate<OriginRowDecoder> {
-        max(RowDecoder.Columns.self[keyPath: keyPath])
+    /// The maximum of a column of the associated records:
+    /// `Author.books.max(\.year)`.
+    public func max(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows
+        -> AssociationAggregate<OriginRowDecoder>
+    {
+        max(try expression(RowDecoder.Columns.self))
     }
 
-    /// The average of a column of the associated records.
-    public func average(_ keyPath: KeyPath<RowDecoder.Columns.Type, some ColumnExpression>) -> AssociationAggregate<OriginRowDecoder> {
-        average(RowDecoder.Columns.self[keyPath: keyPath])
+    /// The average of a column of the associated records:
+    /// `Author.books.average { $0.price }`.
+    public func average(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows
+        -> AssociationAggregate<OriginRowDecoder>
+    {
+        average(try expression(RowDecoder.Columns.self))
     }
 
-    /// The sum of a column of the associated records.
-    public func sum(_ keyPath: KeyPath<RowDecoder.Columns.Type, some ColumnExpression>) -> AssociationAggregate<OriginRowDecoder> {
-        sum(RowDecoder.Columns.self[keyPath: keyPath])
+    /// The sum of a column of the associated records:
+    /// `Author.books.sum(\.awards)`.
+    public func sum(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows
+        -> AssociationAggregate<OriginRowDecoder>
+    {
+        sum(try expression(RowDecoder.Columns.self))
     }
 
-    /// The total of a column of the associated records.
-    public func total(_ keyPath: KeyPath<RowDecoder.Columns.Type, some ColumnExpression>) -> AssociationAggregate<OriginRowDecoder> {
-        total(RowDecoder.Columns.self[keyPath: keyPath])
+    /// The total of a column of the associated records:
+    /// `Author.books.total(\.awards)`.
+    public func total(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows
+        -> AssociationAggregate<OriginRowDecoder>
+    {
+        total(try expression(RowDecoder.Columns.self))
     }
 }
 

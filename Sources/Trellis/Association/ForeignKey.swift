@@ -88,12 +88,9 @@ extension Database {
             if let match = candidates.first(where: { $0.originColumns.map { $0.lowercased() } == origin }) {
                 return try ResolvedForeignKey(schemaKey: match, from: originTable, to: destinationTable)
             }
+            // The primary key of a table that declares none is its hidden
+            // rowid, as in GRDB.
             let primaryKey = try self.primaryKey(destinationTable)
-            if primaryKey.isHiddenRowID {
-                throw DatabaseError(
-                    resultCode: .SQLITE_ERROR,
-                    message: "Could not infer foreign key from \(originTable) to \(destinationTable): table \(destinationTable) has no primary key; give the destination columns with ForeignKey(_:to:)")
-            }
             guard primaryKey.columns.count == foreignKey.originColumns.count else {
                 throw DatabaseError(
                     resultCode: .SQLITE_ERROR,

@@ -99,3 +99,52 @@ extension CommonTableExpression {
             on: condition))
     }
 }
+
+// Associations without a join condition: each row is joined with every
+// row of the common table expression (a CTE of one row, such as a
+// computed constant, is the common use).
+
+/// The storage of an association from `originTable` to `destination`
+/// that joins every row (`ON 1`).
+private func crossJoinStorage(originTable: String, destination: SQLRelation) -> _AssociationStorage {
+    var hop = AssociationHop(originTable: originTable, relation: destination, foreignKey: nil, direction: .belongsTo)
+    hop.onCondition = { _, _ in SQLExpression.sql("1") }
+    hop.onConditionIdentity = "all"
+    return _AssociationStorage(impl: AssociationImpl(hops: [hop], explicitKey: nil, isToMany: false))
+}
+
+extension TableRecord {
+    /// An association from this record type to a common table
+    /// expression, without join condition: every record is joined with
+    /// every row of the common table expression.
+    ///
+    /// ```swift
+    /// // WITH maxScore AS (SELECT MAX(score) AS value FROM player)
+    /// // SELECT player.*, maxScore.* FROM player JOIN maxScore ON 1
+    /// let maxScoreCTE = CommonTableExpression(
+    ///     named: "maxScore",
+    ///     request: Player.select(max(Column("score")).forKey("value")))
+    /// let request = Player.with(maxScoreCTE).including(required: Player.association(to: maxScoreCTE))
+    /// ```
+    public static func association<Destination>(to cte: CommonTableExpression<Destination>) -> JoinAssociation<Self, Destination> {
+        JoinAssociation(_storage: crossJoinStorage(
+            originTable: databaseTableName,
+            destination: SQLRelation(tableName: cte.tableName, selection: [AllColumns().sqlSelection])))
+    }
+}
+
+extension CommonTableExpression {
+    /// An association from this common table expression to another one,
+    /// without join condition: every row is joined with every row of the
+    /// other one.
+    ///
+    /// ```swift
+    /// let association = firstCTE.association(to: secondCTE)
+    /// let request = firstCTE.all().with(secondCTE).including(required: association)
+    /// ```
+    public func association<Destination>(to cte: CommonTableExpression<Destination>) -> JoinAssociation<RowDecoder, Destination> {
+        JoinAssociation(_storage: crossJoinStorage(
+            originTable: tableName,
+            destination: SQLRelation(tableName: cte.tableName, selection: [AllColumns().sqlSelection])))
+    }
+}

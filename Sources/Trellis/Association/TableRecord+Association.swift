@@ -192,8 +192,12 @@ extension TableRecord where Self: EncodableRecord {
         let linkAlias = firstHop.relation.alias
         relation.filters.append(SQLExpression(.deferred { context in
             let pairs = try firstHop.columnPairs(context.db)
-            return SQLQueryGenerator.conjunction(pairs.map { pair in
-                SQLExpression(.column(pair.child, linkAlias)) == (container.databaseValue(forColumn: pair.parent) ?? .null)
+            let values = pairs.map { container.databaseValue(forColumn: $0.parent) ?? .null }
+            // A nil link value (a record not saved yet, a nil foreign key)
+            // links to nothing, not to the rows whose column IS NULL.
+            if values.contains(where: \.isNull) { return SQLExpression.matchesNothing }
+            return SQLQueryGenerator.conjunction(zip(pairs, values).map { pair, value in
+                SQLExpression(.column(pair.child, linkAlias)) == value
             })
         }))
         return QueryInterfaceRequest(relation: relation)

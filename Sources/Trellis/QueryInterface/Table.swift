@@ -63,6 +63,11 @@ extension Table {
     /// The request of the row with the given primary key.
     public func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<RowDecoder> { all().filter(key: key) }
 
+    /// The request of the row with the given primary key, or of no row for
+    /// a nil key: `Table("player").filter(key: nil)`.
+    @_disfavoredOverload
+    public func filter(key: (any DatabaseValueConvertible)?) -> QueryInterfaceRequest<RowDecoder> { all().filter(key: key) }
+
     /// The request of the rows with the given primary keys.
     public func filter(keys: some Collection<some DatabaseValueConvertible>) -> QueryInterfaceRequest<RowDecoder> {
         all().filter(keys: keys)
@@ -155,6 +160,13 @@ extension Table {
     /// The request of all columns and extra ones.
     public func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> { all().annotated(with: selection) }
 
+    /// The request of all columns and extra ones.
+    ///
+    /// ```swift
+    /// Table("player").annotated(with: [Column.rowID])
+    /// ```
+    public func annotated(with selection: [any SQLSelectable]) -> QueryInterfaceRequest<RowDecoder> { all().annotated(with: selection) }
+
     /// The request of distinct rows.
     public func distinct() -> QueryInterfaceRequest<RowDecoder> { all().distinct() }
 
@@ -181,7 +193,9 @@ extension Table {
     /// try Table("player").exists(db, key: 1)
     /// ```
     public func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        try !filter(key: key).isEmpty(db)
+        // A nil key matches no row: no need to query.
+        if key.databaseValue.isNull { return false }
+        return try !filter(key: key).isEmpty(db)
     }
 
     /// Whether a row has the given key (primary or unique).
@@ -211,7 +225,9 @@ extension Table {
     /// row was deleted.
     @discardableResult
     public func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        try filter(key: key).deleteAll(db) > 0
+        // A nil key matches no row: the database is not modified.
+        if key.databaseValue.isNull { return false }
+        return try filter(key: key).deleteAll(db) > 0
     }
 
     /// Deletes the row with the given key (primary or unique), and returns
@@ -259,7 +275,8 @@ extension Table where RowDecoder == Row {
 
     /// The row with the given primary key.
     public func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Row? {
-        try filter(key: key).fetchOne(db)
+        if key.databaseValue.isNull { return nil }
+        return try filter(key: key).fetchOne(db)
     }
 
     /// The row with the given key (primary or unique).
@@ -286,7 +303,8 @@ extension Table where RowDecoder: FetchableRecord {
 
     /// The record with the given primary key.
     public func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> RowDecoder? {
-        try filter(key: key).fetchOne(db)
+        if key.databaseValue.isNull { return nil }
+        return try filter(key: key).fetchOne(db)
     }
 
     /// The record with the given key (primary or unique).

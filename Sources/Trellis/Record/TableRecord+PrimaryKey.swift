@@ -77,15 +77,23 @@ extension TableRecord {
         }
         // As in GRDB, the coding strategies of the record apply to keys of
         // a single-column primary key only, not to key dictionaries.
-        return SQLQueryGenerator.conjunction(key.sorted { $0.key < $1.key }.map { column, value in
-            SQLExpression.column(column) == (value?.databaseValue ?? .null)
-        })
+        return SQLExpression.keyConjunction(key.mapValues { $0?.databaseValue ?? .null })
     }
 
-    /// The condition that matches any of the single-column primary keys.
+    /// The condition that matches any of the single-column primary keys
+    /// (nil keys match nothing).
     static func keysCondition(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> SQLExpression {
         let column = try singlePrimaryKeyColumn(db)
-        return keys.map { keyDatabaseValue($0, column: column, recordType: Self.self) }.contains(SQLExpression.column(column))
+        return SQLExpression.keyMembership(
+            SQLExpression.column(column), keys.map { keyDatabaseValue($0, column: column, recordType: Self.self) })
+    }
+
+    /// Whether a key dictionary has a nil value, and matches no row. Its
+    /// columns are still checked, so that a mistake is reported.
+    static func keyMatchesNothing(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
+        guard key.values.contains(where: { ($0?.databaseValue ?? .null).isNull }) else { return false }
+        _ = try keyCondition(db, key: key)
+        return true
     }
 }
 
@@ -95,10 +103,14 @@ extension FetchableRecord where Self: TableRecord {
     /// ```swift
     /// let player = try Player.fetchOne(db, key: 1)
     /// ```
+    ///
+    /// A nil key matches no row, and the database is not queried.
     @inlinable
     public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
+        let keyValue = try primaryKeyDatabaseValue(db, key)
+        if keyValue.isNull { return nil }
         let statement = try singleColumnKeyStatement(db, operation: .fetchByPrimaryKey)
-        try statement.bind(CollectionOfOne(primaryKeyDatabaseValue(db, key)))
+        try statement.bind(CollectionOfOne(keyValue))
         return try db.fetchOne(statement, arguments: nil, boundArguments: true) { try Self(row: $0) }
     }
 
@@ -115,8 +127,11 @@ extension FetchableRecord where Self: TableRecord {
     /// ```swift
     /// let player = try Player.fetchOne(db, key: ["email": "arthur@example.com"])
     /// ```
+    ///
+    /// A key with a nil value matches no row.
     public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self? {
-        try all().filter(keyCondition(db, key: key)).fetchOne(db)
+        if try keyMatchesNothing(db, key: key) { return nil }
+        return try all().filter(keyCondition(db, key: key)).fetchOne(db)
     }
 
     /// The records with the given primary keys.
@@ -207,23 +222,31 @@ extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseVa
 
 extension TableRecord {
     /// Whether a row has the given primary key.
+    /// A nil key matches no row, and the database is not queried.
     public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        let keyValue = try primaryKeyDatabaseValue(db, key)
+        if keyValue.isNull { return false }
         let statement = try singleColumnKeyStatement(db, operation: .existsByPrimaryKey)
-        try statement.bind(CollectionOfOne(primaryKeyDatabaseValue(db, key)))
+        try statement.bind(CollectionOfOne(keyValue))
         return try Bool.fetchOne(statement) ?? false
     }
 
-    /// Whether a row has the given key.
+    /// Whether a row has the given key. A key with a nil value matches no
+    /// row.
     public static func exists(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
-        try all().filter(keyCondition(db, key: key)).exists(db)
+        if try keyMatchesNothing(db, key: key) { return false }
+        return try all().filter(keyCondition(db, key: key)).exists(db)
     }
 
     /// Deletes the row with the given primary key; returns whether a row
     /// was deleted.
+    ///
+    /// A nil key deletes nothing, and the database is not modified.
     @discardableResult
     public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        let statement = try singleColumnKeyStatement(db, operation: .deleteByPrimaryKey)
         let keyValue = try primaryKeyDatabaseValue(db, key)
+        if keyValue.isNull { return false }
+        let statement = try singleColumnKeyStatement(db, operation: .deleteByPrimaryKey)
         try statement.bind(CollectionOfOne(keyValue))
         return try statement.executeRowChange(arguments: [keyValue], primaryKey: tableAndPrimaryKey(db).primaryKey)
     }
@@ -238,9 +261,12 @@ extension TableRecord {
 
     /// Deletes the row with the given key; returns whether a row was
     /// deleted.
+    ///
+    /// A key with a nil value deletes nothing.
     @discardableResult
     public static func deleteOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
-        try all().filter(keyCondition(db, key: key)).deleteAll(db) > 0
+        if try keyMatchesNothing(db, key: key) { return false }
+        return try all().filter(keyCondition(db, key: key)).deleteAll(db) > 0
     }
 
     /// Deletes the rows with the given primary keys; returns how many were
@@ -262,6 +288,13 @@ extension TableRecord {
 
     /// A request of the row with the given primary key.
     public static func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<Self> {
+        all().filter(key: key)
+    }
+
+    /// A request of the row with the given primary key, or of no row for a
+    /// nil key: `Player.filter(key: nil)`.
+    @_disfavoredOverload
+    public static func filter(key: (any DatabaseValueConvertible)?) -> QueryInterfaceRequest<Self> {
         all().filter(key: key)
     }
 
@@ -320,8 +353,17 @@ extension QueryInterfaceRequest {
         let value = PendingKeyValue(key)
         return filter(SQLExpression(.deferred { context in
             let column = try Self.singlePrimaryKeyColumn(context.db, table: table)
-            return SQLExpression.column(column) == value.databaseValue(column: column, recordType: RowDecoder.self)
+            return SQLExpression.keyEquality(
+                SQLExpression.column(column), value.databaseValue(column: column, recordType: RowDecoder.self))
         }))
+    }
+
+    /// Keeps the row with the given primary key, or no row for a nil key:
+    /// `Player.all().filter(key: nil)`.
+    @_disfavoredOverload
+    public func filter(key: (any DatabaseValueConvertible)?) -> Self {
+        guard let key else { return filter(SQLExpression.matchesNothing) }
+        return filter(key: key)
     }
 
     /// Keeps the rows with the given primary keys.
@@ -330,7 +372,8 @@ extension QueryInterfaceRequest {
         let values = keys.map { PendingKeyValue($0) }
         return filter(SQLExpression(.deferred { context in
             let column = try Self.singlePrimaryKeyColumn(context.db, table: table)
-            return values.map { $0.databaseValue(column: column, recordType: RowDecoder.self) }.contains(SQLExpression.column(column))
+            return SQLExpression.keyMembership(
+                SQLExpression.column(column), values.map { $0.databaseValue(column: column, recordType: RowDecoder.self) })
         }))
     }
 
@@ -348,9 +391,9 @@ extension QueryInterfaceRequest {
                     resultCode: .SQLITE_MISUSE,
                     message: "table \(table) has no unique key on column(s) \(values.keys.sorted().joined(separator: ", "))")
             }
-            return SQLQueryGenerator.conjunction(values.sorted { $0.key < $1.key }.map { column, value in
-                SQLExpression.column(column) == (value?.databaseValue(column: column, recordType: RowDecoder.self) ?? .null)
-            })
+            return SQLExpression.keyConjunction(Dictionary(uniqueKeysWithValues: values.map { column, value in
+                (column, value?.databaseValue(column: column, recordType: RowDecoder.self) ?? .null)
+            }))
         }))
     }
 

@@ -256,9 +256,24 @@ extension Database {
     }
 
     /// Whether the columns are a unique key of the table: its primary key,
-    /// or a unique index.
+    /// or a unique index. A view has no unique key, unless the schema
+    /// source gives it a primary key.
+    ///
+    /// ```swift
+    /// try db.table("player", hasUniqueKey: ["email"])
+    /// ```
     public func table(_ table: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
         let wanted = Set(columns.map { $0.lowercased() })
+        if try !tableExists(table), try viewExists(table) {
+            // A view has no index and no rowid: only the primary key that
+            // a schema source gives it is a key.
+            let view = DatabaseObjectID(name: table, schemaID: .main)
+            guard let keyColumns = try schemaSource?.columnsForPrimaryKey(self, inView: view), !keyColumns.isEmpty else {
+                return false
+            }
+            let primaryKey = try self.primaryKey(table)
+            return Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: wanted)
+        }
         let primaryKey = try self.primaryKey(table)
         if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: wanted) { return true }
         if wanted.contains("rowid"), try !isWithoutRowID(table, in: nil) { return true }

@@ -352,12 +352,17 @@ public final class TableDefinition {
         -> (columns: [String], foreignKey: ForeignKeyDefinition)
     {
         let table: String
+        let pluralName = Inflections.pluralize(request.name)
         if let explicit = request.table {
             table = explicit
-        } else if try request.name.lowercased() == name.lowercased() || db.tableExists(request.name) {
+        } else if request.name.lowercased() == name.lowercased() || pluralName.lowercased() == name.lowercased() {
+            // A self-reference: `belongsTo("employee")` in the table
+            // `employee` or `employees`, which does not exist yet.
+            table = name
+        } else if try db.tableExists(request.name) {
             table = request.name
-        } else if try db.tableExists(Inflections.pluralize(request.name)) {
-            table = Inflections.pluralize(request.name)
+        } else if try db.tableExists(pluralName) {
+            table = pluralName
         } else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(request.name)")
         }

@@ -191,6 +191,11 @@ extension DerivableRequest where RowDecoder: TableRecord {
         filter(SQLExpression.uniqueKeyFilter(table: RowDecoder.databaseTableName, key: key.mapValues { $0?.databaseValue ?? .null }))
     }
 
+    /// Keeps the records with the given keys (primary or unique).
+    public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
+        filter(SQLExpression.uniqueKeysFilter(table: RowDecoder.databaseTableName, keys: keys))
+    }
+
     /// Sorts by primary key.
     public func orderByPrimaryKey() -> Self {
         order([SQLExpression.primaryKey(table: RowDecoder.databaseTableName)])
