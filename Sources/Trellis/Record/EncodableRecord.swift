@@ -125,8 +125,16 @@ extension EncodableRecord {
     }
 
     /// The columns whose values differ from `other`, with the values of
-    /// `other`.
-    public func databaseChanges(from other: Self) throws -> [String: DatabaseValue] {
+    /// `other`; `other` may be a record of another type, and a column that
+    /// it does not encode has the old value NULL.
+    ///
+    /// ```swift
+    /// let oldPlayer = Player(id: 1, name: "Arthur", score: 100)
+    /// let newPlayer = Player(id: 1, name: "Arthur", score: 1000)
+    /// try newPlayer.databaseChanges(from: oldPlayer) // ["score": 100]
+    /// try newPlayer.databaseChanges(from: PartialPlayer(id: 1, name: "Arthur")) // ["score": NULL]
+    /// ```
+    public func databaseChanges<Other: EncodableRecord>(from other: Other) throws -> [String: DatabaseValue] {
         var changes: [String: DatabaseValue] = [:]
         try forEachChange(from: other) { column, oldValue in changes[column] = oldValue ?? .null }
         return changes
@@ -143,14 +151,15 @@ extension EncodableRecord {
     /// Calls `body` with each column whose value differs from `other`, and
     /// the value of `other` in that column; returns the record's container.
     @discardableResult
-    private func forEachChange(
-        from other: Self, _ body: (String, DatabaseValue?) -> Void) throws -> PersistenceContainer
+    private func forEachChange<Other: EncodableRecord>(
+        from other: Other, _ body: (String, DatabaseValue?) -> Void) throws -> PersistenceContainer
     {
         let new = try persistenceContainer()
         let old = try other.persistenceContainer()
         for (column, value) in zip(new.columns, new.values) {
             let oldValue = old.databaseValue(forColumn: column)
-            if oldValue != value { body(column, oldValue) }
+            // A column that `other` does not encode compares as NULL.
+            if (oldValue ?? .null) != value { body(column, oldValue) }
         }
         return new
     }

@@ -98,6 +98,46 @@ extension MutablePersistableRecord {
         }
     }
 
+    /// Updates the given columns of the record's row, and fetches the
+    /// `selection` of the updated row from the statement of `UPDATE ...
+    /// RETURNING`. Throws ``RecordError/recordNotFound(databaseTableName:key:)``
+    /// when no row has the record's primary key.
+    ///
+    /// ```swift
+    /// // UPDATE player SET score = 1000 WHERE id = 1 RETURNING score
+    /// player.score = 1000
+    /// let score = try player.updateAndFetch(db, columns: ["score"], selection: [Column("score")]) {
+    ///     try Int.fetchOne($0)
+    /// }
+    /// ```
+    public func updateAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        columns: Set<String>, selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
+        var record = self
+        return try record.writeAndFetch(db, selection: selection, fetch: fetch) { record, returning in
+            try record.performUpdate(db, onConflict: conflictResolution, columns: columns, returning: returning)
+        }
+    }
+
+    /// Updates the given columns of the record's row, and fetches the
+    /// `selection` of the updated row from the statement of `UPDATE ...
+    /// RETURNING`.
+    ///
+    /// ```swift
+    /// let score = try player.updateAndFetch(db, columns: [Column("score")], selection: [Column("score")]) {
+    ///     try Int.fetchOne($0)
+    /// }
+    /// ```
+    public func updateAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        columns: some Collection<some ColumnExpression>, selection: [any SQLSelectable],
+        fetch: (Statement) throws -> T) throws -> T
+    {
+        try updateAndFetch(
+            db, onConflict: conflictResolution, columns: Set(columns.map(\.name)), selection: selection, fetch: fetch)
+    }
+
     /// Runs `write` with the RETURNING clause of `selection`, and returns
     /// what `fetch` read from the statement.
     private mutating func writeAndFetch<T>(
