@@ -176,14 +176,7 @@ extension Association {
     ///     .filter(authorAlias[Column("name")] == "Orwell")
     /// ```
     public func aliased<T>(_ alias: TableAlias<T>) -> Self {
-        mapDestination { relation in
-            if !alias.identity.adopt(tableName: relation.tableName) {
-                relation.buildError = DatabaseError(
-                    resultCode: .SQLITE_MISUSE,
-                    message: "A TableAlias must not be used to refer to multiple tables: \(alias.identity.tableName) and \(relation.tableName)")
-            }
-            relation.alias = alias.identity
-        }
+        mapDestination { $0.adoptAlias(alias.identity) }
     }
 
     /// Limits the number of associated records (of each parent, with
