@@ -107,12 +107,18 @@ extension Association {
 
     /// Selects columns of the associated records.
     public func select(_ selection: [any SQLSelectable]) -> Self {
-        mapDestination { $0.selection = selection.map(\.sqlSelection) }
+        mapDestination {
+            $0.selection = selection.map(\.sqlSelection)
+            $0.isSelectionExplicit = true
+        }
     }
 
     /// Appends columns to the selection of the associated records.
     public func annotated(with selection: [any SQLSelectable]) -> Self {
-        mapDestination { $0.selection += selection.map(\.sqlSelection) }
+        mapDestination {
+            $0.selection += selection.map(\.sqlSelection)
+            $0.isSelectionExplicit = true
+        }
     }
 
     /// Removes duplicate associated records, with `including(all:)`.
@@ -215,13 +221,13 @@ extension Association {
     /// Joins an association of the associated records, without selecting
     /// its columns.
     public func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        mapDestination { $0 = $0.appending(association.impl, kind: .oneRequired, selected: false) }
+        mapDestination { $0 = $0.appending(association.impl.joinedAsToOne, kind: .oneRequired, selected: false) }
     }
 
     /// Joins an optional association of the associated records, without
     /// selecting its columns.
     public func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        mapDestination { $0 = $0.appending(association.impl, kind: .oneOptional, selected: false) }
+        mapDestination { $0 = $0.appending(association.impl.joinedAsToOne, kind: .oneOptional, selected: false) }
     }
 }
 
