@@ -107,12 +107,18 @@ extension Association {
 
     /// Selects columns of the associated records.
     public func select(_ selection: [any SQLSelectable]) -> Self {
-        mapDestination { $0.selection = selection.map(\.sqlSelection) }
+        mapDestination {
+            $0.selection = selection.map(\.sqlSelection)
+            $0.isSelectionExplicit = true
+        }
     }
 
     /// Appends columns to the selection of the associated records.
     public func annotated(with selection: [any SQLSelectable]) -> Self {
-        mapDestination { $0.selection += selection.map(\.sqlSelection) }
+        mapDestination {
+            $0.selection += selection.map(\.sqlSelection)
+            $0.isSelectionExplicit = true
+        }
     }
 
     /// Removes duplicate associated records, with `including(all:)`.
@@ -176,14 +182,7 @@ extension Association {
     ///     .filter(authorAlias[Column("name")] == "Orwell")
     /// ```
     public func aliased<T>(_ alias: TableAlias<T>) -> Self {
-        mapDestination { relation in
-            if !alias.identity.adopt(tableName: relation.tableName) {
-                relation.buildError = DatabaseError(
-                    resultCode: .SQLITE_MISUSE,
-                    message: "A TableAlias must not be used to refer to multiple tables: \(alias.identity.tableName) and \(relation.tableName)")
-            }
-            relation.alias = alias.identity
-        }
+        mapDestination { $0.adoptAlias(alias.identity) }
     }
 
     /// Limits the number of associated records (of each parent, with
@@ -222,13 +221,13 @@ extension Association {
     /// Joins an association of the associated records, without selecting
     /// its columns.
     public func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        mapDestination { $0 = $0.appending(association.impl, kind: .oneRequired, selected: false) }
+        mapDestination { $0 = $0.appending(association.impl.joinedAsToOne, kind: .oneRequired, selected: false) }
     }
 
     /// Joins an optional association of the associated records, without
     /// selecting its columns.
     public func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        mapDestination { $0 = $0.appending(association.impl, kind: .oneOptional, selected: false) }
+        mapDestination { $0 = $0.appending(association.impl.joinedAsToOne, kind: .oneOptional, selected: false) }
     }
 }
 

@@ -18,6 +18,12 @@ struct AssociationHop: @unchecked Sendable {
     /// the origin and of the destination, and what identifies it.
     var onCondition: (@Sendable (AliasIdentity, AliasIdentity) -> SQLExpression)? = nil
     var onConditionIdentity: String? = nil
+    /// The key of the destination table when it is the pivot of a
+    /// `through` association: the key of the pivot association, joined to
+    /// one record. Requests join the pivot under this key, so that the
+    /// pivot association merges with it, and rows nest the associated
+    /// record in the scope of the pivot.
+    var pivotKey: String? = nil
 
     var destinationTable: String { relation.tableName }
 
@@ -47,21 +53,39 @@ struct AssociationImpl: @unchecked Sendable {
     /// The hops, from the origin table to the destination table.
     var hops: [AssociationHop]
     /// The explicit key, if any.
-    var explicitKey: String?
+    var explicitKey: String? {
+        didSet { explicitKeyIsPlural = isToMany }
+    }
+    /// Whether the explicit key was given to a to-many association: it
+    /// names several records, and is singularized when the association is
+    /// joined to one record (`including(required:)`).
+    private(set) var explicitKeyIsPlural: Bool
     var isToMany: Bool
+
+    init(hops: [AssociationHop], explicitKey: String?, isToMany: Bool) {
+        self.hops = hops
+        self.explicitKey = explicitKey
+        self.isToMany = isToMany
+        self.explicitKeyIsPlural = isToMany
+    }
 
     /// The key of the association in requests and decoded rows: explicit,
     /// or the destination table name, singular for to-one and plural for
-    /// to-many associations.
+    /// to-many associations. An explicit key is inflected only when the
+    /// association is used with the other cardinality: the key of a to-one
+    /// association is kept as is in to-one contexts, as GRDB does.
     var key: String {
-        if let explicitKey { return explicitKey }
-        let table = hops[hops.count - 1].destinationTable
-        return isToMany ? Inflections.pluralize(table) : Inflections.singularize(table)
+        guard let explicitKey else {
+            let table = hops[hops.count - 1].destinationTable
+            return isToMany ? Inflections.pluralize(table) : Inflections.singularize(table)
+        }
+        if isToMany == explicitKeyIsPlural { return explicitKey }
+        return isToMany ? Inflections.pluralize(explicitKey) : Inflections.singularize(explicitKey)
     }
 
     /// The association joined as a to-one association (`including(required:)`
-    /// of a to-many one): a row for each associated record, under the
-    /// singular key unless the key is explicit.
+    /// or `joining` of a to-many one): a row for each associated record,
+    /// under the singular key, so that all joins of one association merge.
     var joinedAsToOne: AssociationImpl {
         var impl = self
         impl.isToMany = false
@@ -110,8 +134,24 @@ struct AssociationImpl: @unchecked Sendable {
     }
 
     /// Chains `through` and `using`: the hops of `using` start from the
-    /// destination of `through`.
+    /// destination of `through`, which requests join under the key of
+    /// `through`.
     static func through(_ through: AssociationImpl, using: AssociationImpl, isToMany: Bool, key: String?) -> AssociationImpl {
-        AssociationImpl(hops: through.hops + using.hops, explicitKey: key ?? using.explicitKey, isToMany: isToMany)
+        var pivotHops = through.hops
+        pivotHops[pivotHops.count - 1].pivotKey = through.joinedAsToOne.key
+        var impl = AssociationImpl(hops: pivotHops + using.hops, explicitKey: nil, isToMany: using.isToMany)
+        if let key {
+            impl.isToMany = isToMany
+            impl.explicitKey = key
+        } else if let usingKey = using.explicitKey {
+            // The key of `using` keeps its cardinality, and is inflected
+            // for the cardinality of the chained association.
+            impl.explicitKey = usingKey
+            impl.explicitKeyIsPlural = using.explicitKeyIsPlural
+            impl.isToMany = isToMany
+        } else {
+            impl.isToMany = isToMany
+        }
+        return impl
     }
 }

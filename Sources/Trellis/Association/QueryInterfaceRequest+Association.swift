@@ -41,13 +41,13 @@ extension QueryInterfaceRequest {
     /// Keeps the records that have an associated record, without selecting
     /// its columns.
     public func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        appending(association.impl, kind: .oneRequired, selected: false)
+        appending(association.impl.joinedAsToOne, kind: .oneRequired, selected: false)
     }
 
     /// Joins an association without selecting its columns, keeping the
     /// records that have no associated record.
     public func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        appending(association.impl, kind: .oneOptional, selected: false)
+        appending(association.impl.joinedAsToOne, kind: .oneOptional, selected: false)
     }
 
     /// Appends the selected columns of a required associated record.

@@ -7,13 +7,22 @@
 /// selects the link columns under `grdb_` names to group the rows. A limit
 /// on the association is a limit per parent, applied with `ROW_NUMBER()`.
 struct ToManyPrefetch: Sendable {
-    let hops: [AssociationHop]
+    private(set) var hops: [AssociationHop]
 
     /// The number of parent keys bound in one query, under SQLite's
     /// default limit of bound parameters.
     private static let chunkSize = 30_000
 
-    func run(_ db: Database, parentRows: [Row], key: String) throws {
+    /// Prefetches for `parentRows` under `key`; `relation` is the relation
+    /// of the associated table in the request, merged with the other
+    /// `including(all:)` of the association under the same key.
+    func run(_ db: Database, parentRows: [Row], key: String, relation: SQLRelation) throws {
+        var prefetch = self
+        prefetch.hops[hops.count - 1].relation = relation
+        try prefetch.run(db, parentRows: parentRows, key: key)
+    }
+
+    private func run(_ db: Database, parentRows: [Row], key: String) throws {
         let firstPairs = try hops[0].columnPairs(db)
         // One link column, the common case, groups rows by a single value:
         // no array is built per row.

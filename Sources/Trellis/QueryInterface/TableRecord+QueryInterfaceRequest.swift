@@ -233,12 +233,15 @@ extension QueryInterfaceRequest {
     /// rowid); WITHOUT ROWID tables use their primary key.
     private func rowSelectionSQL(_ relation: SQLRelation, _ context: SQLGenerationContext) throws -> String {
         let db = context.db
+        // The subquery keeps the alias of the request, which its filters
+        // may name (`Player.aliased(alias).filter(alias[...])`): the
+        // subquery names it on its own, apart from the outer statement.
         var keyRelation = relation
-        keyRelation.alias = AliasIdentity(tableName: relation.tableName)
         keyRelation.children = relation.children.filter { $0.child.kind != .all }
         let lhs: String
         if let rowID = try db.recordStatementCache.rowIDName(db, relation.tableName) {
-            keyRelation.selection = [SQLExpression(.literal(SQL(sql: rowID))).sqlSelection]
+            // Qualified: the joined tables have a rowid too.
+            keyRelation.selection = [SQLExpression(.column(rowID, relation.alias)).sqlSelection]
             lhs = rowID
         } else {
             let columns = try db.primaryKey(relation.tableName).columns

@@ -251,12 +251,7 @@ extension QueryInterfaceRequest {
     /// ```
     public func aliased<T>(_ alias: TableAlias<T>) -> Self {
         var request = self
-        if !alias.identity.adopt(tableName: relation.tableName) {
-            request.relation.buildError = DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "A TableAlias must not be used to refer to multiple tables: \(alias.identity.tableName) and \(relation.tableName)")
-        }
-        request.relation.alias = alias.identity
+        request.relation.adoptAlias(alias.identity)
         return request
     }
 

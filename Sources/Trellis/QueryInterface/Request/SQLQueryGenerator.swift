@@ -25,9 +25,9 @@ struct SQLQueryGenerator {
             supplementaryFetch = nil
         } else {
             supplementaryFetch = { db, rows in
-                for (path, key, prefetch) in prefetches {
+                for (path, key, prefetch, childRelation) in prefetches {
                     if path.isEmpty {
-                        try prefetch(db, rows, key)
+                        try prefetch(db, rows, key, childRelation)
                         continue
                     }
                     // A to-many association of a joined to-one association:
@@ -35,7 +35,7 @@ struct SQLQueryGenerator {
                     let scopes = rows.compactMap { row in
                         path.reduce(Optional(row)) { row, key in row?.scopes[key] }
                     }
-                    try prefetch(db, scopes, key)
+                    try prefetch(db, scopes, key, childRelation)
                     for scope in scopes {
                         scope.storePrefetchedRowsInRoot()
                     }
@@ -117,14 +117,16 @@ struct SQLQueryGenerator {
         relation.children.contains { $0.child.kind == .all || hasToManyJoin($0.child.relation) }
     }
 
-    private func collectPrefetches(_ relation: SQLRelation, path: [String])
-        -> [(path: [String], key: String, prefetch: @Sendable (Database, [Row], String) throws -> Void)]
-    {
-        var result: [(path: [String], key: String, prefetch: @Sendable (Database, [Row], String) throws -> Void)] = []
+    private typealias Prefetch = (
+        path: [String], key: String, prefetch: @Sendable (Database, [Row], String, SQLRelation) throws -> Void,
+        relation: SQLRelation)
+
+    private func collectPrefetches(_ relation: SQLRelation, path: [String]) -> [Prefetch] {
+        var result: [Prefetch] = []
         for (key, child) in relation.children {
             if child.kind == .all {
                 if let prefetch = child.prefetch {
-                    result.append((path, key, prefetch))
+                    result.append((path, key, prefetch, child.relation))
                 }
             } else {
                 result += collectPrefetches(child.relation, path: path + [key])
@@ -221,10 +223,20 @@ struct SQLQueryGenerator {
         var scopes: [(key: String, range: Range<Int>, layout: RowLayout?)] = []
         for (key, child) in joins {
             guard child.isSelected else {
-                // An intermediate table (the `through` of an association)
-                // gives its selected descendants to this level.
+                // A table that is only joined has no columns, but a scope
+                // when it has selected descendants, as in GRDB: the
+                // intermediate table of `Book.joining(required:
+                // Book.author.including(optional: Person.country))`, the
+                // pivot of a `through` association.
                 let nestedJoins = child.relation.children.filter { $0.child.kind != .all }
-                scopes += try appendSelections(of: nestedJoins, to: &selectionSQL, columnCount: &columnCount, context: context)
+                var nestedCount = 0
+                let nestedScopes = try appendSelections(
+                    of: nestedJoins, to: &selectionSQL, columnCount: &nestedCount, context: context)
+                if !nestedScopes.isEmpty {
+                    let start = columnCount
+                    columnCount += nestedCount
+                    scopes.append((key: key, range: start..<columnCount, layout: RowLayout(scopes: nestedScopes, baseCount: 0)))
+                }
                 continue
             }
             let start = columnCount

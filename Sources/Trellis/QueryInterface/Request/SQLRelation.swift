@@ -7,6 +7,10 @@ struct SQLRelation: @unchecked Sendable {
 
     /// The selected columns; nil selects the record's default selection.
     var selection: [SQLSelection]
+    /// Whether the selection of an association was refined (`select`,
+    /// `annotated(with:)`): it wins over the default selection when two
+    /// joins of the association merge.
+    var isSelectionExplicit = false
     var filters: [SQLExpression] = []
     var orderings: [SQLOrdering] = []
     var isReversed = false
@@ -67,8 +71,9 @@ struct SQLJoinedChild: @unchecked Sendable {
     /// compiles: pairs of (parent column, child column).
     var condition: @Sendable (Database) throws -> [(parent: String, child: String)]
     /// For to-many prefetch: how to fetch and merge, supplied by the
-    /// association layer.
-    var prefetch: (@Sendable (Database, [Row], String) throws -> Void)?
+    /// association layer, given the parent rows, the key, and the relation
+    /// of the child (merged with the other joins of the association).
+    var prefetch: (@Sendable (Database, [Row], String, SQLRelation) throws -> Void)?
     /// What identifies the association, to merge two joins of the same one.
     var identity = ""
     /// A join condition written by the user (associations to common table
@@ -77,7 +82,7 @@ struct SQLJoinedChild: @unchecked Sendable {
 
     init(kind: Kind, isSelected: Bool, relation: SQLRelation,
          condition: @escaping @Sendable (Database) throws -> [(parent: String, child: String)],
-         prefetch: (@Sendable (Database, [Row], String) throws -> Void)?)
+         prefetch: (@Sendable (Database, [Row], String, SQLRelation) throws -> Void)?)
     {
         self.kind = kind
         self.isSelected = isSelected

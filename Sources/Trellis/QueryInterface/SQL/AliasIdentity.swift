@@ -18,6 +18,35 @@ final class AliasIdentity: @unchecked Sendable {
         self.isExplicit = isExplicit
     }
 
+    /// The alias this one stands for, after two joins of one association
+    /// merged (`root` follows the chain): both aliases then name one table.
+    /// Set when a request is built, before it is shared.
+    private var target: AliasIdentity?
+
+    /// The alias that names the table in the generated SQL.
+    var root: AliasIdentity { target?.root ?? self }
+
+    /// Makes two aliases of one table name it together, when two joins of
+    /// one association merge. Returns an error when both were given
+    /// different names.
+    func merge(_ other: AliasIdentity) -> DatabaseError? {
+        let root = self.root
+        let otherRoot = other.root
+        if root === otherRoot { return nil }
+        if let name = root.userName, let otherName = otherRoot.userName, name != otherName {
+            return DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "An association is joined twice with table aliases of different names: \(name) and \(otherName)")
+        }
+        // The named alias names the table.
+        if otherRoot.userName != nil {
+            root.target = otherRoot
+        } else {
+            otherRoot.target = root
+        }
+        return nil
+    }
+
     /// Binds the alias to a table. Returns false when it already refers
     /// to another one.
     func adopt(tableName: String) -> Bool {

@@ -74,7 +74,9 @@ public final class SQLGenerationContext {
     }
 
     /// Gives names to the aliases of a query, unique in the query: the
-    /// table name, then `name1`, `name2`...
+    /// name the user gave to a `TableAlias`, else the table name, then
+    /// `name1`, `name2`... User names are reserved first, so that a table
+    /// named as the alias of another one gets another name.
     func assignNames(to aliases: [AliasIdentity]) {
         var used = Set(aliasNames.values.map { $0.lowercased() })
         var ancestor = parent
@@ -82,15 +84,19 @@ public final class SQLGenerationContext {
             used.formUnion(context.aliasNames.values.map { $0.lowercased() })
             ancestor = context.parent
         }
-        for alias in aliases where aliasNames[ObjectIdentifier(alias)] == nil {
-            let base = alias.userName ?? alias.tableName
+        let roots = aliases.map(\.root)
+        for alias in roots where aliasNames[ObjectIdentifier(alias)] == nil {
+            guard let name = alias.userName else { continue }
+            used.insert(name.lowercased())
+            aliasNames[ObjectIdentifier(alias)] = name
+        }
+        for alias in roots where aliasNames[ObjectIdentifier(alias)] == nil {
+            let base = alias.tableName
             var name = base
             var suffix = 1
-            if alias.userName == nil {
-                while used.contains(name.lowercased()) {
-                    name = "\(base)\(suffix)"
-                    suffix += 1
-                }
+            while used.contains(name.lowercased()) {
+                name = "\(base)\(suffix)"
+                suffix += 1
             }
             used.insert(name.lowercased())
             aliasNames[ObjectIdentifier(alias)] = name
@@ -99,12 +105,12 @@ public final class SQLGenerationContext {
 
     /// The name of an alias in the generated SQL.
     func name(of alias: AliasIdentity) -> String? {
-        aliasNames[ObjectIdentifier(alias)] ?? parent?.name(of: alias)
+        aliasNames[ObjectIdentifier(alias.root)] ?? parent?.name(of: alias)
     }
 
     /// Whether an alias belongs to this query, not to an enclosing one.
     func isLocal(_ alias: AliasIdentity) -> Bool {
-        aliasNames[ObjectIdentifier(alias)] != nil
+        aliasNames[ObjectIdentifier(alias.root)] != nil
     }
 
     /// Whether an alias is given a name different from its table.
