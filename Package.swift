@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -7,11 +8,16 @@ let package = Package(
     products: [
         .library(name: "Trellis", targets: ["Trellis"]),
         .library(name: "TrellisObjects", targets: ["TrellisObjects"]),
+        // The record macros, in a product of their own: a user of Trellis
+        // alone does not build swift-syntax.
+        .library(name: "TrellisMacros", targets: ["TrellisMacros"]),
         .executable(name: "trellis", targets: ["TrellisCLI"]),
     ],
     dependencies: [
         // The command line parser of the `trellis` command only.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The compiler plugin of the record macros only.
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"700.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -22,6 +28,21 @@ let package = Package(
         .target(
             name: "Trellis",
             dependencies: ["TrellisSQLite"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .macro(
+            name: "TrellisMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "TrellisMacros",
+            dependencies: ["Trellis", "TrellisMacrosPlugin"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
@@ -45,6 +66,20 @@ let package = Package(
         .testTarget(
             name: "TrellisCLITests",
             dependencies: ["TrellisCLICore"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "TrellisMacrosPluginTests",
+            dependencies: [
+                "TrellisMacrosPlugin",
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "TrellisMacrosTests",
+            dependencies: ["TrellisMacros"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -25,6 +25,7 @@ let package = Package(
                 "BenchSQLite",
                 .product(name: "Trellis", package: trellisPackage),
                 .product(name: "TrellisObjects", package: trellisPackage),
+                .product(name: "TrellisMacros", package: trellisPackage),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

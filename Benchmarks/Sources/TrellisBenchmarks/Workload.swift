@@ -24,6 +24,14 @@ struct Task {
     var run: () throws -> Int
 }
 
+/// The workload that another backend runs in place of a Trellis macro
+/// workload: the same work, with the records it writes by hand.
+func twinWorkload(of workload: String) -> String? {
+    guard workload.hasSuffix("m") else { return nil }
+    let base = String(workload.dropLast())
+    return ["W1", "W2", "W3", "W4"].contains(base) ? base + "h" : base
+}
+
 /// The workloads of a backend. A backend that does not run a workload
 /// returns nil.
 protocol Backend {
@@ -35,14 +43,20 @@ protocol Backend {
 let workloads: [(id: String, description: String)] = [
     ("W1c", "insert 20,000 records of 10 integer columns in one transaction (Codable)"),
     ("W1h", "insert 20,000 records of 10 integer columns in one transaction (hand-written encoding)"),
+    ("W1m", "insert 20,000 records of 10 integer columns in one transaction (@DatabaseRecord)"),
     ("W2c", "fetch 100,000 rows of 10 integer columns into structs (Codable)"),
     ("W2h", "fetch 100,000 rows of 10 integer columns into structs (hand-written init(row:))"),
+    ("W2m", "fetch 100,000 rows of 10 integer columns into structs (@DatabaseRecord)"),
     ("W3", "fetch 100,000 books, each with its author (including(required:))"),
     ("W3h", "fetch 100,000 books, each with its author (including(required:), hand-written init(row:))"),
+    ("W3m", "fetch 100,000 books, each with its author (including(required:), @DatabaseRecord)"),
     ("W4", "fetch 1,000 authors with their 20 books each (including(all:))"),
     ("W4h", "fetch 1,000 authors with their 20 books each (including(all:), hand-written init(row:))"),
+    ("W4m", "fetch 1,000 authors with their 20 books each (including(all:), @DatabaseRecord)"),
     ("W5", "10,000 cycles: read a single-row configuration, then update it in a write"),
+    ("W5m", "10,000 cycles: read a single-row configuration, then update it in a write (@DatabaseRecord)"),
     ("W6", "100,000 primary-key lookups"),
+    ("W6m", "100,000 primary-key lookups (@DatabaseRecord)"),
     ("O1", "put 100,000 objects with a ToOne each"),
     ("O2", "get all 100,000 objects"),
     ("O3", "100,000 gets by id"),

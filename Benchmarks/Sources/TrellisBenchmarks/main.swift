@@ -61,7 +61,7 @@ func median(_ values: [Double]) -> Double {
 func verification(_ workload: String, path: String) throws -> Int? {
     let sql: String
     switch workload {
-    case "W1c", "W1h": sql = "SELECT COUNT(*) * 1000000 + TOTAL(id + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8 + c9) FROM insertedItem"
+    case "W1c", "W1h", "W1m": sql = "SELECT COUNT(*) * 1000000 + TOTAL(id + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8 + c9) FROM insertedItem"
     case "O1": sql = "SELECT COUNT(*) * 1000000 + TOTAL(id + authorId) FROM ObjBook"
     default: return nil
     }
@@ -86,7 +86,8 @@ func main() throws {
     for (workload, description) in workloads where options.only.isEmpty || options.only.contains(workload.uppercased()) {
         var tasks: [(name: String, task: Task)] = []
         for backend in backends where options.backends.isEmpty || options.backends.contains(backend.name.lowercased()) {
-            if let task = try backend.task(workload, sizes: sizes, path: path) {
+            let twin = twinWorkload(of: workload)
+            if let task = try backend.task(workload, sizes: sizes, path: path) ?? twin.flatMap({ try backend.task($0, sizes: sizes, path: path) }) {
                 tasks.append((backend.name, task))
             }
         }

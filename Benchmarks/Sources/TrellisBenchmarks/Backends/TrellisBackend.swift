@@ -215,6 +215,60 @@ struct TrellisBackend: Backend {
                     return checksum
                 }
             }
+        case "W1m":
+            return Task(prepare: { try dbQueue.write { try $0.execute(sql: "DELETE FROM insertedItem") } }) {
+                try dbQueue.write { db in
+                    for i in 1...sizes.inserts {
+                        try MacroRecords.InsertedItem(id: Int64(i), c1: i &+ 1, c2: i &+ 2, c3: i &+ 3, c4: i &+ 4, c5: i &+ 5,
+                                                      c6: i &+ 6, c7: i &+ 7, c8: i &+ 8, c9: i &+ 9).insert(db)
+                    }
+                }
+                return 0
+            }
+        case "W2m":
+            return Task {
+                let items = try dbQueue.read { db in try MacroRecords.Item.filter(Column("id") <= sizes.rows).fetchAll(db) }
+                return items.reduce(0) { $0 &+ Int($1.id) &+ $1.c1 &+ $1.c2 &+ $1.c3 &+ $1.c4 &+ $1.c5 &+ $1.c6 &+ $1.c7 &+ $1.c8 &+ $1.c9 }
+            }
+        case "W3m":
+            return Task {
+                let infos = try dbQueue.read { db in
+                    try MacroRecords.Book.including(required: MacroRecords.Book.author).filter(Column("id") <= sizes.books)
+                        .asRequest(of: MacroRecords.BookInfo.self).fetchAll(db)
+                }
+                return infos.reduce(0) { $0 &+ Int($1.book.id) &+ Int($1.author.id) &+ $1.book.year &+ $1.book.title.count &+ $1.author.name.count }
+            }
+        case "W4m":
+            return Task {
+                let infos = try dbQueue.read { db in
+                    try MacroRecords.Author.including(all: MacroRecords.Author.books).filter(Column("id") <= sizes.authors)
+                        .asRequest(of: MacroRecords.AuthorInfo.self).fetchAll(db)
+                }
+                return infos.reduce(0) { sum, info in info.books.reduce(sum &+ Int(info.author.id)) { $0 &+ Int($1.id) } }
+            }
+        case "W5m":
+            return Task(prepare: { try dbQueue.write { try $0.execute(sql: "DELETE FROM appConfiguration") } }) {
+                var checksum = 0
+                for _ in 0..<sizes.cycles {
+                    let config = try dbQueue.read { db in try MacroRecords.AppConfiguration.find(db) }
+                    checksum &+= config.counter
+                    try dbQueue.write { db in
+                        var config = try MacroRecords.AppConfiguration.find(db)
+                        try config.updateChanges(db) { $0.counter += 1 }
+                    }
+                }
+                return checksum
+            }
+        case "W6m":
+            return Task {
+                try dbQueue.read { db in
+                    var checksum = 0
+                    for i in 1...sizes.lookups {
+                        checksum &+= try MacroRecords.Item.fetchOne(db, key: i)?.c1 ?? 0
+                    }
+                    return checksum
+                }
+            }
         default:
             return nil
         }

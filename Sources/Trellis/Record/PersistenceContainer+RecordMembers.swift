@@ -1,0 +1,106 @@
+import Foundation
+
+// Writing the stored properties of a record, one property at a time, with
+// the rules of Encodable records: the `encode(to:)` that the
+// `@DatabaseRecord` macro writes.
+//
+// The type of each property picks the way it is written, at compile time:
+// a database value is stored as it is (dates, UUIDs and data after the
+// record's encoding strategies), and any other Encodable value as JSON text.
+//
+// ```swift
+// func encode(to container: inout PersistenceContainer) throws {
+//     try container.encode(id, forKey: "id", of: Player.self)
+//     try container.encode(name, forKey: "name", of: Player.self)
+// }
+// ```
+extension PersistenceContainer {
+    /// Writes a database value into its column.
+    @inlinable @inline(__always)
+    public mutating func encode<Value: DatabaseValueConvertible, Record: EncodableRecord>(
+        _ value: Value, forKey key: String, of record: Record.Type) throws
+    {
+        setValue(value.databaseValue, forColumn: key)
+    }
+
+    /// Writes a database value that is also Encodable: dates, UUIDs and
+    /// data follow the record's strategies.
+    @inlinable @inline(__always)
+    public mutating func encode<Value: DatabaseValueConvertible & Encodable, Record: EncodableRecord>(
+        _ value: Value, forKey key: String, of record: Record.Type) throws
+    {
+        if Value.self == Date.self || Value.self == Data.self || Value.self == UUID.self {
+            setValue(try Self.strategyValue(value, column: key, of: Record.self), forColumn: key)
+        } else {
+            setValue(value.databaseValue, forColumn: key)
+        }
+    }
+
+    /// Writes an Encodable value that is not a database value, as JSON text
+    /// (or as its single value, such as an enum with a raw value).
+    @inlinable
+    public mutating func encode<Value: Encodable, Record: EncodableRecord>(
+        _ value: Value, forKey key: String, of record: Record.Type) throws
+    {
+        setValue(try Self.strategyValue(value, column: key, of: Record.self), forColumn: key)
+    }
+
+    /// A property that can not be written into a row.
+    @available(*, unavailable, message: "a persisted record property must be DatabaseValueConvertible or Encodable")
+    public mutating func encode<Value, Record: EncodableRecord>(
+        _ value: Value, forKey key: String, of record: Record.Type) throws
+    {
+        fatalError("unavailable")  // crash-ok: @available(*, unavailable): no code compiles a call to it
+    }
+
+    // MARK: Optional values
+
+    /// Writes an optional database value: NULL for nil.
+    @inlinable @inline(__always)
+    public mutating func encodeIfPresent<Value: DatabaseValueConvertible, Record: EncodableRecord>(
+        _ value: Value?, forKey key: String, of record: Record.Type) throws
+    {
+        setValue(value?.databaseValue ?? .null, forColumn: key)
+    }
+
+    /// Writes an optional database value that is also Encodable: NULL for
+    /// nil.
+    @inlinable @inline(__always)
+    public mutating func encodeIfPresent<Value: DatabaseValueConvertible & Encodable, Record: EncodableRecord>(
+        _ value: Value?, forKey key: String, of record: Record.Type) throws
+    {
+        if let value {
+            try encode(value, forKey: key, of: Record.self)
+        } else {
+            setValue(.null, forColumn: key)
+        }
+    }
+
+    /// Writes an optional Encodable value: NULL for nil.
+    @inlinable
+    public mutating func encodeIfPresent<Value: Encodable, Record: EncodableRecord>(
+        _ value: Value?, forKey key: String, of record: Record.Type) throws
+    {
+        if let value {
+            try encode(value, forKey: key, of: Record.self)
+        } else {
+            setValue(.null, forColumn: key)
+        }
+    }
+
+    /// A property that can not be written into a row.
+    @available(*, unavailable, message: "a persisted record property must be DatabaseValueConvertible or Encodable")
+    public mutating func encodeIfPresent<Value, Record: EncodableRecord>(
+        _ value: Value?, forKey key: String, of record: Record.Type) throws
+    {
+        fatalError("unavailable")  // crash-ok: @available(*, unavailable): no code compiles a call to it
+    }
+
+    /// The value of a property as an Encodable record stores it.
+    @usableFromInline
+    static func strategyValue<Value: Encodable, Record: EncodableRecord>(
+        _ value: Value, column: String, of record: Record.Type) throws -> DatabaseValue
+    {
+        try DatabaseRecordEncoder(recordType: Record.self).databaseValue(for: value, column: column, key: column)
+    }
+}

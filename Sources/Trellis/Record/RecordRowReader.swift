@@ -1,0 +1,308 @@
+import Foundation
+
+/// Reads the stored properties of a record from a row, one property at a
+/// time, with the rules of Decodable records: the `init(row:)` that the
+/// `@DatabaseRecord` macro writes.
+///
+/// The type of each property picks the way it is read, at compile time:
+///
+/// - a ``DatabaseValueConvertible`` value reads its column (straight from
+///   the statement for the standard types); dates and data follow the
+///   record's decoding strategies;
+/// - a ``FetchableRecord`` reads the scope of its key (a joined
+///   association), or else the row itself, as the `book` of
+///   `struct BookInfo { var book: Book; var author: Author }`;
+/// - an array of records reads the prefetched rows of its key
+///   (`including(all:)`);
+/// - any other `Decodable` value reads its column as JSON text.
+///
+/// ```swift
+/// init(row: Row) throws {
+///     var reader = RecordRowReader<Player>(row: row)
+///     id = try reader.decodeIfPresent(forKey: "id")
+///     name = try reader.decode(forKey: "name")
+/// }
+/// ```
+///
+/// A value that can not be read throws the error a Decodable record throws.
+public struct RecordRowReader<Record: FetchableRecord> {
+    /// The row of the record.
+    public let row: Row
+
+    /// The key of the nested record that reads the row itself: only one
+    /// may, so that a second record is not silently decoded from the
+    /// columns of the first (a forgotten `including`).
+    @usableFromInline var keyReadingRow: String?
+
+    @inlinable
+    public init(row: Row) {
+        self.row = row
+    }
+
+    // MARK: Database values
+
+    /// Reads a database value from its column.
+    @inlinable
+    public mutating func decode<Value: DatabaseValueConvertible>(forKey key: String) throws -> Value {
+        do {
+            return try row.decode(Value.self, forColumn: key)
+        } catch let error as RowDecodingError {
+            throw Self.recordError(error, Value.self)
+        }
+    }
+
+    /// Reads a database value straight from the statement.
+    @inlinable @inline(__always)
+    public mutating func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        forKey key: String) throws -> Value
+    {
+        do {
+            return try row.decode(Value.self, forColumn: key)
+        } catch let error as RowDecodingError {
+            throw Self.recordError(error, Value.self)
+        }
+    }
+
+    /// Reads a database value that is also Decodable: dates and data
+    /// follow the record's strategies.
+    @inlinable
+    public mutating func decode<Value: DatabaseValueConvertible & Decodable>(forKey key: String) throws -> Value {
+        if Value.self == Date.self || Value.self == Data.self {
+            return try decodeWithStrategy(Value.self, forKey: key)
+        }
+        do {
+            return try row.decode(Value.self, forColumn: key)
+        } catch let error as RowDecodingError {
+            throw Self.recordError(error, Value.self)
+        }
+    }
+
+    /// Reads a standard database value that is also Decodable, straight
+    /// from the statement.
+    @inlinable @inline(__always)
+    public mutating func decode<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(
+        forKey key: String) throws -> Value
+    {
+        if Value.self == Date.self || Value.self == Data.self {
+            return try decodeWithStrategy(Value.self, forKey: key)
+        }
+        do {
+            return try row.decode(Value.self, forColumn: key)
+        } catch let error as RowDecodingError {
+            throw Self.recordError(error, Value.self)
+        }
+    }
+
+    /// Reads a Decodable value that is not a database value: JSON text in
+    /// its column, or a nested value in the scope of its key.
+    @inlinable
+    public mutating func decode<Value: Decodable>(forKey key: String) throws -> Value {
+        try decodeDecodable(Value.self, forKey: key)
+    }
+
+    // MARK: Nested records
+
+    /// Reads a nested record: from the scope of its key, or else from the
+    /// row itself.
+    @inlinable
+    public mutating func decode<Value: FetchableRecord>(forKey key: String) throws -> Value {
+        try Value(row: nestedRow(Value.self, forKey: key))
+    }
+
+    /// Reads a nested record that is also Decodable: from JSON text in the
+    /// column of its key, the scope of its key, or else the row itself.
+    @inlinable
+    public mutating func decode<Value: FetchableRecord & Decodable>(forKey key: String) throws -> Value {
+        if row.index(ofColumn: key) != nil {
+            return try decodeDecodable(Value.self, forKey: key)
+        }
+        return try Value(row: nestedRow(Value.self, forKey: key))
+    }
+
+    /// Reads the records of a prefetched to-many association.
+    @inlinable
+    public mutating func decode<Value: FetchableRecord>(forKey key: String) throws -> [Value] {
+        try decodePrefetched(Value.self, forKey: key)
+    }
+
+    /// Reads the records of a prefetched to-many association, or JSON text
+    /// in the column of its key.
+    @inlinable
+    public mutating func decode<Value: FetchableRecord & Decodable>(forKey key: String) throws -> [Value] {
+        if row.index(ofColumn: key) != nil {
+            return try decodeDecodable([Value].self, forKey: key)
+        }
+        return try decodePrefetched(Value.self, forKey: key)
+    }
+
+    /// A property that can not be read from a row.
+    @available(*, unavailable, message: "a record property must be DatabaseValueConvertible, Decodable, or a FetchableRecord")
+    public mutating func decode<Value>(forKey key: String) throws -> Value {
+        fatalError("unavailable")  // crash-ok: @available(*, unavailable): no code compiles a call to it
+    }
+
+    // MARK: Optional values
+
+    /// Reads a database value from its column: nil when the column is NULL
+    /// or missing.
+    @inlinable
+    public mutating func decodeIfPresent<Value: DatabaseValueConvertible>(forKey key: String) throws -> Value? {
+        guard let index = row.index(ofColumn: key), !row.hasNull(atIndex: index) else { return nil }
+        return try decode(forKey: key) as Value
+    }
+
+    /// Reads a standard database value from its column: nil when the column
+    /// is NULL or missing.
+    @inlinable @inline(__always)
+    public mutating func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        forKey key: String) throws -> Value?
+    {
+        guard let index = row.index(ofColumn: key), !row.hasNull(atIndex: index) else { return nil }
+        do {
+            return try row.decode(Value.self, atIndex: index)
+        } catch let error as RowDecodingError {
+            throw Self.recordError(error, Value.self)
+        }
+    }
+
+    /// Reads a database value that is also Decodable: nil when the column
+    /// is NULL or missing.
+    @inlinable
+    public mutating func decodeIfPresent<Value: DatabaseValueConvertible & Decodable>(forKey key: String) throws -> Value? {
+        guard let index = row.index(ofColumn: key), !row.hasNull(atIndex: index) else { return nil }
+        return try decode(forKey: key) as Value
+    }
+
+    /// Reads a standard database value that is also Decodable: nil when the
+    /// column is NULL or missing.
+    @inlinable @inline(__always)
+    public mutating func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(
+        forKey key: String) throws -> Value?
+    {
+        guard let index = row.index(ofColumn: key), !row.hasNull(atIndex: index) else { return nil }
+        if Value.self == Date.self || Value.self == Data.self {
+            return try decodeWithStrategy(Value.self, forKey: key)
+        }
+        do {
+            return try row.decode(Value.self, atIndex: index)
+        } catch let error as RowDecodingError {
+            throw Self.recordError(error, Value.self)
+        }
+    }
+
+    /// Reads a Decodable value: nil when its column is NULL, or when there
+    /// is neither a column nor a scope of its key.
+    @inlinable
+    public mutating func decodeIfPresent<Value: Decodable>(forKey key: String) throws -> Value? {
+        try decodeDecodableIfPresent(Value.self, forKey: key)
+    }
+
+    /// Reads an optional nested record: nil when its scope is missing or
+    /// all its columns are NULL.
+    @inlinable
+    public mutating func decodeIfPresent<Value: FetchableRecord>(forKey key: String) throws -> Value? {
+        guard let scope = row.scopes[key] ?? row.scopesTree[key], scope.containsNonNullValue else { return nil }
+        return try Value(row: scope)
+    }
+
+    /// Reads an optional nested record that is also Decodable: JSON text in
+    /// its column, or its scope.
+    @inlinable
+    public mutating func decodeIfPresent<Value: FetchableRecord & Decodable>(forKey key: String) throws -> Value? {
+        if row.index(ofColumn: key) != nil {
+            return try decodeDecodableIfPresent(Value.self, forKey: key)
+        }
+        guard let scope = row.scopes[key] ?? row.scopesTree[key], scope.containsNonNullValue else { return nil }
+        return try Value(row: scope)
+    }
+
+    /// A property that can not be read from a row.
+    @available(*, unavailable, message: "a record property must be DatabaseValueConvertible, Decodable, or a FetchableRecord")
+    public mutating func decodeIfPresent<Value>(forKey key: String) throws -> Value? {
+        fatalError("unavailable")  // crash-ok: @available(*, unavailable): no code compiles a call to it
+    }
+
+    // MARK: Implementation
+
+    /// The error of a value, as a Decodable record reports it: a missing
+    /// column names the type of the value.
+    @usableFromInline
+    static func recordError(_ error: RowDecodingError, _ valueType: Any.Type) -> RowDecodingError {
+        if case .columnNotFound = error.reason {
+            return error.forRecord(Record.self, valueType: valueType)
+        }
+        return error.forRecord(Record.self)
+    }
+
+    /// The row of a nested record: the scope of its key, or the row itself
+    /// for one key only.
+    @usableFromInline
+    mutating func nestedRow(_ type: Any.Type, forKey key: String) throws -> Row {
+        if let scope = row.scopes[key] ?? row.scopesTree[key] {
+            return scope
+        }
+        if let first = keyReadingRow, first != key {
+            let scopes = row.scopes.names.sorted()
+            throw RowDecodingError(
+                reason: .columnNotFound,
+                message: "No such key: \(first) or \(key): two records can not both decode the columns of \(Record.self)"
+                    + (scopes.isEmpty ? " (include an association for each)" : " (the row has the scopes \(scopes.joined(separator: ", ")))"))
+        }
+        keyReadingRow = key
+        return row
+    }
+
+    @usableFromInline
+    func decodePrefetched<Value: FetchableRecord>(_ type: Value.Type, forKey key: String) throws -> [Value] {
+        do {
+            return try row.decode([Value].self, forKey: key)
+        } catch let error as RowDecodingError {
+            throw error.forRecord(Record.self, valueType: [Value].self)
+        }
+    }
+
+    /// A date or data, with the record's strategies.
+    @usableFromInline
+    func decodeWithStrategy<Value: Decodable>(_ type: Value.Type, forKey key: String) throws -> Value {
+        guard let index = row.index(ofColumn: key) else {
+            throw RowDecodingError.columnNotFound(key, type: Value.self, row: row).forRecord(Record.self, valueType: Value.self)
+        }
+        return try ColumnDecoder(row: row, index: index, column: key, recordType: Record.self, parentPath: [],
+                                 key: RecordMemberKey(key)).decode(Value.self)
+    }
+
+    /// Any other Decodable value, with the rules of Decodable records.
+    @usableFromInline
+    func decodeDecodable<Value: Decodable>(_ type: Value.Type, forKey key: String) throws -> Value {
+        try DatabaseRowDecoder(row: row, recordType: Record.self, parentPath: [], key: nil)
+            .decode(Value.self, column: key, key: RecordMemberKey(key))
+    }
+
+    @usableFromInline
+    func decodeDecodableIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: String) throws -> Value? {
+        try DatabaseRowDecoder(row: row, recordType: Record.self, parentPath: [], key: nil)
+            .decodeIfPresent(Value.self, column: key, key: RecordMemberKey(key))
+    }
+}
+
+/// The coding key of a record property, in the errors of its decoding.
+@usableFromInline
+struct RecordMemberKey: CodingKey {
+    @usableFromInline let stringValue: String
+    @usableFromInline var intValue: Int? { nil }
+
+    @usableFromInline
+    init(_ stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    @usableFromInline
+    init?(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    @usableFromInline
+    init?(intValue: Int) {
+        nil
+    }
+}
