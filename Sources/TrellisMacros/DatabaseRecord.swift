@@ -24,11 +24,11 @@
 ///   `CodingKeys` case, or of its `@Column("...")` attribute; a property
 ///   missing from `CodingKeys` keeps its default value;
 /// - an optional property reads NULL or a missing column as nil;
-/// - a ``DatabaseValueConvertible`` property is stored as its database
+/// - a `DatabaseValueConvertible` property is stored as its database
 ///   value; dates, UUIDs and data follow the record's strategies
 ///   (`databaseDateEncodingStrategy(for:)`...);
 /// - another `Codable` property is stored as JSON text;
-/// - a ``FetchableRecord`` property reads the scope of its key (a joined
+/// - a `FetchableRecord` property reads the scope of its key (a joined
 ///   association: `var author: Author`), or else the row itself
 ///   (`var book: Book` in `BookInfo`); an array of records reads the
 ///   prefetched rows of its key (`var books: [Book]`, from

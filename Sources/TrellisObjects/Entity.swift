@@ -159,7 +159,7 @@ private final class EntityTableNames: @unchecked Sendable {
     }
 }
 
-/// How ``Box/put(_:mode:)`` stores an object.
+/// How `Box/put(_:mode:)` stores an object.
 public enum PutMode: Sendable {
     /// Inserts a new object, or updates the stored one with the same id.
     case put

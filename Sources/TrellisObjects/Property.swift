@@ -500,7 +500,7 @@ public func .= <E>(alias: String, condition: QueryCondition<E>) -> QueryConditio
 
 // MARK: - Sorting
 
-/// How ``Query/ordered(by:flags:)`` sorts.
+/// How `Query/ordered(by:flags:)` sorts.
 public struct OrderFlags: OptionSet, Sendable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }

@@ -1,7 +1,7 @@
 import Trellis
 
 /// The values of one property of the objects that match a query: see
-/// ``Query/property(_:)``. Nil values are left out, unless
+/// `Query/property(_:)`. Nil values are left out, unless
 /// ``with(nullValue:)`` gives a value to read instead.
 ///
 /// ```swift

@@ -121,7 +121,7 @@ public final class Query<T: Entity> {
 
     /// Changes the value that the conditions on `property` compare with,
     /// for the next runs of the query. For a condition with two values
-    /// (`isBetween`), use ``setParameters(_:to:_:)``; when several
+    /// (`isBetween`), use `setParameters(_:to:_:)`; when several
     /// conditions are on the property, name them with `.=` and use
     /// ``setParameter(_:to:)-(String,_)``. A property with no such condition
     /// makes the next run throw.

@@ -30,6 +30,7 @@ extension TableRecord {
     /// }
     /// ```
     ///
+    /// - parameter destination: the associated record type.
     /// - parameter key: the association key; default: the singular name
     ///   of the destination table.
     /// - parameter foreignKey: the foreign key, when the schema has none

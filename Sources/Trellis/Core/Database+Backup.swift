@@ -31,6 +31,7 @@ extension Database {
     /// The source connection must not hold the write lock: back up from a
     /// read, or from `writeWithoutTransaction`, not from `write`.
     ///
+    /// - parameter destination: the connection that receives the copy.
     /// - parameter pagesPerStep: the number of pages copied at each step; by
     ///   default (or any negative number), all pages in one step. Zero, which
     ///   would copy nothing, is an error.

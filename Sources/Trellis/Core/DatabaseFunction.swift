@@ -49,9 +49,11 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
 
     /// A function.
     ///
+    /// - parameter name: the name of the function in SQL.
     /// - parameter argumentCount: the number of arguments; nil for any
     ///   number.
     /// - parameter pure: whether the result depends on the arguments only.
+    /// - parameter function: the result for the given arguments.
     public init(
         _ name: String, argumentCount: Int? = nil, pure: Bool = false,
         function: @escaping @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?)
@@ -69,9 +71,12 @@ public final class DatabaseFunction: Hashable, @unchecked Sendable {
     /// let maxLength = DatabaseFunction("maxLength", argumentCount: 1, pure: true, aggregate: MaxLength.self)
     /// ```
     ///
+    /// - parameter name: the name of the aggregate in SQL.
     /// - parameter argumentCount: the number of arguments; nil for any
     ///   number.
     /// - parameter pure: whether the result depends on the arguments only.
+    /// - parameter aggregate: the type of the aggregate, made anew for
+    ///   each group.
     public init<Aggregate: DatabaseAggregate>(
         _ name: String, argumentCount: Int? = nil, pure: Bool = false, aggregate: Aggregate.Type)
     {

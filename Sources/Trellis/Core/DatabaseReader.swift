@@ -27,11 +27,11 @@ public protocol DatabaseReader: AnyObject, Sendable {
     /// no read-only enforcement, no isolation.
     func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T
 
-    /// The asynchronous version of ``unsafeRead(_:)-7ur0h``.
+    /// The asynchronous version of `unsafeRead(_:)`.
     func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T
 
     /// Runs `value` with the connection of the access that runs on this
-    /// thread, if any, and else as ``unsafeRead(_:)-7ur0h`` does: for code
+    /// thread, if any, and else as `unsafeRead(_:)` does: for code
     /// that can not pass the `Database` it was given.
     ///
     /// ```swift
@@ -43,7 +43,7 @@ public protocol DatabaseReader: AnyObject, Sendable {
 
     /// Runs `value` later, with a connection that can not write, inside a
     /// read transaction; `value` receives an error when the database can
-    /// not be read. The completion-handler form of ``read(_:)-8wt0b``.
+    /// not be read. The completion-handler form of `read(_:)`.
     ///
     /// ```swift
     /// dbQueue.asyncRead { dbResult in
@@ -85,13 +85,13 @@ public protocol DatabaseWriter: DatabaseReader {
     /// Runs `updates` outside of any transaction.
     func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T
 
-    /// The asynchronous version of ``writeWithoutTransaction(_:)-2a6ls``.
+    /// The asynchronous version of `writeWithoutTransaction(_:)`.
     func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T
 
     /// Runs `updates` when no other access runs.
     func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T
 
-    /// The asynchronous version of ``barrierWriteWithoutTransaction(_:)-9q9z5``.
+    /// The asynchronous version of `barrierWriteWithoutTransaction(_:)`.
     func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T
 
     /// Runs `updates` later, outside of any transaction, in the order of
@@ -137,7 +137,7 @@ extension DatabaseWriter {
         }
     }
 
-    /// The asynchronous version of ``write(_:)-76inz``.
+    /// The asynchronous version of `write(_:)`.
     ///
     /// ```swift
     /// let count = try await dbQueue.write { db in
@@ -155,7 +155,7 @@ extension DatabaseWriter {
 extension DatabaseWriter {
     /// Runs `updates` later in a transaction, then `completion` with the
     /// connection and the result: the completion-handler form of
-    /// ``write(_:)-76inz``. Writes run in the order of the calls.
+    /// `write(_:)`. Writes run in the order of the calls.
     ///
     /// ```swift
     /// dbQueue.asyncWrite({ db in

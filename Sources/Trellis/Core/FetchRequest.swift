@@ -15,6 +15,7 @@ public protocol FetchRequest<RowDecoder>: SQLSubqueryable {
 
     /// Compiles the request into a statement, ready to run.
     ///
+    /// - parameter db: the connection that compiles the request.
     /// - parameter singleResult: a hint that one row is needed, which
     ///   may add `LIMIT 1`.
     func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest

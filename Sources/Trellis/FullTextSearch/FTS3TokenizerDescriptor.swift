@@ -51,6 +51,7 @@ public struct FTS3TokenizerDescriptor: Hashable, Sendable {
     /// t.tokenizer = .unicode61(diacritics: .keep)
     /// ```
     ///
+    /// - parameter diacritics: whether diacritics are removed from tokens.
     /// - parameter separators: characters that separate tokens.
     /// - parameter tokenCharacters: characters that belong to tokens.
     public static func unicode61(

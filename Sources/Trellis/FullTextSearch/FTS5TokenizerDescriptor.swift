@@ -73,6 +73,7 @@ public struct FTS5TokenizerDescriptor: Hashable, Sendable {
     /// t.tokenizer = .unicode61(categories: "L* N* Co")
     /// ```
     ///
+    /// - parameter diacritics: whether diacritics are removed from tokens.
     /// - parameter categories: the Unicode categories of token characters.
     /// - parameter separators: characters that separate tokens.
     /// - parameter tokenCharacters: characters that belong to tokens.

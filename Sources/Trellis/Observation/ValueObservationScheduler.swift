@@ -14,7 +14,7 @@ import Dispatch
 ///
 /// The built-in schedulers are ``async(onQueue:)`` and ``task``; on the
 /// main actor, ``ValueObservationMainActorScheduler/mainActor`` (the
-/// default) and ``ValueObservationMainActorScheduler/immediate``. A
+/// default) and ``ValueObservationScheduler/immediate``. A
 /// scheduler of your own runs the actions it is given in the order it
 /// receives them.
 public protocol ValueObservationScheduler: Sendable {
@@ -122,7 +122,7 @@ extension ValueObservationScheduler where Self == TaskValueObservationScheduler 
     }
 }
 
-/// The scheduler of ``ValueObservationMainActorScheduler/immediate``: the
+/// The scheduler of ``ValueObservationScheduler/immediate``: the
 /// initial value is delivered before `start` returns, the next ones
 /// asynchronously on the main actor.
 public struct ImmediateValueObservationScheduler: ValueObservationMainActorScheduler {

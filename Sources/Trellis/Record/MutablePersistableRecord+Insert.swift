@@ -8,6 +8,7 @@ extension MutablePersistableRecord {
     /// try player.insert(db)
     /// ```
     ///
+    /// - parameter db: the connection that writes.
     /// - parameter conflictResolution: overrides
     ///   `persistenceConflictPolicy` (`INSERT OR REPLACE`...).
     @inlinable

@@ -86,6 +86,7 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     ///     doUpdate: { _ in [Column("count") += 1, Column("isTainted").noOverwrite] })
     /// ```
     ///
+    /// - parameter db: the connection that writes.
     /// - parameter conflictTarget: the columns of the unique key that
     ///   triggers the update; empty means any.
     /// - parameter strategy: whether the columns that `doUpdate` does not

@@ -161,8 +161,14 @@ public final class TableDefinition {
     /// t.foreignKey(["citizenID", "countryCode"], references: "citizenship", onDelete: .cascade)
     /// ```
     ///
+    /// - parameter columns: the columns of the foreign key.
+    /// - parameter table: the referenced table.
     /// - parameter destinationColumns: the referenced columns; default:
     ///   the primary key of the referenced table, which must exist.
+    /// - parameter deleteAction: the action on the deletion of a referenced row.
+    /// - parameter updateAction: the action on the update of a referenced key.
+    /// - parameter deferred: whether the constraint is checked at commit
+    ///   (`DEFERRABLE INITIALLY DEFERRED`).
     public func foreignKey(
         _ columns: [String], references table: String, columns destinationColumns: [String]? = nil,
         onDelete deleteAction: Database.ForeignKeyAction? = nil,
@@ -190,8 +196,14 @@ public final class TableDefinition {
     /// // CREATE INDEX "book_on_authorId" ON "book"("authorId")
     /// ```
     ///
+    /// - parameter name: the name of the reference, from which the
+    ///   columns are named.
     /// - parameter table: the referenced table; default: `name`, or its
     ///   plural when only that table exists.
+    /// - parameter deleteAction: the action on the deletion of a referenced row.
+    /// - parameter updateAction: the action on the update of a referenced key.
+    /// - parameter deferred: whether the constraint is checked at commit
+    ///   (`DEFERRABLE INITIALLY DEFERRED`).
     /// - parameter indexed: whether the columns get an index. A unique
     ///   foreign key, or one of the primary key, needs none.
     @discardableResult
