@@ -101,8 +101,13 @@ extension Database {
     /// that refused a commit, or the connection's error.
     @usableFromInline
     func stepError(code: CInt, statement: Statement) -> any Error {
+        let error = makeError(code: code, statement: statement)
+        // A statement stays active after SQLITE_BUSY (it could be stepped
+        // again) until it is reset: active, it would keep its locks and make
+        // the next COMMIT of the connection fail with "SQL statements in
+        // progress".
+        statement.reset()
         guard let refusal = commitHookError else {
-            let error = makeError(code: code, statement: statement)
             notifyTransactionEnd()
             return error
         }
