@@ -91,7 +91,14 @@ let package = Package(
         ),
         .testTarget(
             name: "TrellisTests",
+            dependencies: ["Trellis", "TrellisCrashWriter"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The process that the crash-consistency tests kill.
+        .executableTarget(
+            name: "TrellisCrashWriter",
             dependencies: ["Trellis"],
+            path: "Tests/TrellisCrashWriter",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]
