@@ -91,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TrellisTests",
-            dependencies: ["Trellis", "TrellisCrashWriter"],
+            dependencies: ["Trellis", "TrellisSQLite", "TrellisCrashWriter"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The process that the crash-consistency tests kill.
