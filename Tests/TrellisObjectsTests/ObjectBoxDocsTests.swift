@@ -461,7 +461,7 @@ extension DocOrder {
         #expect(Array(reloaded.orders).count == 2)
         #expect(try store.box(for: DocOrder.self).count() == 3)   // unlinked, not removed
 
-        // The seed's way to remove relations from the ToOne end.
+        // Relations removed from the ToOne end instead.
         let orders = Array(reloaded.orders)
         orders.forEach { order in order.customer = nil }
         try store.box(for: DocOrder.self).put(orders)

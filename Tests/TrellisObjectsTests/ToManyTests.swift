@@ -5,8 +5,8 @@ import TrellisObjects
 
 // `ToMany<Order>` with one type parameter, as ObjectBox's docs write it: the
 // relation learns the type of its owner when the owner is read or put. The
-// older form that names the owner, `ToMany<Order, Customer>` (seed 004),
-// works the same.
+// older form that names the owner, `ToMany<Order, Customer>` (see
+// RelationsTests), works the same.
 
 private final class Shop: Entity {
     var id: Id = 0

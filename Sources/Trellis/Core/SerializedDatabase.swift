@@ -68,7 +68,7 @@ final class SerializedDatabase: @unchecked Sendable {
     /// Marks the target queues of connections, so that a synchronous
     /// access knows when its caller already runs on its target queue.
     final class TargetQueueMarker: Sendable {}
-    nonisolated(unsafe) private static let targetMarkerKey = DispatchSpecificKey<TargetQueueMarker>()
+    private static let targetMarkerKey = DispatchSpecificKey<TargetQueueMarker>()
     private static let targetMarkerLock = NSLock()
     private let targetMarker: TargetQueueMarker?
 

@@ -88,7 +88,7 @@ struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
             // As in GRDB, the decoder is asked for the coding key, and it
             // shares the record's user info with the nested values.
             let jsonDecoder = recordType.databaseJSONDecoder(for: key?.stringValue ?? column)
-            jsonDecoder.userInfo.merge(recordType.databaseDecodingUserInfo) { own, _ in own }
+            jsonDecoder.userInfo.merge(sendableUserInfo(recordType.databaseDecodingUserInfo)) { own, _ in own }
             return try jsonDecoder.decode(T.self, from: data)
         } catch let error as DecodingError {
             // GRDB's error, so that `catch DecodingError.keyNotFound` works,

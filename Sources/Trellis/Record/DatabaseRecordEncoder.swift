@@ -92,7 +92,7 @@ final class DatabaseRecordEncoder: Encoder {
         // As in GRDB, the encoder is asked for the coding key, and it
         // shares the record's user info with the nested values.
         let jsonEncoder = recordType.databaseJSONEncoder(for: key)
-        jsonEncoder.userInfo.merge(recordType.databaseEncodingUserInfo) { own, _ in own }
+        jsonEncoder.userInfo.merge(sendableUserInfo(recordType.databaseEncodingUserInfo)) { own, _ in own }
         let data = try jsonEncoder.encode(value)
         return String(decoding: data, as: UTF8.self).databaseValue
     }

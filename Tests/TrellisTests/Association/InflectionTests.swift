@@ -169,7 +169,7 @@ import Testing
         ("bookAuthor", "bookAuthors", "bookAuthor"),
         ("tracks", "tracks", "track"),
         ("genres", "genres", "genre"),
-        // Recorded in session 13 from a run of about 6,000 names through
+        // Recorded from a run of about 6,000 names through
         // both libraries: -man words, irregular endings, trailing digits,
         // uppercase names, words ending in -ie.
         ("human", "humen", "human"),

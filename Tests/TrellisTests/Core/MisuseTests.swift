@@ -202,13 +202,17 @@ import Trellis
         let dbQueue = try DatabaseQueue()
         let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c ORDER BY x DESC LIMIT 1"
         try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+        let started = StartSignal()
         let task = Task {
             try await dbQueue.write { db in
                 try db.execute(sql: "INSERT INTO t VALUES (1)")
+                started.signal()
                 return try Int.fetchOne(db, sql: endless)
             }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        // Cancelled once the write runs, so that cancelling interrupts the
+        // access instead of preventing it.
+        #expect(await started.wait())
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         // The write rolled back, and the connection serves the next access.
@@ -329,4 +333,26 @@ import Trellis
         }
     }
 
+}
+
+/// Tells a test that something started on another thread.
+private final class StartSignal: @unchecked Sendable {
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var isSignaled = false
+
+    func signal() {
+        lock.withLock { isSignaled = true }
+    }
+
+    /// Waits, without blocking the thread, until signaled; false after a
+    /// timeout.
+    func wait(seconds: Double = 10) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !lock.withLock({ isSignaled }) {
+            if Date() > deadline { return false }
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+        return true
+    }
 }

@@ -198,16 +198,17 @@ private struct TooRecentError: Error {}
         let tableChanges = NotificationLog()
 
         // Notify all changes made to the database
-        // (the article leaves out onError, which GRDB requires too)
+        // (the article leaves out onError, which GRDB requires too, and
+        // writes `try`, which start no longer needs)
         let observation = DatabaseRegionObservation(tracking: .fullDatabase)
-        let observer = try observation.start(in: dbPool, onError: { _ in }, onChange: { db in
+        let observer = observation.start(in: dbPool, onError: { _ in }, onChange: { db in
             // Notify other processes
             allChanges.record()
         })
 
         // Notify changes made to the "player" and "team" tables only
         let tableObservation = DatabaseRegionObservation(tracking: Player.all(), Team.all())
-        let tableObserver = try tableObservation.start(in: dbPool, onError: { _ in }, onChange: { db in
+        let tableObserver = tableObservation.start(in: dbPool, onError: { _ in }, onChange: { db in
             // Notify other processes
             tableChanges.record()
         })

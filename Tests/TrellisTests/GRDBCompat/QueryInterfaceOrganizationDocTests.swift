@@ -141,7 +141,7 @@ private func describe<A: Association>(_ association: A) -> String {
         }
 
         let changes = Counter()
-        let observer = try DatabaseRegionObservation(tracking: Player.filter(id: 1))
+        let observer = DatabaseRegionObservation(tracking: Player.filter(id: 1))
             .start(in: dbQueue, onError: { _ in }, onChange: { _ in changes.add(1) })
         try dbQueue.write { db in try db.execute(sql: "UPDATE team SET id = id") }
         #expect(changes.value == 0)
@@ -178,8 +178,9 @@ private func describe<A: Association>(_ association: A) -> String {
         let changes = Counter()
         let request = Player.all()
         let observation = DatabaseRegionObservation(tracking: request)
-        // The article leaves out onError, which GRDB requires too.
-        let observer = try observation.start(in: dbQueue, onError: { _ in }, onChange: { (db: Database) in
+        // The article leaves out onError, which GRDB requires too, and
+        // writes `try`, which start no longer needs.
+        let observer = observation.start(in: dbQueue, onError: { _ in }, onChange: { (db: Database) in
             changes.add(1) // print("Players were changed")
         })
         try dbQueue.write { db in try db.execute(sql: "UPDATE player SET score = score + 1") }

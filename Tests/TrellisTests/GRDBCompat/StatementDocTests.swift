@@ -206,7 +206,9 @@ private struct Player: Codable, FetchableRecord, PersistableRecord, Hashable {
                 SELECT * FROM player WHERE score < 150;
                 SELECT * FROM player WHERE score >= 150;
                 """)
-            let players = try statements.flatMap { statement in
+            // The guide writes `try` before flatMap, which does not throw:
+            // the cursor it makes throws as it steps.
+            let players = statements.flatMap { statement in
                 try Player.fetchCursor(statement)
             }
             var names: [String] = []

@@ -342,7 +342,7 @@ private final class PlayerObserver: TransactionObserver, @unchecked Sendable {
         dbQueue.remove(transactionObserver: removed)
         let removedInDatabase = PlayerObserver()
         dbQueue.add(transactionObserver: removedInDatabase)
-        try dbQueue.inDatabase { db in
+        dbQueue.inDatabase { db in
             db.remove(transactionObserver: removedInDatabase)
         }
         try insertPlayer()

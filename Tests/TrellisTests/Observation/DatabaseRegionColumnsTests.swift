@@ -84,14 +84,13 @@ import Trellis
         for try await player in observation.values(in: dbQueue) {
             received.append("\(player?.name ?? "nil") \(player?.score ?? 0)")
             if received.count == 1 {
-                // Not observed: the name only (a value it triggered would
-                // be fetched before the next write). Then observed: the score.
+                // Not observed: the name only. A value it triggered would be
+                // fetched inside its write, and delivered before the value of
+                // the next write, which is observed: the score.
                 try await dbQueue.write { db in try db.execute(sql: "UPDATE player SET name = 'Art' WHERE id = 1") }
-                try await Task.sleep(for: .milliseconds(300))
                 try await dbQueue.write { db in try db.execute(sql: "UPDATE player SET score = 11 WHERE id = 1") }
             } else if received.count == 2 {
                 try await dbQueue.write { db in try db.execute(sql: "INSERT INTO team (name) VALUES ('Reds')") }
-                try await Task.sleep(for: .milliseconds(300))
                 try await dbQueue.write { db in try db.execute(sql: "DELETE FROM player WHERE id = 1") }
             } else {
                 break
@@ -109,11 +108,12 @@ import Trellis
         for try await names in observation.values(in: dbQueue) {
             received.append(names)
             if received.count == 1 {
+                // Not observed, or its value would come before the insert's:
+                // the fetch of a change runs inside the write that made it.
                 try await dbQueue.write { db in try db.execute(sql: "UPDATE player SET score = score + 1") }
-                try await Task.sleep(for: .milliseconds(300))
                 try await dbQueue.write { db in try Player(id: 3, name: "Craig", score: 0).insert(db) }
             } else if received.count == 2 {
-                try await dbQueue.write { db in try Player.deleteOne(db, id: 1) }
+                #expect(try await dbQueue.write { db in try Player.deleteOne(db, id: 1) })
             } else {
                 break
             }

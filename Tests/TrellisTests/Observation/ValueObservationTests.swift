@@ -35,8 +35,14 @@ import Trellis
             var values: [Int] { lock.lock(); defer { lock.unlock() }; return counts }
         }
         let box = Box()
+        let fetches = Box()
         let changed = DispatchSemaphore(value: 0)
-        let cancellable = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? 0 }
+        let cancellable = ValueObservation
+            .tracking { db in
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? 0
+                fetches.append(count)
+                return count
+            }
             .start(in: dbPool, scheduling: .task) { error in
                 Issue.record("unexpected error \(error)")
             } onChange: { count in
@@ -47,8 +53,11 @@ import Trellis
         try dbPool.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
         #expect(changed.wait(timeout: .now() + 5) == .success)
         cancellable.cancel()
+        // A change is fetched inside the write that made it: once the write
+        // returns, a fetch it triggered has run, and every value comes from
+        // a fetch.
         try dbPool.write { db in try db.execute(sql: "INSERT INTO t VALUES (3)") }
-        Thread.sleep(forTimeInterval: 0.2)
+        #expect(fetches.values == [1, 2])
         #expect(box.values == [1, 2])
     }
 
@@ -92,9 +101,6 @@ import Trellis
             }
             return true
         }
-
-        /// Gives a value that should not come the time to arrive.
-        func settle() { Thread.sleep(forTimeInterval: 0.3) }
     }
 
     /// The number of players, each fetch recorded in `fetches`.
@@ -137,10 +143,11 @@ import Trellis
         let (fetches, recorder, cancellable) = observePlayerCount(in: dbQueue)
         defer { cancellable.cancel() }
         #expect(recorder.waitForValue())
+        // A change is fetched inside the write that made it: no fetch once
+        // the write returned, so no value to come.
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO team VALUES ('Reds')") }
-        recorder.settle()
-        #expect(recorder.values == [0])
         #expect(fetches.values == [0])
+        #expect(recorder.values == [0])
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur')") }
         #expect(recorder.waitForValue())
         #expect(recorder.values == [0, 1])
@@ -171,9 +178,10 @@ import Trellis
                 return .rollback
             }
         }
-        recorder.settle()
-        #expect(recorder.values == [0])
+        // A change is fetched inside the write that made it: no fetch once
+        // the writes returned, so no value to come.
         #expect(fetches.values == [0])
+        #expect(recorder.values == [0])
         // After a rollback, the same statement committed is observed.
         try dbQueue.writeWithoutTransaction { db in
             try db.inTransaction {
@@ -296,9 +304,9 @@ import Trellis
         #expect(recorder.waitForValue())
         try dbPool.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur', 10)") }
         #expect(recorder.waitForValue())
-        // Same count: no new value.
+        // Same count: no new value. Values come in order: a duplicate would
+        // come before the value of the next change.
         try dbPool.write { db in try db.execute(sql: "UPDATE player SET score = 20") }
-        recorder.settle()
         try dbPool.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Barbara', 5)") }
         #expect(recorder.waitForValue())
         #expect(recorder.values == [0, 1, 2])
@@ -321,8 +329,12 @@ import Trellis
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur', 1)") }
         #expect(recorder.waitForValue())
         try dbQueue.write { db in try db.execute(sql: "UPDATE player SET score = 2") }
-        recorder.settle()
         #expect(recorder.values == ["0 players", "1 players"])
+        // Values come in order: a duplicate would come before the value of
+        // the next change.
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Barbara', 3)") }
+        #expect(recorder.waitForValue())
+        #expect(recorder.values == ["0 players", "1 players", "2 players"])
     }
 
     @Test @MainActor func immediateSchedulingDeliversTheCurrentValueBeforeStartReturns() async throws {
@@ -395,16 +407,21 @@ import Trellis
         try dbQueue.write { db in
             try db.execute(sql: "CREATE TABLE player(name TEXT); CREATE TABLE team(name TEXT)")
         }
+        let fetches = Recorder<Int>()
         let recorder = Recorder<Int>()
         let cancellable = observe(
             ValueObservation.tracking(region: SQLRequest<Row>(sql: "SELECT * FROM team")) { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
+                fetches.append(count)
+                return count
             },
             in: dbQueue, into: recorder)
         defer { cancellable.cancel() }
         #expect(recorder.waitForValue())
+        // A change is fetched inside the write that made it: no fetch once
+        // the write returned, so no value to come.
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur')") }
-        recorder.settle()
+        #expect(fetches.values == [0])
         #expect(recorder.values == [0])
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO team VALUES ('Reds')") }
         #expect(recorder.waitForValue())

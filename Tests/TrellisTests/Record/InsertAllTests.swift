@@ -75,7 +75,7 @@ private struct LoggedPlayer: MutablePersistableRecord {
 
     @Test func insertAllFillsEachIdAcrossSeveralStatements() throws {
         let dbQueue = try makeDatabase()
-        let players = (1...250).map { Player(id: nil, name: "P\($0)", score: $0) }
+        let players = (1...250).map { (index: Int) in Player(id: nil, name: "P\(index)", score: index) }
         let inserted = try dbQueue.write { db in try players.insertAll(db) }
         #expect(inserted.map(\.id) == (1...250).map { Int64($0) })
         try dbQueue.read { (db: Database) throws in

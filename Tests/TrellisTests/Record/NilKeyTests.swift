@@ -99,7 +99,7 @@ private struct Membership: Codable, FetchableRecord, PersistableRecord {
 
     @Test func nilKeyDictionaryStillChecksItsColumns() throws {
         let dbQueue = try makeDatabase()
-        try dbQueue.read { (db: Database) throws in
+        try dbQueue.read { (db: Database) throws -> Void in
             #expect(throws: DatabaseError.self) {
                 _ = try Membership.fetchOne(db, key: ["role": nil])
             }

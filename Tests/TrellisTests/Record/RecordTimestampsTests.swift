@@ -503,10 +503,11 @@ extension Timestamped.Player {
         try dbQueue.write { db in
             // Prefer updateChanges() if the modification date should always be
             // updated, even if other columns are not changed.
-            try player.updateChanges(db) {
+            let modified = try player.updateChanges(db) {
                 $0.score = 2000
                 $0.modificationDate = try db.transactionDate
             }
+            #expect(modified)
         }
         stored = try dbQueue.read { db in try Timestamped.Player.find(db, key: 1) }
         #expect(stored.score == 2000)

@@ -34,13 +34,6 @@ extension SQLExpression {
         return self
     }
 
-    /// The expression without the JSON kind that JSON columns and `asJSON`
-    /// give it, for code that looks for plain columns.
-    var withoutJSONKind: SQLExpression {
-        if case .json(let expression, _) = impl { return expression }
-        return self
-    }
-
     /// The result of the JSON function `name`, that SQLite reads as JSON.
     static func jsonFunction(_ name: String, _ arguments: [SQLExpression]) -> SQLExpression {
         SQLExpression(.json(SQLExpression(.function(name, arguments, distinct: false)), .functionResult))

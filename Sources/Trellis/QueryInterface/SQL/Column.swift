@@ -56,14 +56,6 @@ public struct Column: ColumnExpression {
     }
 }
 
-/// A column qualified by a table alias.
-struct QualifiedColumn: ColumnExpression {
-    let name: String
-    let alias: AliasIdentity
-
-    var sqlExpression: SQLExpression { SQLExpression(.column(name, alias)) }
-}
-
 extension Row {
     /// The value of a column.
     ///

@@ -1,7 +1,7 @@
 import Testing
 import Trellis
 
-// Seed 001: ForeignKey, when there are several foreign keys from a table to
+// ForeignKey, when there are several foreign keys from a table to
 // another (a book's author and translator), or none.
 
 private struct Person: Codable, FetchableRecord, PersistableRecord {
@@ -62,7 +62,7 @@ private struct BookInfo: Decodable, FetchableRecord {
     var translator: Person?
 }
 
-@Suite struct Seed001ForeignKeyTests {
+@Suite struct AssociationForeignKeyTests {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

@@ -2,9 +2,9 @@ import Testing
 import Trellis
 import TrellisObjects
 
-// Seed 004: relations in an object store. The samples as the seed writes
-// them, with the slips of seeds/README.md read as intended: `var id: Id = 0`
-// in Person, `try` before `put`, and `orders` for the array.
+// Relations in an object store: ToOne targets and the backlinks of a
+// ToMany, in the samples' own words, with `var id: Id = 0` in Person,
+// `try` before `put`, and `orders` for the array.
 
 private class Person: Entity {
     var id: Id = 0
@@ -22,7 +22,7 @@ private class Customer: Entity { var id: Id = 0
 
 private class Order: Entity { var id: Id = 0; var customer: ToOne<Customer> = nil }
 
-@Suite struct Seed004RelationsTests {
+@Suite struct RelationsTests {
     private func spouseIds(_ store: Store) throws -> [String: Int64?] {
         try store.queue.read { db in
             var result: [String: Int64?] = [:]

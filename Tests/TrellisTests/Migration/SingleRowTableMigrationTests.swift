@@ -1,10 +1,10 @@
 import Testing
 import Trellis
 
-// Seed 002: the migration of the single-row table, and its NOT NULL
-// variant, as the seed writes them.
+// The migration of a single-row table, as the single-row table guide
+// writes it, and its NOT NULL variant.
 
-@Suite struct Seed002MigrationTests {
+@Suite struct SingleRowTableMigrationTests {
     @Test func theSingleRowTableReplacesItsRowAndRejectsOtherIds() throws {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("appConfiguration") { db in

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import Trellis
 
-// Snippets in the style of GRDB's README, which must compile with
-// `import Trellis` and behave the same.
+// Reads and writes, synchronous and async, written in the style of GRDB's
+// README: they compile with `import Trellis` and behave the same.
 
 private struct Player: Codable, FetchableRecord, PersistableRecord, Identifiable {
     var id: Int64
@@ -19,7 +19,7 @@ private struct Player: Codable, FetchableRecord, PersistableRecord, Identifiable
 
 private struct Place: TableRecord {}
 
-@Suite struct GRDBDocumentationSnippetsTests {
+@Suite struct ReadAndWriteAccessTests {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
@@ -34,7 +34,7 @@ private struct Place: TableRecord {}
         return dbQueue
     }
 
-    @Test func synchronousSnippets() throws {
+    @Test func synchronousReadsAndWrites() throws {
         let dbQueue = try makeDatabase()
         let players: [Player] = try dbQueue.read(Player.fetchAll)
         #expect(players.count == 2)
@@ -50,7 +50,7 @@ private struct Place: TableRecord {}
         #expect(Database.ColumnType("VARCHAR(255)").rawValue == "VARCHAR(255)")
     }
 
-    @Test func asynchronousSnippets() async throws {
+    @Test func asynchronousReadsAndWrites() async throws {
         let dbQueue = try makeDatabase()
         let count = try await dbQueue.read { db in try Player.fetchCount(db) }
         #expect(count == 2)

@@ -1,10 +1,10 @@
 import Testing
 import Trellis
 
-// Seed 000: the country and demographics tables, created as the seed
-// writes them.
+// A one-to-one schema: a country and its demographics, linked by a
+// foreign key with a unique index, and deleted with the country.
 
-@Suite struct Seed000SchemaTests {
+@Suite struct OneToOneSchemaTests {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

@@ -1,7 +1,7 @@
 import Testing
 import Trellis
 
-// Seed 002, the single-row table guide: the template at its end, verbatim
+// The single-row table guide: the template at its end, verbatim
 // (with `import Trellis`), and every read and write path it shows.
 
 // AppConfiguration.swift
@@ -45,7 +45,7 @@ extension AppConfiguration: FetchableRecord, PersistableRecord {
     }
 }
 
-@Suite struct Seed002SingleRowTableTests {
+@Suite struct SingleRowTableTests {
     private func makeDatabase() throws -> DatabaseQueue {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("appConfiguration") { db in

@@ -1,7 +1,7 @@
 import Testing
 import Trellis
 
-// Seed 000: the HasOne association between a country and its demographics,
+// The HasOne association between a country and its demographics,
 // with the foreign key inferred from the schema, or given as ForeignKey.
 
 private struct Demographics: Codable, FetchableRecord, PersistableRecord {
@@ -37,7 +37,7 @@ private struct CountryInfo: Decodable, FetchableRecord {
     var demographic: Demographics?
 }
 
-@Suite struct Seed000HasOneTests {
+@Suite struct HasOneTests {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

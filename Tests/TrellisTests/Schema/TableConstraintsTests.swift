@@ -1,10 +1,11 @@
 import Testing
 import Trellis
 
-// Seed 003: TableDefinition, each sample as written, checked against the
-// schema SQLite reports and the constraints it enforces.
+// TableDefinition's keys and constraints, each sample as documented,
+// checked against the schema SQLite reports and the constraints it
+// enforces.
 
-@Suite struct Seed003TableDefinitionTests {
+@Suite struct TableConstraintsTests {
     @Test func autoIncrementedPrimaryKeyNeverReusesIds() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
