@@ -44,19 +44,6 @@ import TrellisMacrosPlugin
                 var spouse: ToOne<Person> = nil
                 var isAdult: Bool { age >= 18 }
 
-                convenience init(reading reader: TrellisObjects.EntityReader) throws {
-                    self.init()
-                    self.id = try reader.read("id")
-                    self.name = try reader.read("name")
-                    self.age = try reader.read("age")
-                    self.score = try reader.read("score")
-                    self.active = try reader.read("active")
-                    self.nickname = try reader.readIfPresent("nickname")
-                    self.spouse = try reader.readRelation("spouse")
-                }
-            }
-
-            extension Person: TrellisObjects.EntityBinding {
                 static let id = TrellisObjects.Property<Person, Id>("id")
 
                 static let name = TrellisObjects.Property<Person, String>("name")
@@ -71,6 +58,19 @@ import TrellisMacrosPlugin
 
                 static let spouse = TrellisObjects.Property<Person, ToOne<Person>>("spouse")
 
+                convenience init(reading reader: TrellisObjects.EntityReader) throws {
+                    self.init()
+                    self.id = try reader.read("id")
+                    self.name = try reader.read("name")
+                    self.age = try reader.read("age")
+                    self.score = try reader.read("score")
+                    self.active = try reader.read("active")
+                    self.nickname = try reader.readIfPresent("nickname")
+                    self.spouse = try reader.readRelation("spouse")
+                }
+            }
+
+            extension Person: TrellisObjects.EntityBinding {
                 func write(to writer: TrellisObjects.EntityWriter) throws {
                     try writer.write(self.id, to: "id")
                     try writer.write(self.name, to: "name")
@@ -108,15 +108,15 @@ import TrellisMacrosPlugin
                 public var id: Id
                 public var name: String
                 let kind = "author"
-            }
 
-            extension Author: TrellisObjects.EntityBinding {
                 public static let id = TrellisObjects.Property<Author, Id>("id")
 
                 public static let name = TrellisObjects.Property<Author, String>("name")
 
                 public static let kind = TrellisObjects.Property<Author, String>("kind")
+            }
 
+            extension Author: TrellisObjects.EntityBinding {
                 public init(reading reader: TrellisObjects.EntityReader) throws {
                     self.id = try reader.read("id")
                     self.name = try reader.read("name")
@@ -160,15 +160,6 @@ import TrellisMacrosPlugin
                 var shops: ToMany<Shop> = nil  // objectbox: backlink = "customers"
                 required init() {}
 
-                required convenience init(reading reader: TrellisObjects.EntityReader) throws {
-                    self.init()
-                    self.id = try reader.read("id")
-                    self.orders = try reader.readRelation("orders")
-                    self.shops = try reader.readRelation("shops")
-                }
-            }
-
-            extension Customer: TrellisObjects.EntityBinding {
                 static let id = TrellisObjects.Property<Customer, EntityId<Customer>>("id")
 
                 static let orders = TrellisObjects.Property<Customer, ToMany<Order>>("orders")
@@ -179,6 +170,15 @@ import TrellisMacrosPlugin
                     ["orders": "customer", "shops": "customers"]
                 }
 
+                required convenience init(reading reader: TrellisObjects.EntityReader) throws {
+                    self.init()
+                    self.id = try reader.read("id")
+                    self.orders = try reader.readRelation("orders")
+                    self.shops = try reader.readRelation("shops")
+                }
+            }
+
+            extension Customer: TrellisObjects.EntityBinding {
                 func write(to writer: TrellisObjects.EntityWriter) throws {
                     try writer.write(self.id, to: "id")
                     try writer.writeRelation(self.orders, to: "orders")
@@ -227,16 +227,6 @@ import TrellisMacrosPlugin
                 // objectbox: transient
                 var cache: [String: Int] = [:]
 
-                convenience init(reading reader: TrellisObjects.EntityReader) throws {
-                    self.init()
-                    self.email = try reader.read("email")
-                    self.city = try reader.read("city")
-                    self.key = try reader.read("id")
-                    self.name = try reader.read("full_name")
-                }
-            }
-
-            extension Member: TrellisObjects.EntityBinding {
                 static let email = TrellisObjects.Property<Member, String>("email")
 
                 static let city = TrellisObjects.Property<Member, String>("city")
@@ -257,6 +247,16 @@ import TrellisMacrosPlugin
                     ["email"]
                 }
 
+                convenience init(reading reader: TrellisObjects.EntityReader) throws {
+                    self.init()
+                    self.email = try reader.read("email")
+                    self.city = try reader.read("city")
+                    self.key = try reader.read("id")
+                    self.name = try reader.read("full_name")
+                }
+            }
+
+            extension Member: TrellisObjects.EntityBinding {
                 func write(to writer: TrellisObjects.EntityWriter) throws {
                     try writer.write(self.email, to: "email")
                     try writer.write(self.city, to: "city")
@@ -293,11 +293,11 @@ import TrellisMacrosPlugin
                 static let name = Property<Gadget, String>("name")
                 var serial: UInt64 = 0
                 var name = ""
+
+                static let serial = TrellisObjects.Property<Gadget, UInt64>("id")
             }
 
             extension Gadget: TrellisObjects.EntityBinding {
-                static let serial = TrellisObjects.Property<Gadget, UInt64>("id")
-
                 init(reading reader: TrellisObjects.EntityReader) throws {
                     self.serial = try reader.read("id")
                     self.name = try reader.read("name")
@@ -314,6 +314,42 @@ import TrellisMacrosPlugin
                     }
                     set {
                         self.serial = newValue
+                    }
+                }
+            }
+            """)
+    }
+
+    @Test func privateTypeGetsFileprivateMembers() {
+        expect(
+            """
+            @Entity
+            private struct Note {
+                var id: Id = 0
+            }
+            """,
+            expands: """
+            private struct Note {
+                var id: Id = 0
+
+                static let id = TrellisObjects.Property<Note, Id>("id")
+            }
+
+            extension Note: TrellisObjects.EntityBinding {
+                fileprivate init(reading reader: TrellisObjects.EntityReader) throws {
+                    self.id = try reader.read("id")
+                }
+
+                fileprivate func write(to writer: TrellisObjects.EntityWriter) throws {
+                    try writer.write(self.id, to: "id")
+                }
+
+                fileprivate var entityId: TrellisObjects.Id {
+                    get {
+                        self.id
+                    }
+                    set {
+                        self.id = newValue
                     }
                 }
             }
