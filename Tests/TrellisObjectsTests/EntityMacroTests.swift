@@ -33,6 +33,21 @@ private struct Author {
     var nickname: String?
 }
 
+/// A struct with a typed id, which owns a relation to a class, declared
+/// as a final class that says `: Entity`.
+@Entity
+private struct Review {
+    var id: EntityId<Review> = 0
+    var stars = 0
+    var reviewer: ToOne<Reviewer> = nil
+}
+
+@Entity
+private final class Reviewer: Entity {
+    var id: Id = 0
+    var name = ""
+}
+
 /// An id of another name, marked as ObjectBox marks it.
 @Entity
 private final class Thing {
@@ -151,6 +166,24 @@ private final class Member {
         #expect(try box.query { Author.nickname.isNotNil() }.build().find().map(\.id) == [other.id])
         #expect(try box.remove(author.id))
         #expect(try box.count() == 1)
+    }
+
+    @Test func aStructWithATypedIdOwnsARelation() throws {
+        let store = try Store()
+        let box = store.box(for: Review.self)
+        let reviewer = Reviewer()
+        reviewer.name = "Roger"
+        var review = Review(stars: 4)
+        review.reviewer.target = reviewer
+        try box.put(&review)
+        #expect(review.id.value != 0 && review.id.value == review.entityId)
+        #expect(reviewer.id != 0)
+        let loaded = try #require(try box.get(review.id))
+        #expect(loaded.id == review.id && loaded.stars == 4)
+        #expect(loaded.reviewer.target?.name == "Roger")
+        #expect(try box.query { Review.reviewer == reviewer }.build().find().map(\.stars) == [4])
+        #expect(try box.remove(review.id))
+        #expect(try box.isEmpty())
     }
 
     @Test func anIdOfAnotherNameIsStoredAsTheIdColumn() throws {
