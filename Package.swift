@@ -16,7 +16,7 @@ let package = Package(
     dependencies: [
         // The command line parser of the `trellis` command only.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // The compiler plugin of the record macros only.
+        // The compiler plugin of the record and entity macros only.
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"700.0.0"),
         // `swift package generate-documentation`: builds the DocC catalogs (CI checks them).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
@@ -47,9 +47,11 @@ let package = Package(
             dependencies: ["Trellis", "TrellisMacrosPlugin"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The `@Entity` macro comes with the object store, as ObjectBox's
+        // generator does: TrellisObjects builds swift-syntax, Trellis not.
         .target(
             name: "TrellisObjects",
-            dependencies: ["Trellis"],
+            dependencies: ["Trellis", "TrellisMacrosPlugin"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(

@@ -107,6 +107,8 @@ struct RecordDeclaration {
                     isOptional: type?.isOptional ?? false,
                     hasInitialValue: hasInitialValue,
                     isConstantWithValue: variable.isConstant && hasInitialValue,
+                    initialValue: binding.initializer?.value,
+                    variable: variable,
                     node: Syntax(pattern)))
             }
         }

@@ -16,6 +16,11 @@ struct StoredProperty {
     /// Whether it is a `let` with an initial value, which an initializer
     /// can not assign: it is written, never read, as Codable does.
     var isConstantWithValue: Bool
+    /// The initial value, when the property has one.
+    var initialValue: ExprSyntax?
+    /// The declaration of the property, whose comments the entity macro
+    /// reads.
+    var variable: VariableDeclSyntax
     /// The node, for diagnostics.
     var node: Syntax
 

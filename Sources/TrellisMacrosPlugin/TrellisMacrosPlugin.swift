@@ -6,5 +6,6 @@ struct TrellisMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [
         DatabaseRecordMacro.self,
         ColumnMacro.self,
+        EntityMacro.self,
     ]
 }

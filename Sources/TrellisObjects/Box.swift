@@ -70,7 +70,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
         if let identity { context.begin(identity) }
         defer { if let identity { context.end(identity) } }
         // The targets put below may have the type of the entity.
-        let encoded = state.encoder.isInUse ? EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey) : state.encoder
+        let encoded = state.encoder.isInUse ? EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey, binding: state.encoder.binding) : state.encoder
         encoded.isInUse = true
         defer {
             encoded.removeAll()

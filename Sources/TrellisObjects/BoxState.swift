@@ -36,7 +36,7 @@ final class BoxState: @unchecked Sendable {
             """
         decoder = EntityDecoder(plan: decodingPlan, link: link, entityType: entityType)
         renamedIdKey = entityType.renamedIdKey
-        encoder = EntityEncoder(plan: encodingPlan, renamedIdKey: renamedIdKey)
+        encoder = EntityEncoder(plan: encodingPlan, renamedIdKey: renamedIdKey, binding: decoder.binding)
         objectDecoder = Self.objectDecoder(of: entityType)
         isClass = objectDecoder != nil
     }
@@ -53,6 +53,10 @@ final class BoxState: @unchecked Sendable {
 
     /// The object decoder of `type` when it is a class, nil for a struct.
     private static func objectDecoder(of type: any Entity.Type) -> (any ObjectDecoding)? {
+        if let boundType = type as? any (EntityBinding & AnyObject).Type {
+            func make<Class: EntityBinding & AnyObject>(_ type: Class.Type) -> any ObjectDecoding { BoundObjectDecoder<Class>() }
+            return make(boundType)
+        }
         guard let classType = type as? any (Entity & AnyObject).Type else { return nil }
         func make<Class: Entity & AnyObject>(_ type: Class.Type) -> any ObjectDecoding { ObjectDecoder<Class>() }
         return make(classType)

@@ -40,7 +40,8 @@ extension Entity {
     /// The coding key of the id property when it is not `id`: its column is
     /// `id` all the same, so that relations and queries find it.
     static var renamedIdKey: String? {
-        EntityIdFields.shared.field(of: Self.self).field?.renamedKey
+        if let bound = Self.self as? any EntityBinding.Type { return bound.boundRenamedIdKey }
+        return EntityIdFields.shared.field(of: Self.self).field?.renamedKey
     }
 }
 

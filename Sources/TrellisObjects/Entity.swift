@@ -23,7 +23,8 @@ public typealias Id = UInt64
 ///
 /// No code generator and no hand-written binding: the properties are read
 /// and written through the type's `Codable` conformance, which the
-/// compiler synthesizes. Supported property types are those Trellis stores
+/// compiler synthesizes (with the ``Entity()`` macro, through a binding it
+/// generates instead). Supported property types are those Trellis stores
 /// in a column (numbers, `Bool`, `String`, `Data`, `Date`, `UUID`...,
 /// optional or not), ``ToOne`` and ``ToMany`` relations, and other Codable
 /// values, stored as JSON text.

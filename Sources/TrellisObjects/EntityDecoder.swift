@@ -25,6 +25,9 @@ final class EntityDecoder: Decoder {
     /// The coding key of the id property, when it is not `id`: its column
     /// is `id` all the same.
     let renamedIdKey: String?
+    /// The binding of the entity type, which reads its objects without
+    /// `Codable`; nil for an entity read through `Codable`.
+    let binding: (any EntityBinding.Type)?
     let plan: PropertyPlan
     /// The number of properties decoded as generic values so far.
     @exclusivity(unchecked) var position = 0
@@ -51,6 +54,7 @@ final class EntityDecoder: Decoder {
         self.link = link
         self.entityType = entityType
         renamedIdKey = entityType.renamedIdKey
+        binding = entityType as? any EntityBinding.Type
         noRow = Row()
         row = noRow
     }
@@ -74,12 +78,29 @@ final class EntityDecoder: Decoder {
         row = noRow
     }
 
-    /// Decodes an entity from `row`.
+    /// Decodes an entity from `row`, with its binding when it has one.
     func decode<T: Entity>(_ type: T.Type, from row: Row) throws -> T {
+        if let binding, let entity = try read(T.self, with: binding, from: row) { return entity }
         if row !== self.row { self.row = row }
         position = 0
         lookupCount = 0
         return try T(from: self)
+    }
+
+    /// Reads an entity from `row` with its binding `B`; nil when `T` is not
+    /// `B` (a decoder made for another type).
+    private func read<T: Entity, B: EntityBinding>(_ type: T.Type, with binding: B.Type, from row: Row) throws -> T? {
+        guard T.self == B.self else { return nil }
+        // `T` is `B`: the cast changes no bit.
+        return unsafeBitCast(try read(B.self, from: row), to: T.self)
+    }
+
+    /// Reads an entity from `row` with its binding.
+    func read<B: EntityBinding>(_ type: B.Type, from row: Row) throws -> B {
+        if row !== self.row { self.row = row }
+        position = 0
+        lookupCount = 0
+        return try B(reading: EntityReader(self))
     }
 
     /// The id of the entity of the row, for its `ToMany` relations.
@@ -358,5 +379,13 @@ protocol ObjectDecoding: AnyObject, Sendable {
 final class ObjectDecoder<C: Entity & AnyObject>: ObjectDecoding {
     func decodeObject(_ decoder: EntityDecoder, from row: Row) throws -> AnyObject {
         try decoder.decode(C.self, from: row)
+    }
+}
+
+/// The ``ObjectDecoding`` of the class entity type `C`, which has a
+/// binding: its objects are read without `Codable`.
+final class BoundObjectDecoder<C: EntityBinding & AnyObject>: ObjectDecoding {
+    func decodeObject(_ decoder: EntityDecoder, from row: Row) throws -> AnyObject {
+        try decoder.read(C.self, from: row)
     }
 }

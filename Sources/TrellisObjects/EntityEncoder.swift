@@ -31,27 +31,43 @@ final class EntityEncoder: Encoder {
     /// is `id` all the same.
     let renamedIdKey: String?
 
-    init(plan: PropertyPlan, renamedIdKey: String?) {
+    /// The binding of the entity type, which writes its objects without
+    /// `Codable`; nil for an entity written through `Codable`.
+    let binding: (any EntityBinding.Type)?
+
+    init(plan: PropertyPlan, renamedIdKey: String?, binding: (any EntityBinding.Type)?) {
         self.plan = plan
         self.renamedIdKey = renamedIdKey
+        self.binding = binding
     }
 
     /// The columns of an entity, with `plan`, the encoding plan of its
     /// box, or a plan for this entity only.
     static func encode<E: Entity>(_ entity: E, plan: PropertyPlan = PropertyPlan()) throws -> EntityEncoder {
-        let encoder = EntityEncoder(plan: plan, renamedIdKey: E.renamedIdKey)
+        let encoder = EntityEncoder(plan: plan, renamedIdKey: E.renamedIdKey, binding: E.self as? any EntityBinding.Type)
         try encoder.encode(entity)
         return encoder
     }
 
-    /// Encodes `entity`, in place of what the encoder held.
-    func encode(_ entity: some Entity) throws {
+    /// Encodes `entity`, in place of what the encoder held: with its
+    /// binding when it has one.
+    func encode<E: Entity>(_ entity: E) throws {
         removeAll()
         position = 0
+        if let binding, try write(entity, with: binding) { return }
         try entity.encode(to: self)
         if let renamedIdKey, let index = columns.firstIndex(of: renamedIdKey) {
             columns[index] = "id"
         }
+    }
+
+    /// Writes `entity` with its binding `B`; false when `E` is not `B` (an
+    /// encoder made for another type).
+    private func write<E: Entity, B: EntityBinding>(_ entity: E, with binding: B.Type) throws -> Bool {
+        guard E.self == B.self else { return false }
+        // `E` is `B`: the cast changes no bit.
+        try unsafeBitCast(entity, to: B.self).write(to: EntityWriter(self))
+        return true
     }
 
     /// Forgets the encoded object: its relations refer to other objects,
@@ -197,10 +213,10 @@ struct FailingUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
     mutating func encode<T: Encodable>(_ value: T) throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(EntityEncoder.Container<NestedKey>(encoder: EntityEncoder(plan: PropertyPlan(), renamedIdKey: nil)))
+        KeyedEncodingContainer(EntityEncoder.Container<NestedKey>(encoder: EntityEncoder(plan: PropertyPlan(), renamedIdKey: nil, binding: nil)))
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-    mutating func superEncoder() -> any Encoder { EntityEncoder(plan: PropertyPlan(), renamedIdKey: nil) }
+    mutating func superEncoder() -> any Encoder { EntityEncoder(plan: PropertyPlan(), renamedIdKey: nil, binding: nil) }
 }
 
 struct FailingSingleValueContainer: SingleValueEncodingContainer {

@@ -2,8 +2,8 @@
 
 /// A stored property of an entity, for queries and sorting: the
 /// counterpart of the `Person.name` properties that ObjectBox's code
-/// generator writes. There is no generator here: declare the properties
-/// you query, once, in an extension of the entity.
+/// generator writes. The ``Entity()`` macro declares them; without it,
+/// declare the properties you query, once, in an extension of the entity.
 ///
 /// ```swift
 /// class Person: Entity {

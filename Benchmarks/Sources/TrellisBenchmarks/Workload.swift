@@ -60,4 +60,7 @@ let workloads: [(id: String, description: String)] = [
     ("O1", "put 100,000 objects with a ToOne each"),
     ("O2", "get all 100,000 objects"),
     ("O3", "100,000 gets by id"),
+    ("O1m", "put 100,000 objects with a ToOne each (@Entity)"),
+    ("O2m", "get all 100,000 objects (@Entity)"),
+    ("O3m", "100,000 gets by id (@Entity)"),
 ]

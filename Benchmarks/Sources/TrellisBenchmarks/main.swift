@@ -62,7 +62,7 @@ func verification(_ workload: String, path: String) throws -> Int? {
     let sql: String
     switch workload {
     case "W1c", "W1h", "W1m": sql = "SELECT COUNT(*) * 1000000 + TOTAL(id + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8 + c9) FROM insertedItem"
-    case "O1": sql = "SELECT COUNT(*) * 1000000 + TOTAL(id + authorId) FROM ObjBook"
+    case "O1", "O1m": sql = "SELECT COUNT(*) * 1000000 + TOTAL(id + authorId) FROM ObjBook"
     default: return nil
     }
     let db = try RawDatabase(path: path)

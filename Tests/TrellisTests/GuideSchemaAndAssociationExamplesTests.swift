@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import Trellis
 
-// The examples of README.md, compiled and run.
+// The examples of the guides (Documentation.docc) that came from the first README, compiled and run.
 
-@Suite struct ReadmeExamplesTests {
+@Suite struct GuideSchemaAndAssociationExamplesTests {
     private struct Player: Codable, FetchableRecord, MutablePersistableRecord {
         var id: Int64?
         var name: String

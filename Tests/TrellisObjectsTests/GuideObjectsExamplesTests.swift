@@ -3,7 +3,7 @@ import Testing
 import Trellis
 import TrellisObjects
 
-// The objects example of README.md, compiled and run.
+// The examples of the TrellisObjects guide (TrellisObjects.docc), compiled and run.
 
 private class Person: Entity {
     var id: Id = 0
@@ -21,7 +21,7 @@ private struct Author: Entity {
     var age: Int
 }
 
-@Suite struct ReadmeObjectsTests {
+@Suite struct GuideObjectsExamplesTests {
     @Test func objectsExample() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("people-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }

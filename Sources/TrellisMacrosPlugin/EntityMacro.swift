@@ -1,0 +1,143 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// `@Entity`: makes a class or a struct an entity of the object store,
+/// with a binding that reads and writes its objects without `Codable`, and
+/// the typed properties that ObjectBox's code generator writes
+/// (`Person.name`), from its stored properties.
+///
+/// The typed properties go in the body of the type. A struct gets its
+/// initializer in the extension, so that it keeps its memberwise
+/// initializer; a class gets it in its body, where a class declares its
+/// required initializers, as a convenience initializer that leaves its
+/// `init()` in place.
+public struct EntityMacro: ExtensionMacro, MemberMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        let typeName = type.trimmedDescription
+        guard let entity = EntityDeclaration(declaration, typeName: typeName, diagnose: { context.diagnose($0) }) else {
+            return []
+        }
+        let access = memberAccess(entity, declaration: declaration, in: context)
+        var members: [String] = []
+        if case .struct = entity.record.kind {
+            members.append(initReading(entity, access: access))
+        }
+        members.append(write(entity, access: access))
+        members.append(entityId(entity, access: access))
+
+        let conformance = protocols.isEmpty ? "" : ": TrellisObjects.EntityBinding"
+        let extensionDecl: DeclSyntax = """
+            extension \(type.trimmed)\(raw: conformance) {
+            \(raw: members.joined(separator: "\n\n"))
+            }
+            """
+        return extensionDecl.as(ExtensionDeclSyntax.self).map { [$0] } ?? []
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        // The extension role reports the diagnostics of the declaration.
+        let name = declaration.as(ClassDeclSyntax.self)?.name.text ?? declaration.as(StructDeclSyntax.self)?.name.text
+        guard let name, let entity = EntityDeclaration(declaration, typeName: name, diagnose: { _ in }) else { return [] }
+        var members = staticMembers(entity, typeName: name)
+        if case .class = entity.record.kind {
+            members.append(initReading(entity, access: entity.record.accessModifier))
+        }
+        return members.map { DeclSyntax(stringLiteral: $0) }
+    }
+
+    /// The typed properties and the metadata of the entity, in the body of
+    /// the type, where the types of its properties mean what they mean in
+    /// their declarations (a sibling type of a nested entity, say).
+    static func staticMembers(_ entity: EntityDeclaration, typeName: String) -> [String] {
+        let access = entity.record.accessModifier
+        var members = entity.columns.compactMap { column -> String? in
+            guard !entity.declaredStatics.contains(column.property.name) else { return nil }
+            return "\(access)static let \(column.property.identifier) = TrellisObjects.Property<\(typeName), \(column.type)>(\(column.property.column.swiftLiteral))"
+        }
+        if entity.needsIdPropertyName {
+            members.append("\(access)static var idPropertyName: String { \(entity.id.property.name.swiftLiteral) }")
+        }
+        if !entity.backlinks.isEmpty {
+            let pairs = entity.backlinks.map { "\($0.0.swiftLiteral): \($0.1.swiftLiteral)" }
+            members.append("\(access)static var backlinks: [String: String] { [\(pairs.joined(separator: ", "))] }")
+        }
+        if !entity.indexed.isEmpty {
+            members.append("\(access)static var indexedProperties: [String] { [\(entity.indexed.map(\.swiftLiteral).joined(separator: ", "))] }")
+        }
+        if !entity.unique.isEmpty {
+            members.append("\(access)static var uniqueProperties: [String] { [\(entity.unique.map(\.swiftLiteral).joined(separator: ", "))] }")
+        }
+        return members
+    }
+
+    /// The access modifier of the members of the extension: that of the
+    /// type when it is public; `fileprivate` for a type that is private or
+    /// nested in a private type, whose extension, at the top level of the
+    /// file, would otherwise declare internal members of a private type.
+    static func memberAccess(
+        _ entity: EntityDeclaration, declaration: some DeclGroupSyntax, in context: some MacroExpansionContext
+    ) -> String {
+        guard entity.record.accessModifier.isEmpty else { return entity.record.accessModifier }
+        let scopes = [Syntax(declaration)] + context.lexicalContext
+        let isPrivate = scopes.contains { scope in
+            guard let group = scope.asProtocol(DeclGroupSyntax.self) else { return false }
+            return group.modifiers.contains { ["private", "fileprivate"].contains($0.name.text) }
+        }
+        return isPrivate ? "fileprivate " : ""
+    }
+
+    /// `init(reading:)`: a class makes its object with `init()`, then
+    /// reads its properties; a struct reads all of them.
+    static func initReading(_ entity: EntityDeclaration, access: String) -> String {
+        var signature = access
+        var lines: [String] = []
+        if case .class = entity.record.kind {
+            signature += entity.isFinalClass ? "convenience " : "required convenience "
+            lines.append("    self.init()")
+        }
+        signature += "init(reading reader: TrellisObjects.EntityReader) throws"
+        for column in entity.columns where !column.property.isConstantWithValue {
+            let method = column.relation != .none ? "readRelation" : column.property.isOptional ? "readIfPresent" : "read"
+            lines.append("    self.\(column.property.identifier) = try reader.\(method)(\(column.property.column.swiftLiteral))")
+        }
+        return "\(signature) {\n\(lines.joined(separator: "\n"))\n}"
+    }
+
+    /// `write(to:)`: every stored property, in the order of declaration.
+    static func write(_ entity: EntityDeclaration, access: String) -> String {
+        let lines = entity.columns.map { column in
+            let method = column.relation != .none ? "writeRelation" : column.property.isOptional ? "writeIfPresent" : "write"
+            return "    try writer.\(method)(self.\(column.property.identifier), to: \(column.property.column.swiftLiteral))"
+        }
+        return "\(access)func write(to writer: TrellisObjects.EntityWriter) throws {\n\(lines.joined(separator: "\n"))\n}"
+    }
+
+    /// `entityId`: the id property as an `Id`, whatever its type.
+    static func entityId(_ entity: EntityDeclaration, access: String) -> String {
+        let property = "self.\(entity.id.property.identifier)"
+        let (get, set): (String, String)
+        switch entity.id.kind {
+        case .plain: (get, set) = (property, "\(property) = newValue")
+        case .typed: (get, set) = ("\(property).value", "\(property) = .init(newValue)")
+        case .signed: (get, set) = ("TrellisObjects.Id(bitPattern: \(property))", "\(property) = Int64(bitPattern: newValue)")
+        }
+        return """
+            \(access)var entityId: TrellisObjects.Id {
+                get { \(get) }
+                set { \(set) }
+            }
+            """
+    }
+}

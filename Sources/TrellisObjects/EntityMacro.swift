@@ -1,0 +1,51 @@
+/// Makes a class or a struct an ``Entity`` that the store reads and writes
+/// without `Codable` and without reflection, and declares the ``Property``
+/// of each stored property for queries, as ObjectBox's code generator does.
+///
+/// ```swift
+/// @Entity
+/// final class Person {
+///     var id: Id = 0
+///     var name = ""
+///     var spouse: ToOne<Person> = nil
+/// }
+///
+/// let amandas = try personBox.query { Person.name == "Amanda" }
+///     .ordered(by: Person.name)
+///     .build()
+///     .find()
+/// ```
+///
+/// The macro writes an ``EntityBinding`` (the reads and writes of the
+/// objects, and the access to their ids) and a static `Property` per stored
+/// property: `Person.id`, `Person.name`, `Person.spouse`. The type may
+/// already say `: Entity`; its id may be an `EntityId<Person>`, or another
+/// property named with `// objectbox: id` or `static let idPropertyName`.
+///
+/// The comments of a property carry ObjectBox's annotations:
+///
+/// ```swift
+/// @Entity
+/// final class Customer {
+///     var id: Id = 0
+///     // objectbox: backlink = "customer"
+///     var orders: ToMany<Order> = nil
+///     var email = ""  // objectbox: unique
+/// }
+/// ```
+///
+/// `backlink` names the `ToOne` property that a `ToMany` follows (see
+/// ``Entity/backlinks``; `// sourcery: backlink = ...` works too), `index`
+/// and `unique` index a property (``Entity/indexedProperties``,
+/// ``Entity/uniqueProperties``), and `transient` leaves a property out of
+/// the store (it keeps its default value when read).
+///
+/// A property without a type annotation needs a literal for its value
+/// (`var name = ""`, `var age = 0`, `var score = 0.0`, `var active = true`),
+/// since the macro sees no types: annotate the others (`var born: Date =
+/// .now`). A class needs an `init()`, with which objects are made before
+/// their properties are read; a class that is not `final` says `: Entity`
+/// in its declaration, so that its `Codable` conformance is complete.
+@attached(extension, conformances: EntityBinding, names: named(init(reading:)), named(write(to:)), named(entityId))
+@attached(member, names: arbitrary)
+public macro Entity() = #externalMacro(module: "TrellisMacrosPlugin", type: "EntityMacro")

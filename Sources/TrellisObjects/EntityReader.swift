@@ -1,0 +1,102 @@
+@_spi(TrellisObjects) import Trellis
+
+/// Reads the columns of a stored row for ``EntityBinding/init(reading:)``.
+///
+/// ```swift
+/// convenience init(reading reader: EntityReader) throws {
+///     self.init()
+///     self.id = try reader.read("id")
+///     self.name = try reader.read("name")
+///     self.nickname = try reader.readIfPresent("nickname")
+///     self.spouse = try reader.readRelation("spouse")   // a ToOne, from spouseId
+///     self.orders = try reader.readRelation("orders")   // a ToMany, loaded lazily
+/// }
+/// ```
+///
+/// A value reads as its `Codable` conformance would: a missing column or
+/// NULL gives 0, "" or false to numbers, strings and booleans (a property
+/// added in a later version of the entity), and nil with
+/// ``readIfPresent(_:)-(String)``. Column values of other types (`Date`,
+/// `UUID`...), enums with raw values, `[UInt8]` and other `Codable` values
+/// (as JSON) are supported too.
+///
+/// A reader is valid during the call it is given to only.
+public struct EntityReader {
+    private let decoder: Unretained<EntityDecoder>
+
+    init(_ decoder: EntityDecoder) {
+        self.decoder = Unretained(decoder)
+    }
+
+    /// The value of a column that SQLite reads straight (numbers, strings,
+    /// data).
+    public func read<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(_ column: String) throws -> Value {
+        if let value = try decoder.read({ try $0.value(Value.self, ofColumn: column) }) { return value }
+        if let zero = zeroValue(Value.self) { return zero }
+        return try container.decode(Value.self, forKey: ColumnKey(column))
+    }
+
+    /// The value of a column that SQLite reads straight, nil for NULL or a
+    /// missing column.
+    public func readIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(_ column: String) throws -> Value? {
+        try decoder.read { try $0.value(Value.self, ofColumn: column) }
+    }
+
+    /// An unsigned 64-bit integer, such as an ``Id``: the store keeps all
+    /// its bits in a signed SQLite integer.
+    public func read(_ column: String) throws -> UInt64 {
+        try readIfPresent(column) ?? 0
+    }
+
+    /// An unsigned 64-bit integer, nil for NULL or a missing column.
+    public func readIfPresent(_ column: String) throws -> UInt64? {
+        try decoder.read { try $0.value(Int64.self, ofColumn: column) }.map(UInt64.init(bitPattern:))
+    }
+
+    /// Any other `Decodable` value: a column value (`Date`, `UUID`...),
+    /// the raw value of an enum, a blob for `[UInt8]`, or JSON text.
+    public func read<Value: Decodable>(_ column: String) throws -> Value {
+        try container.decode(Value.self, forKey: ColumnKey(column))
+    }
+
+    /// Any other `Decodable` value, nil for NULL or a missing column.
+    public func readIfPresent<Value: Decodable>(_ column: String) throws -> Value? {
+        try container.decodeIfPresent(Value.self, forKey: ColumnKey(column))
+    }
+
+    /// The `ToOne` relation of the property, whose target id is in the
+    /// column `<property>Id`. The target loads lazily.
+    public func readRelation<Target: Entity & AnyObject>(_ property: String) throws -> ToOne<Target> {
+        try decoder.read { decoder in
+            let targetId = try decoder.value(Int64.self, ofColumn: property + "Id").map(Id.init(bitPattern:))
+            return ToOne(targetId: targetId, link: decoder.link)
+        }
+    }
+
+    /// The `ToMany` relation of the property, attached to the object read:
+    /// its objects load lazily.
+    public func readRelation<Related: Entity & AnyObject, each Owner>(_ property: String) throws -> ToMany<Related, repeat each Owner> {
+        try decoder.read { decoder in
+            ToMany(link: decoder.link, ownerType: decoder.entityType, ownerId: try decoder.ownerId, propertyName: property)
+        }
+    }
+
+    /// The container that the `Codable` conformance of the entity would
+    /// read from, for the values that are not plain columns.
+    private var container: EntityDecoder.Container<ColumnKey> {
+        EntityDecoder.Container(decoder: decoder.object)
+    }
+
+    /// What a number, a string or a boolean reads as when its column is
+    /// NULL or missing, as with the `Codable` conformance; nil for the
+    /// other types, whose reads say why they fail.
+    private func zeroValue<Value>(_ type: Value.Type) -> Value? {
+        if let zero = "" as? Value { return zero }
+        if let zero = false as? Value { return zero }
+        if let zero = 0.0 as? Value { return zero }
+        if let zero = Float(0) as? Value { return zero }
+        func zero<I: BinaryInteger>(_ type: I.Type) -> I { 0 }
+        guard let integer = Value.self as? any BinaryInteger.Type else { return nil }
+        return zero(integer) as? Value
+    }
+}
