@@ -98,6 +98,17 @@ private struct CountDumpFormat: DumpFormat {
         #expect(output.text == "2 rows\n")
     }
 
+    @Test func sqlOfSeveralStatementsPrintsTheRowsOfEach() throws {
+        #expect(try dump { db, out in
+            try db.dumpSQL("""
+                INSERT INTO team VALUES (\(7));
+                SELECT id FROM team;
+                SELECT name FROM player WHERE id = 1
+                """, format: .json(), to: out)
+        } == "[{\"id\":7}]\n[{\"name\":\"Arthur\"}]\n")
+        #expect(throws: DatabaseError.self) { try dump { db, out in try db.dumpSQL("SELECT 1; SELECT * FROM missing", to: out) } }
+    }
+
     @Test func streamsSeparateWithMargins() {
         let output = Output()
         var stream = DumpStream(output)

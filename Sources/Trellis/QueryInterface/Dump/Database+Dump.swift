@@ -1,18 +1,24 @@
 /// Printing the content of the database, for debugging: each method prints
 /// to the standard output, or to `stream`.
 extension Database {
-    /// Prints the rows of `sql`.
+    /// Prints the rows of the statements of `sql`, one statement after the
+    /// other. Statements without result columns run and print nothing.
     ///
     /// ```swift
     /// try db.dumpSQL("SELECT type, sql FROM sqlite_schema WHERE tbl_name = 'player'")
+    /// try db.dumpSQL("INSERT INTO player (name) VALUES ('Arthur'); SELECT * FROM player")
     /// ```
     public func dumpSQL(_ sql: SQL, format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
-        let (sql, arguments) = try sql.build(self)
-        let statement = try makeStatement(sql: sql)
-        try statement.setArguments(arguments)
+        let statements = try allStatements(literal: sql)
         var format = format
         var output = DumpStream(stream)
-        try dump(statement, format: &format, to: &output)
+        while let statement = try statements.next() {
+            if statement.columnCount == 0 {
+                try statement.execute()
+            } else {
+                try dump(statement, format: &format, to: &output)
+            }
+        }
     }
 
     /// Prints the rows of a request.
