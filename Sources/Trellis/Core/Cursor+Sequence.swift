@@ -32,7 +32,7 @@ extension Sequence {
     /// }
     /// ```
     public func flatMap<SegmentOfResult: Cursor>(
-        _ transform: @escaping (Element) throws -> SegmentOfResult) -> AnyCursor<SegmentOfResult.Element>
+        _ transform: @escaping (Element) throws -> SegmentOfResult) -> FlattenCursor<MapCursor<AnyCursor<Element>, SegmentOfResult>>
     {
         AnyCursor(self).flatMap(transform)
     }
@@ -45,7 +45,7 @@ extension Sequence where Element: Cursor {
     /// let cursors = try [Int.fetchCursor(db, sql: "SELECT 1"), Int.fetchCursor(db, sql: "SELECT 2")]
     /// let values = try Array(cursors.joined()) // [1, 2]
     /// ```
-    public func joined() -> AnyCursor<Element.Element> {
+    public func joined() -> FlattenCursor<AnyCursor<Element>> {
         AnyCursor(self).joined()
     }
 }

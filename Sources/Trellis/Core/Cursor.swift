@@ -15,6 +15,10 @@ public protocol Cursor<Element>: AnyObject {
 
     /// The next element, or nil at the end.
     func next() throws -> Element?
+
+    /// Calls `body` with each element. Cursors that wrap another one
+    /// forward it, so that the base cursor iterates in its own way.
+    func forEach(_ body: (Element) throws -> Void) throws
 }
 
 extension Cursor {
@@ -36,21 +40,6 @@ extension Cursor {
         }
     }
 
-    /// A cursor of the transformed elements.
-    public func map<T>(_ transform: @escaping (Element) throws -> T) -> AnyCursor<T> {
-        AnyCursor { try self.next().map(transform) }
-    }
-
-    /// A cursor of the elements that satisfy `isIncluded`.
-    public func filter(_ isIncluded: @escaping (Element) throws -> Bool) -> AnyCursor<Element> {
-        AnyCursor {
-            while let element = try self.next() {
-                if try isIncluded(element) { return element }
-            }
-            return nil
-        }
-    }
-
     /// A cursor of the non-nil transformed elements.
     public func compactMap<T>(_ transform: @escaping (Element) throws -> T?) -> AnyCursor<T> {
         AnyCursor {
@@ -58,28 +47,6 @@ extension Cursor {
                 if let transformed = try transform(element) { return transformed }
             }
             return nil
-        }
-    }
-
-    /// A cursor of the first `maxLength` elements.
-    public func prefix(_ maxLength: Int) -> AnyCursor<Element> {
-        var remaining = maxLength
-        return AnyCursor {
-            guard remaining > 0 else { return nil }
-            remaining -= 1
-            return try self.next()
-        }
-    }
-
-    /// A cursor that skips the first `count` elements.
-    public func dropFirst(_ count: Int = 1) -> AnyCursor<Element> {
-        var toDrop = count
-        return AnyCursor {
-            while toDrop > 0 {
-                toDrop -= 1
-                guard try self.next() != nil else { return nil }
-            }
-            return try self.next()
         }
     }
 
@@ -131,30 +98,6 @@ extension Cursor {
 }
 
 extension Cursor {
-    /// A cursor that skips the elements while `predicate` is true.
-    public func drop(while predicate: @escaping (Element) throws -> Bool) -> AnyCursor<Element> {
-        var isDropping = true
-        return AnyCursor {
-            while let element = try self.next() {
-                if isDropping, try predicate(element) { continue }
-                isDropping = false
-                return element
-            }
-            return nil
-        }
-    }
-
-    /// A cursor of the elements while `predicate` is true.
-    public func prefix(while predicate: @escaping (Element) throws -> Bool) -> AnyCursor<Element> {
-        var isDone = false
-        return AnyCursor {
-            guard !isDone, let element = try self.next() else { return nil }
-            if try predicate(element) { return element }
-            isDone = true
-            return nil
-        }
-    }
-
     /// All elements but the last `k`.
     public func dropLast(_ k: Int = 1) throws -> [Element] {
         let elements = try Array(self)
@@ -167,32 +110,11 @@ extension Cursor {
         return Array(elements.suffix(Swift.max(maxLength, 0)))
     }
 
-    /// A cursor of pairs `(offset, element)`, from offset 0.
-    ///
-    /// ```swift
-    /// for (offset, name) in try String.fetchCursor(db, sql: "...").enumerated() { ... }
-    /// ```
-    public func enumerated() -> AnyCursor<(offset: Int, element: Element)> {
-        var offset = 0
-        return AnyCursor {
-            guard let element = try self.next() else { return nil }
-            defer { offset += 1 }
-            return (offset, element)
-        }
-    }
-
     /// A cursor of the elements of the sequences that `transform` makes.
     public func flatMap<SegmentOfResult: Sequence>(
-        _ transform: @escaping (Element) throws -> SegmentOfResult) -> AnyCursor<SegmentOfResult.Element>
+        _ transform: @escaping (Element) throws -> SegmentOfResult) -> FlattenCursor<MapCursor<Self, AnyCursor<SegmentOfResult.Element>>>
     {
-        map { AnyCursor(try transform($0)) }.joined()
-    }
-
-    /// A cursor of the elements of the cursors that `transform` makes.
-    public func flatMap<SegmentOfResult: Cursor>(
-        _ transform: @escaping (Element) throws -> SegmentOfResult) -> AnyCursor<SegmentOfResult.Element>
-    {
-        map(transform).joined()
+        FlattenCursor(MapCursor(self) { AnyCursor(try transform($0)) })
     }
 
     /// The greatest element by `areInIncreasingOrder`, or nil when empty.
@@ -231,20 +153,6 @@ extension Cursor where Element: Sequence {
                 if let element = current?.next() { return element }
                 guard let sequence = try self.next() else { return nil }
                 current = sequence.makeIterator()
-            }
-        }
-    }
-}
-
-extension Cursor where Element: Cursor {
-    /// A cursor of the elements of each cursor, in order.
-    public func joined() -> AnyCursor<Element.Element> {
-        var current: Element?
-        return AnyCursor {
-            while true {
-                if let element = try current?.next() { return element }
-                guard let cursor = try self.next() else { return nil }
-                current = cursor
             }
         }
     }

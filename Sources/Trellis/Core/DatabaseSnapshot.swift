@@ -94,11 +94,6 @@ extension DatabasePool {
     /// Call it outside of a transaction: from a write access inside one,
     /// it throws (GRDB stops the program), since the snapshot could not
     /// see what the transaction has not committed yet.
-    ///
-    /// `makeSnapshotPool()`, which shares one snapshot between several
-    /// connections, needs an SQLite built with `SQLITE_ENABLE_SNAPSHOT`:
-    /// the system SQLite of Linux distributions is not, and Trellis does
-    /// not offer it.
     public func makeSnapshot() throws -> DatabaseSnapshot {
         let label = (configuration.label ?? "Trellis.DatabasePool") + ".snapshot"
         if writer.isAccessingOnCurrentThread {
@@ -116,7 +111,8 @@ extension DatabasePool {
 }
 
 /// A reader whose accesses all see the same, unchanging state of the
-/// database, as GRDB's protocol of that name: a ``DatabaseSnapshot``.
+/// database, as GRDB's protocol of that name: a ``DatabaseSnapshot`` or a
+/// ``DatabaseSnapshotPool``.
 ///
 /// ```swift
 /// func report(from reader: some DatabaseSnapshotReader) throws -> Int {

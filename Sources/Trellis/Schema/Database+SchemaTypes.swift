@@ -34,6 +34,15 @@ extension Database {
         /// }
         /// ```
         public static let jsonText = ColumnType(rawValue: "TEXT")
+        /// A column that holds JSON: a TEXT column, like ``jsonText``, under
+        /// the name GRDB's schema guide uses.
+        ///
+        /// ```swift
+        /// try db.create(table: "player") { t in
+        ///     t.column("address", .json) // address TEXT
+        /// }
+        /// ```
+        public static let json = ColumnType(rawValue: "TEXT")
     }
 
     /// The name of a collation.

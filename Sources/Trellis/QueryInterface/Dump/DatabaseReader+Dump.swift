@@ -7,32 +7,33 @@
 /// ```
 extension DatabaseReader {
     /// Prints the rows of `sql`: see ``Database/dumpSQL(_:format:to:)``.
-    public func dumpSQL(_ sql: SQL, format: DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
+    public func dumpSQL(_ sql: SQL, format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
         try unsafeReentrantRead { db in
             try db.dumpSQL(sql, format: format, to: stream)
         }
     }
 
     /// Prints the rows of a request: see ``Database/dumpRequest(_:format:to:)``.
-    public func dumpRequest(_ request: some FetchRequest, format: DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
+    public func dumpRequest(_ request: some FetchRequest, format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
         try unsafeReentrantRead { db in
             try db.dumpRequest(request, format: format, to: stream)
         }
     }
 
-    /// Prints the rows of tables: see ``Database/dumpTables(_:format:stableOrder:to:)``.
+    /// Prints the rows of tables: see
+    /// ``Database/dumpTables(_:format:tableHeader:stableOrder:to:)``.
     public func dumpTables(
-        _ tables: [String], format: DumpFormat = .debug(), stableOrder: Bool = false,
-        to stream: (any TextOutputStream)? = nil) throws
+        _ tables: [String], format: some DumpFormat = .debug(), tableHeader: DumpTableHeaderOptions = .automatic,
+        stableOrder: Bool = false, to stream: (any TextOutputStream)? = nil) throws
     {
         try unsafeReentrantRead { db in
-            try db.dumpTables(tables, format: format, stableOrder: stableOrder, to: stream)
+            try db.dumpTables(tables, format: format, tableHeader: tableHeader, stableOrder: stableOrder, to: stream)
         }
     }
 
     /// Prints the schema, then the rows of every table: see
     /// ``Database/dumpContent(format:to:)``.
-    public func dumpContent(format: DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
+    public func dumpContent(format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
         try unsafeReentrantRead { db in
             try db.dumpContent(format: format, to: stream)
         }

@@ -1,0 +1,100 @@
+/// Reads that all see the same, unchanging state of a WAL database, as
+/// GRDB's type of that name.
+///
+/// ```swift
+/// let snapshotPool = try dbPool.makeSnapshotPool()
+/// try dbPool.write { db in try db.execute(sql: "DELETE FROM player") }
+/// // The snapshot pool still sees the players.
+/// let count = try snapshotPool.read { db in try Player.fetchCount(db) }
+/// ```
+///
+/// GRDB shares one state between several connections with the
+/// `sqlite3_snapshot` functions, which the system SQLite of Linux
+/// distributions does not have. Trellis keeps the state in one
+/// ``DatabaseSnapshot``: the reads see the same database, one after the
+/// other instead of in parallel.
+public final class DatabaseSnapshotPool: DatabaseSnapshotReader {
+    private let snapshot: DatabaseSnapshot
+
+    /// The path of the database.
+    public var path: String { snapshot.path }
+
+    /// The configuration of the connection: read-only.
+    public var configuration: Configuration { snapshot.configuration }
+
+    /// Opens a snapshot pool of the WAL database at `path`, which sees the
+    /// database as it is now. It throws if the database is not in the WAL
+    /// mode, where a snapshot would block writers.
+    ///
+    /// ```swift
+    /// let snapshotPool = try DatabaseSnapshotPool(path: "/path/to/database.sqlite")
+    /// ```
+    public convenience init(path: String, configuration: Configuration = Configuration()) throws {
+        let label = (configuration.label ?? "Trellis.DatabaseSnapshotPool")
+        let snapshot = try DatabaseSnapshot(path: path, configuration: configuration, label: label)
+        let journalMode = try snapshot.unsafeRead { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        guard journalMode?.lowercased() == "wal" else {
+            try? snapshot.close()
+            throw DatabaseError(
+                resultCode: .SQLITE_ERROR,
+                message: "A DatabaseSnapshotPool needs a database in the WAL mode, not \(journalMode ?? "unknown").")
+        }
+        self.init(snapshot: snapshot)
+    }
+
+    init(snapshot: DatabaseSnapshot) {
+        self.snapshot = snapshot
+    }
+
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        try snapshot.read(value)
+    }
+
+    public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await snapshot.read(value)
+    }
+
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try snapshot.unsafeRead(value)
+    }
+
+    public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await snapshot.unsafeRead(value)
+    }
+
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try snapshot.unsafeReentrantRead(value)
+    }
+
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        snapshot.asyncRead(value)
+    }
+
+    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        snapshot.asyncUnsafeRead(value)
+    }
+
+    /// Closes the connection. Later accesses throw.
+    public func close() throws {
+        try snapshot.close()
+    }
+
+    public func interrupt() {
+        snapshot.interrupt()
+    }
+}
+
+extension DatabasePool {
+    /// Makes a snapshot pool that sees the database as it is now, after
+    /// the writes that already ended, and keeps seeing it so.
+    ///
+    /// ```swift
+    /// let snapshotPool = try dbPool.makeSnapshotPool()
+    /// let players = try snapshotPool.read { db in try Player.fetchAll(db) }
+    /// ```
+    ///
+    /// Like ``makeSnapshot()``, it throws from inside a transaction.
+    public func makeSnapshotPool() throws -> DatabaseSnapshotPool {
+        try DatabaseSnapshotPool(snapshot: makeSnapshot())
+    }
+}
