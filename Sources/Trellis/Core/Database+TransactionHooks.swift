@@ -102,6 +102,7 @@ extension Database {
     @usableFromInline
     func stepError(code: CInt, statement: Statement) -> any Error {
         guard let refusal = commitHookError else {
+            if code & 0xFF == SQLITE_INTERRUPT { wasInterrupted = true }
             let error = makeError(code: code, statement: statement)
             notifyTransactionEnd()
             return error
