@@ -5,7 +5,8 @@ import TrellisSQLite
 ///
 /// You do not create `Database` values yourself: a ``DatabaseQueue`` hands
 /// one to the closures of its `read` and `write` methods, and the
-/// connection must not escape them:
+/// connection must not escape them (used after its closure returned, it
+/// throws `SQLITE_MISUSE`):
 ///
 /// ```swift
 /// try dbQueue.write { db in
