@@ -26,6 +26,8 @@ enum CurrentAccess {
         /// The identity of the connection: an address that is compared,
         /// never dereferenced.
         let connection: UnsafeMutableRawPointer
+        /// The connection's database, which outlives the access.
+        unowned(unsafe) let database: Database
         let enclosing: UnsafeMutablePointer<Link>?
     }
 
@@ -33,6 +35,11 @@ enum CurrentAccess {
     /// the innermost one when accesses are nested.
     static var connection: UnsafeMutableRawPointer? {
         innermost?.pointee.connection
+    }
+
+    /// The database of the innermost access that runs on this thread.
+    static var database: Database? {
+        innermost?.pointee.database
     }
 
     /// Whether the connection runs an access on this thread, nested in or
@@ -46,10 +53,11 @@ enum CurrentAccess {
         return false
     }
 
-    /// Runs `body` as an access of `connection` on this thread.
-    static func run<T>(as connection: UnsafeMutableRawPointer, _ body: () throws -> T) rethrows -> T {
+    /// Runs `body` as an access of `connection`, whose database is
+    /// `database`, on this thread.
+    static func run<T>(as connection: UnsafeMutableRawPointer, database: Database, _ body: () throws -> T) rethrows -> T {
         let enclosing = innermost
-        var link = Link(connection: connection, enclosing: enclosing)
+        var link = Link(connection: connection, database: database, enclosing: enclosing)
         return try withUnsafeMutablePointer(to: &link) { link in
             innermost = link
             defer { innermost = enclosing }

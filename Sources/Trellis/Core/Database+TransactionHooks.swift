@@ -108,6 +108,7 @@ extension Database {
         // progress".
         statement.reset()
         guard let refusal = commitHookError else {
+            if code & 0xFF == SQLITE_INTERRUPT { wasInterrupted = true }
             notifyTransactionEnd()
             return error
         }

@@ -50,8 +50,10 @@ extension Database {
                 throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted")
             }
             do {
-                // A cancelled task does not commit what it wrote.
+                // A cancelled task does not commit what it wrote, nor does
+                // an access that read a row value that failed to decode.
                 try accessCancellation?.check()
+                try throwUnreportedDecodingError()
                 try commit()
             } catch {
                 try? rollbackIfNeeded()

@@ -5,7 +5,8 @@ import TrellisSQLite
 ///
 /// You do not create `Database` values yourself: a ``DatabaseQueue`` hands
 /// one to the closures of its `read` and `write` methods, and the
-/// connection must not escape them:
+/// connection must not escape them (used after its closure returned, it
+/// throws `SQLITE_MISUSE`):
 ///
 /// ```swift
 /// try dbQueue.write { db in
@@ -150,6 +151,23 @@ public final class Database {
     /// The number of `inTransaction` bodies running: their transaction
     /// must not end before they do.
     @exclusivity(unchecked) var transactionBodyDepth = 0
+
+    /// Whether the connection's queue runs no access: it is set between
+    /// accesses, so that a `Database` that escaped the closure of its
+    /// access throws instead of running statements (see
+    /// `checkIsInsideAccess(sql:)`). A connection used outside of any
+    /// queue, for internal work, never sets it.
+    @exclusivity(unchecked) var isOutsideAccess = false
+
+    /// The failures of non-throwing row accessors in the current access,
+    /// with the row that recorded each, until a fetch throws them: the
+    /// access throws the first one left (see
+    /// `throwUnreportedDecodingError()`).
+    @exclusivity(unchecked) var unreportedDecodingErrors: [(row: ObjectIdentifier, error: any Error)] = []
+
+    /// Whether a statement of the current access stopped with
+    /// `SQLITE_INTERRUPT`: see `didEndAccess()`.
+    @exclusivity(unchecked) var wasInterrupted = false
 
     /// Opens a connection. Throws when the file can not be opened or is not
     /// a database.
@@ -436,6 +454,9 @@ public final class Database {
         -> (statement: Statement, next: Int, isLast: Bool)?
     {
         let connection = try openConnection()
+        if isOutsideAccess {
+            try checkIsInsideAccess(sql: String(decoding: utf8.dropFirst(offset).prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self))
+        }
         return try utf8.withUnsafeBufferPointer { buffer in
             guard let start = buffer.baseAddress else { return nil }
             let end = start + buffer.count - 1  // the trailing NUL
@@ -499,6 +520,7 @@ public final class Database {
     /// traces the statement.
     @usableFromInline
     func willExecute(_ statement: Statement) throws {
+        if isOutsideAccess { try checkIsInsideAccess(sql: statement.sql) }
         if let error = statement.invalidArgumentsError { throw error }
         if statement.schemaGeneration != schemaGeneration { try statement.refreshColumns() }
         // A statement kept past the access that prepared it, or past the
@@ -653,6 +675,7 @@ public final class Database {
     /// nothing, the change came from elsewhere.
     func willStartAccess(recordingWrittenTables: Bool) {
         accessGeneration &+= 1
+        unreportedDecodingErrors.removeAll()
         accessChanges = DatabaseChanges()
         recordsWrittenTables = recordingWrittenTables
         if checksSchemaVersion {
@@ -673,12 +696,29 @@ public final class Database {
     /// Remembers the data version at the end of an access (see
     /// ``willStartAccess(recordingWrittenTables:)``).
     func didEndAccess() {
+        if wasInterrupted { resetStatementsAfterInterruption() }
         let version = dataVersion
         if let start = accessStart, start.version != version, start.totalChanges == totalChangesCount {
             schemaDidChangeElsewhere()
         }
         lastDataVersion = version
         accessStart = nil
+    }
+
+    /// Resets the statements left running after an interruption: SQLite
+    /// interrupts every statement of the connection until none runs, so
+    /// that one statement left running (a cursor kept past its access, a
+    /// statement stepped by hand) would make all later ones, ROLLBACK
+    /// included, fail with `SQLITE_INTERRUPT`. No statement may run past
+    /// its access, so none is cut short here.
+    private func resetStatementsAfterInterruption() {
+        wasInterrupted = false
+        guard let connection = sqliteConnection else { return }
+        var statement = sqlite3_next_stmt(connection, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { sqlite3_reset(current) }
+            statement = sqlite3_next_stmt(connection, current)
+        }
     }
 
     /// Forgets what depends on a schema that another connection may have

@@ -258,7 +258,12 @@ extension Decimal: DatabaseValueConvertible {
         switch dbValue.storage {
         case .int64(let value): return Decimal(value)
         case .double(let value): return Decimal(value)
-        case .string(let string): return Decimal(string: string, locale: Locale(identifier: "en_US_POSIX"))
+        // Only text that is a number in full: `Decimal(string:)` reads a
+        // prefix ('20 small cigars' as 20).
+        case .string(let string):
+            guard NumericText.number(in: string) != nil else { return nil }
+            return Decimal(string: string.trimmingCharacters(in: .whitespacesAndNewlines),
+                           locale: Locale(identifier: "en_US_POSIX"))
         default: return nil
         }
     }
@@ -300,9 +305,8 @@ extension NSNumber: DatabaseValueConvertible {
             number = wantsDecimal ? NSDecimalNumber(value: value) : NSNumber(value: value)
         case .double(let value):
             number = wantsDecimal ? NSDecimalNumber(value: value) : NSNumber(value: value)
-        case .string(let string):
-            guard let decimal = Decimal(string: string, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN
-            else { return nil }
+        case .string:
+            guard let decimal = Decimal.fromDatabaseValue(dbValue), !decimal.isNaN else { return nil }
             number = NSDecimalNumber(decimal: decimal)
         default:
             return nil

@@ -1,179 +1,149 @@
 import Foundation
 import TrellisSQLite
 
-// Conversions of the standard library's values. Integers convert from every
-// numeric storage class when the value fits; a value out of range does not
-// convert (a fetch throws, an argument never silently wraps).
+// Conversions of the standard library's values. A value converts from
+// another storage class only without a loss (see the ValueConversions
+// article): integers from reals without a fraction and from text that
+// spells a number, never the way SQLite's column functions convert
+// (`'abc'` as 0, 3.7 as 3). The fast paths test the storage class first,
+// and read a column of the expected class with a single SQLite call.
 
 extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
 
+    /// Zero is the only false number; text converts when it spells a
+    /// number.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Bool? {
         switch dbValue.storage {
         case .int64(let value): return value != 0
         case .double(let value): return value != 0
-        default: return nil
+        case .string: return dbValue.losslessDouble().map { $0 != 0 }
+        case .null, .blob: return nil
         }
     }
 
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        self = sqlite3_column_int64(sqliteStatement, index) != 0
+        if sqlite3_column_type(sqliteStatement, index) == SQLITE_INTEGER {
+            self = sqlite3_column_int64(sqliteStatement, index) != 0
+            return
+        }
+        guard let value = Self._fromColumnOfOtherStorageClass(sqliteStatement: sqliteStatement, index: index)
+        else { return nil }
+        self = value
     }
 }
 
 extension Int: DatabaseValueConvertible, StatementColumnConvertible {
-    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
     @inlinable
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int?? {
-        let value = sqlite3_column_int64(sqliteStatement, index)
-        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
-        return .some(Int(exactly: value))
+        _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
 
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int? {
-        switch dbValue.storage {
-        case .int64(let value): return Int(exactly: value)
-        case .double(let value): return value.isFinite ? Int(exactly: value.rounded(.towardZero)) : nil
-        default: return nil
-        }
+        dbValue.losslessInteger(Int.self)
     }
 
-    /// Reads integers, and converts reals and text the way SQLite's CAST
-    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let converted = Int(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-        self = converted
+        guard case .some(.some(let value)) = Self._decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
+        else { return nil }
+        self = value
     }
 }
 
 extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
-    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
     @inlinable
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int8?? {
-        let value = sqlite3_column_int64(sqliteStatement, index)
-        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
-        return .some(Int8(exactly: value))
+        _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
 
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int8? {
-        switch dbValue.storage {
-        case .int64(let value): return Int8(exactly: value)
-        case .double(let value): return value.isFinite ? Int8(exactly: value.rounded(.towardZero)) : nil
-        default: return nil
-        }
+        dbValue.losslessInteger(Int8.self)
     }
 
-    /// Reads integers, and converts reals and text the way SQLite's CAST
-    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let converted = Int8(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-        self = converted
+        guard case .some(.some(let value)) = Self._decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
+        else { return nil }
+        self = value
     }
 }
 
 extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
-    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
     @inlinable
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int16?? {
-        let value = sqlite3_column_int64(sqliteStatement, index)
-        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
-        return .some(Int16(exactly: value))
+        _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
 
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int16? {
-        switch dbValue.storage {
-        case .int64(let value): return Int16(exactly: value)
-        case .double(let value): return value.isFinite ? Int16(exactly: value.rounded(.towardZero)) : nil
-        default: return nil
-        }
+        dbValue.losslessInteger(Int16.self)
     }
 
-    /// Reads integers, and converts reals and text the way SQLite's CAST
-    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let converted = Int16(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-        self = converted
+        guard case .some(.some(let value)) = Self._decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
+        else { return nil }
+        self = value
     }
 }
 
 extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
-    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
     @inlinable
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int32?? {
-        let value = sqlite3_column_int64(sqliteStatement, index)
-        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
-        return .some(Int32(exactly: value))
+        _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
 
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int32? {
-        switch dbValue.storage {
-        case .int64(let value): return Int32(exactly: value)
-        case .double(let value): return value.isFinite ? Int32(exactly: value.rounded(.towardZero)) : nil
-        default: return nil
-        }
+        dbValue.losslessInteger(Int32.self)
     }
 
-    /// Reads integers, and converts reals and text the way SQLite's CAST
-    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let converted = Int32(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-        self = converted
+        guard case .some(.some(let value)) = Self._decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
+        else { return nil }
+        self = value
     }
 }
 
 extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
-    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
     @inlinable
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int64?? {
-        let value = sqlite3_column_int64(sqliteStatement, index)
-        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
-        return .some(value)
+        _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
 
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int64? {
-        switch dbValue.storage {
-        case .int64(let value): return Int64(exactly: value)
-        case .double(let value): return value.isFinite ? Int64(exactly: value.rounded(.towardZero)) : nil
-        default: return nil
-        }
+        dbValue.losslessInteger(Int64.self)
     }
 
-    /// Reads integers, and converts reals and text the way SQLite's CAST
-    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        self = sqlite3_column_int64(sqliteStatement, index)
+        guard case .some(.some(let value)) = Self._decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
+        else { return nil }
+        self = value
     }
 }
 
 extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
-    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
     @inlinable
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt?? {
-        let value = sqlite3_column_int64(sqliteStatement, index)
-        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
-        return .some(UInt(exactly: value))
+        _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
 
     /// SQLite integers are signed 64-bit: values above `Int64.max` are
@@ -185,116 +155,84 @@ extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
     }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt? {
-        switch dbValue.storage {
-        case .int64(let value): return UInt(exactly: value)
-        case .double(let value): return value.isFinite ? UInt(exactly: value.rounded(.towardZero)) : nil
-        default: return nil
-        }
+        dbValue.losslessInteger(UInt.self)
     }
 
-    /// Reads integers, and converts reals and text the way SQLite's CAST
-    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let converted = UInt(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-        self = converted
+        guard case .some(.some(let value)) = Self._decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
+        else { return nil }
+        self = value
     }
 }
 
 extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
-    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
     @inlinable
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt8?? {
-        let value = sqlite3_column_int64(sqliteStatement, index)
-        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
-        return .some(UInt8(exactly: value))
+        _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
 
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt8? {
-        switch dbValue.storage {
-        case .int64(let value): return UInt8(exactly: value)
-        case .double(let value): return value.isFinite ? UInt8(exactly: value.rounded(.towardZero)) : nil
-        default: return nil
-        }
+        dbValue.losslessInteger(UInt8.self)
     }
 
-    /// Reads integers, and converts reals and text the way SQLite's CAST
-    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let converted = UInt8(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-        self = converted
+        guard case .some(.some(let value)) = Self._decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
+        else { return nil }
+        self = value
     }
 }
 
 extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
-    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
     @inlinable
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt16?? {
-        let value = sqlite3_column_int64(sqliteStatement, index)
-        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
-        return .some(UInt16(exactly: value))
+        _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
 
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt16? {
-        switch dbValue.storage {
-        case .int64(let value): return UInt16(exactly: value)
-        case .double(let value): return value.isFinite ? UInt16(exactly: value.rounded(.towardZero)) : nil
-        default: return nil
-        }
+        dbValue.losslessInteger(UInt16.self)
     }
 
-    /// Reads integers, and converts reals and text the way SQLite's CAST
-    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let converted = UInt16(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-        self = converted
+        guard case .some(.some(let value)) = Self._decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
+        else { return nil }
+        self = value
     }
 }
 
 extension UInt32: DatabaseValueConvertible, StatementColumnConvertible {
-    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
     @inlinable
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt32?? {
-        let value = sqlite3_column_int64(sqliteStatement, index)
-        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
-        return .some(UInt32(exactly: value))
+        _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
 
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt32? {
-        switch dbValue.storage {
-        case .int64(let value): return UInt32(exactly: value)
-        case .double(let value): return value.isFinite ? UInt32(exactly: value.rounded(.towardZero)) : nil
-        default: return nil
-        }
+        dbValue.losslessInteger(UInt32.self)
     }
 
-    /// Reads integers, and converts reals and text the way SQLite's CAST
-    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let converted = UInt32(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-        self = converted
+        guard case .some(.some(let value)) = Self._decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
+        else { return nil }
+        self = value
     }
 }
 
 extension UInt64: DatabaseValueConvertible, StatementColumnConvertible {
-    /// NULL reads as 0: only a 0 needs a second call to tell them apart.
     @inlinable
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt64?? {
-        let value = sqlite3_column_int64(sqliteStatement, index)
-        if value == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
-        return .some(UInt64(exactly: value))
+        _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
 
     /// SQLite integers are signed 64-bit: values above `Int64.max` are
@@ -306,19 +244,14 @@ extension UInt64: DatabaseValueConvertible, StatementColumnConvertible {
     }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt64? {
-        switch dbValue.storage {
-        case .int64(let value): return UInt64(exactly: value)
-        case .double(let value): return value.isFinite ? UInt64(exactly: value.rounded(.towardZero)) : nil
-        default: return nil
-        }
+        dbValue.losslessInteger(UInt64.self)
     }
 
-    /// Reads integers, and converts reals and text the way SQLite's CAST
-    /// does; nil when the value does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let converted = UInt64(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-        self = converted
+        guard case .some(.some(let value)) = Self._decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
+        else { return nil }
+        self = value
     }
 }
 
@@ -327,16 +260,20 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(Double(self))) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Double? {
-        switch dbValue.storage {
-        case .int64(let value): return Double(value)
-        case .double(let value): return Double(value)
-        default: return nil
-        }
+        dbValue.losslessDouble()
     }
 
+    /// Reads reals and integers straight.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        self = Double(sqlite3_column_double(sqliteStatement, index))
+        let type = sqlite3_column_type(sqliteStatement, index)
+        if type == SQLITE_FLOAT || type == SQLITE_INTEGER {
+            self = sqlite3_column_double(sqliteStatement, index)
+            return
+        }
+        guard let value = Self._fromColumnOfOtherStorageClass(sqliteStatement: sqliteStatement, index: index)
+        else { return nil }
+        self = value
     }
 }
 
@@ -345,16 +282,27 @@ extension Float: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(Double(self))) }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
-        switch dbValue.storage {
-        case .int64(let value): return Float(value)
-        case .double(let value): return Float(value)
-        default: return nil
-        }
+        dbValue.losslessDouble().flatMap(Float.init(convertingDouble:))
     }
 
+    /// Reads reals and integers straight.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        self = Float(sqlite3_column_double(sqliteStatement, index))
+        let type = sqlite3_column_type(sqliteStatement, index)
+        let value = type == SQLITE_FLOAT || type == SQLITE_INTEGER
+            ? Float(convertingDouble: sqlite3_column_double(sqliteStatement, index))
+            : Self._fromColumnOfOtherStorageClass(sqliteStatement: sqliteStatement, index: index)
+        guard let value else { return nil }
+        self = value
+    }
+
+    /// The nearest float, or nil for a finite number too large for a
+    /// `Float`.
+    @inlinable
+    init?(convertingDouble double: Double) {
+        let value = Float(double)
+        if value.isInfinite && double.isFinite { return nil }
+        self = value
     }
 }
 
@@ -362,19 +310,42 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
 
-    /// Text converts to a string, and so does a blob of valid UTF-8, as in
-    /// GRDB.
+    /// Text converts to a string, and so do a blob of valid UTF-8, as in
+    /// GRDB, an integer (its decimal digits), and a real whose text, as
+    /// SQLite writes it, reads back as the same number (`0.99`, not
+    /// `0.1 + 0.2`).
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
         switch dbValue.storage {
         case .string(let value): return value
         case .blob(let data): return String(data: data, encoding: .utf8)
-        default: return nil
+        case .int64(let value): return String(value)
+        case .double(let value):
+            let text = sqliteText(of: value)
+            return Double(text) == value ? text : nil
+        case .null: return nil
         }
+    }
+
+    /// The text of a real as SQLite writes it (`printf("%!.15g")`): 15
+    /// significant digits, and always a decimal point (`1.0`, `1.0e+20`).
+    private static func sqliteText(of value: Double) -> String {
+        let text = String(format: "%.15g", value)
+        guard !text.contains("."), value.isFinite else { return text }
+        if let exponent = text.firstIndex(of: "e") {
+            return String(text[..<exponent]) + ".0" + String(text[exponent...])
+        }
+        return text + ".0"
     }
 
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        self.init(sqliteText: sqliteStatement, index: index)
+        if sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT {
+            self.init(sqliteText: sqliteStatement, index: index)
+            return
+        }
+        guard let value = Self._fromColumnOfOtherStorageClass(sqliteStatement: sqliteStatement, index: index)
+        else { return nil }
+        self = value
     }
 }
 
@@ -387,12 +358,18 @@ extension Data: DatabaseValueConvertible, StatementColumnConvertible {
         switch dbValue.storage {
         case .blob(let data): return data
         case .string(let string): return Data(string.utf8)
-        default: return nil
+        case .int64, .double, .null: return nil
         }
     }
 
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard sqlite3_column_type(sqliteStatement, index) == SQLITE_BLOB else {
+            guard let value = Self._fromColumnOfOtherStorageClass(sqliteStatement: sqliteStatement, index: index)
+            else { return nil }
+            self = value
+            return
+        }
         let count = Int(sqlite3_column_bytes(sqliteStatement, index))
         if let bytes = sqlite3_column_blob(sqliteStatement, index) {
             self.init(bytes: bytes, count: count)

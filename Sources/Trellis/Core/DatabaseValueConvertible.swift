@@ -58,6 +58,10 @@ extension DatabaseValueConvertible {
 public protocol StatementColumnConvertible {
     /// Reads a non-NULL value at `index`, or returns nil when the conversion
     /// is not possible.
+    ///
+    /// Test the storage class (`sqlite3_column_type`) before you read:
+    /// SQLite's column functions convert any value, with a loss when they
+    /// must (`sqlite3_column_int64` reads the text `'abc'` as 0).
     init?(sqliteStatement: SQLiteStatement, index: CInt)
 
     /// Reads the value at `index`: nil for NULL, `.some(nil)` when the
@@ -71,6 +75,31 @@ extension StatementColumnConvertible {
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Self?? {
         if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
         return .some(Self(sqliteStatement: sqliteStatement, index: index))
+    }
+}
+
+extension DatabaseValueConvertible {
+    /// The value of a column whose storage class is not the one the type
+    /// reads straight: converted by ``fromDatabaseValue(_:)``, which
+    /// refuses a conversion with a loss, where SQLite's column functions
+    /// would make it (`'abc'` reads as the integer 0).
+    @usableFromInline @inline(never)
+    static func _fromColumnOfOtherStorageClass(sqliteStatement: SQLiteStatement, index: CInt) -> Self? {
+        fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index))
+    }
+}
+
+extension FixedWidthInteger where Self: DatabaseValueConvertible {
+    /// Reads an integer column with one call after the type test; converts
+    /// other columns without a loss: nil for NULL, `.some(nil)` when the
+    /// value does not convert.
+    @inlinable @inline(__always)
+    static func _decodeIntegerColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Self?? {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER: return .some(Self(exactly: sqlite3_column_int64(sqliteStatement, index)))
+        case SQLITE_NULL: return nil
+        default: return .some(_fromColumnOfOtherStorageClass(sqliteStatement: sqliteStatement, index: index))
+        }
     }
 }
 
@@ -116,7 +145,7 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
 }
 
 /// Optionals of values read straight from the statement read the same way,
-/// with SQLite's conversions, as in GRDB:
+/// with the same conversions:
 ///
 /// ```swift
 /// try Optional<Int>.fetchOne(db, sql: "SELECT '12'") // .some(.some(12))

@@ -5,8 +5,9 @@ import TrellisSQLite
 // The subscripts never stop the process: when a value can not be decoded,
 // they record the failure on the row, return a placeholder, and the fetch
 // that reads the row (`fetchAll`, `fetchOne`, a record's `init(row:)`)
-// throws the failure. Code that reads a row outside of a fetch, and can not
-// trust the data, uses the throwing `decode` methods.
+// throws the failure, or else the access that runs (`read`, `write`...).
+// A row read after its access has ended reports to no one: such code uses
+// the throwing `decode` methods. See the ValueConversions article.
 
 extension Row {
     // MARK: Throwing accessors

@@ -339,13 +339,16 @@ public final class Row {
 
     // MARK: - Decoding failures
 
-    /// Records the failure of a non-throwing accessor.
+    /// Records the failure of a non-throwing accessor, for the fetch that
+    /// decodes the row to throw, or else the access that runs.
     @usableFromInline
     func recordDecodingError(_ error: any Error) {
         if let parent {
             parent.recordDecodingError(error)
         } else if recordedDecodingError == nil {
             recordedDecodingError = error
+            // A row used after its access ended keeps the failure to itself.
+            CurrentAccess.database?.recordUnreportedDecodingError(error, of: ObjectIdentifier(self))
         }
     }
 
@@ -354,6 +357,7 @@ public final class Row {
     func checkRecordedDecodingError() throws {
         if let error = recordedDecodingError {
             recordedDecodingError = nil
+            CurrentAccess.database?.forgetDecodingError(of: ObjectIdentifier(self))
             throw error
         }
     }
@@ -483,23 +487,32 @@ extension Row {
     public struct ScopesView: RandomAccessCollection {
         let row: Row
 
+        /// The layout of the row; a row without scopes has an empty one,
+        /// so that the positions of the collection are those of a layout.
+        private let layout: RowLayout
+
+        private static let emptyLayout = RowLayout(scopes: [])
+
+        init(row: Row) {
+            self.row = row
+            self.layout = row.layout ?? Self.emptyLayout
+        }
+
         /// The keys of the scopes.
-        public var names: [String] { row.layout?.scopes.map(\.key) ?? [] }
+        public var names: [String] { layout.scopes.map(\.key) }
 
         public var startIndex: Int { 0 }
-        public var endIndex: Int { row.layout?.scopes.count ?? 0 }
+        public var endIndex: Int { layout.scopes.count }
 
         /// The name and the row of a scope.
         public subscript(position: Int) -> (name: String, row: Row) {
-            // `position` is an index of the collection, hence of a layout.
-            let layout = row.layout!
-            return (layout.scopes[position].key, row.scopedRow(at: position, of: layout))
+            (layout.scopes[position].key, row.scopedRow(at: position, of: layout))
         }
 
         /// The row of the scope `key`, or nil when there is no such scope.
         public subscript(_ key: String) -> Row? {
             // The scopes lead the tree: their indexes are the same in both.
-            guard let layout = row.layout, let index = layout.scopes.firstIndex(where: { $0.key == key }) else { return nil }
+            guard let index = layout.scopes.firstIndex(where: { $0.key == key }) else { return nil }
             return row.scopedRow(at: index, of: layout)
         }
     }

@@ -45,6 +45,7 @@ final class SerializedDatabase: @unchecked Sendable {
     /// when `isWriter`, else the readers'.
     init(path: String, configuration: Configuration, label: String, isWriter: Bool, checksSchemaVersion: Bool = false) throws {
         db = try Database(path: path, configuration: configuration, label: label)
+        db.isOutsideAccess = true
         db.checksSchemaVersion = checksSchemaVersion
         interruptibleConnection = db.sqliteConnection
         let targetQueue = isWriter ? configuration.writeTargetQueue ?? configuration.targetQueue : configuration.targetQueue
@@ -141,7 +142,12 @@ final class SerializedDatabase: @unchecked Sendable {
     func syncWithoutErrors<T>(_ block: (Database) -> T) -> T {
         if isAccessingOnCurrentThreadAtAnyDepth { return block(db) }
         do {
-            return try sync(block)
+            return try sync { db in
+                // Such a closure can not be told of the failure of a row
+                // accessor either.
+                defer { db.unreportedDecodingErrors.removeAll() }
+                return block(db)
+            }
         } catch {
             // `sync` throws only before `block` runs, when the connection
             // is closed.
@@ -192,7 +198,9 @@ final class SerializedDatabase: @unchecked Sendable {
     {
         enqueue {
             do {
-                try self.lockedAccess(block)
+                // The closure has received the connection, and can not be
+                // told of the failure of a row accessor.
+                try self.lockedAccess(reportsDecodingErrors: false, block)
             } catch {
                 failure(error)
             }
@@ -208,21 +216,28 @@ final class SerializedDatabase: @unchecked Sendable {
         }
     }
 
-    private func lockedAccess<T>(_ block: (Database) throws -> T) throws -> T {
+    private func lockedAccess<T>(reportsDecodingErrors: Bool = true, _ block: (Database) throws -> T) throws -> T {
         accessLock.lock()
         defer { accessLock.unlock() }
-        return try access(block)
+        return try access(reportsDecodingErrors: reportsDecodingErrors, block)
     }
 
     /// One access, under the access lock, known as this thread's current
     /// access while it runs.
-    private func access<T>(_ block: (Database) throws -> T) throws -> T {
-        try CurrentAccess.run(as: identity) { try bookkeptAccess(block) }
+    private func access<T>(reportsDecodingErrors: Bool = true, _ block: (Database) throws -> T) throws -> T {
+        try CurrentAccess.run(as: identity, database: db) {
+            try bookkeptAccess(reportsDecodingErrors: reportsDecodingErrors, block)
+        }
     }
 
     /// The connection's bookkeeping around `block`, then the change
-    /// observers are told what it changed.
-    private func bookkeptAccess<T>(_ block: (Database) throws -> T) throws -> T {
+    /// observers are told what it changed. When `reportsDecodingErrors`,
+    /// the access throws the failure of a non-throwing row accessor that
+    /// no fetch threw.
+    private func bookkeptAccess<T>(reportsDecodingErrors: Bool, _ block: (Database) throws -> T) throws -> T {
+        // Until the very end: the change observers run in the access.
+        db.isOutsideAccess = false
+        defer { db.isOutsideAccess = true }
         _ = try db.openConnection()
         // Written tables are only recorded for observers to read.
         db.willStartAccess(recordingWrittenTables: hasChangeObservers)
@@ -233,7 +248,9 @@ final class SerializedDatabase: @unchecked Sendable {
             notifyChangeObservers(changesCountAtStart: changes)
             db.didEndAccess()
         }
-        return try block(db)
+        let result = try block(db)
+        if reportsDecodingErrors { try db.throwUnreportedDecodingError() }
+        return result
     }
 
     /// What a change observer is called with: the changes of an access,

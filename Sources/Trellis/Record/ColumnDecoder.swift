@@ -122,13 +122,11 @@ struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
     /// A number, or text that is one (`'1000'`), as GRDB reads the numbers
     /// of a date strategy.
     private static func number(_ dbValue: DatabaseValue) -> Double? {
-        if let number = Double.fromDatabaseValue(dbValue) { return number }
-        guard case .string(let text) = dbValue.storage else { return nil }
-        return Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
+        Double.fromDatabaseValue(dbValue)
     }
 
-    /// A value read from the statement with SQLite's conversions, as GRDB
-    /// reads it: nil for NULL, a copied row, or a value that does not fit.
+    /// A value read straight from the statement: nil for NULL, a copied
+    /// row, or a value that does not convert without a loss.
     private func statementValue<Value: StatementColumnConvertible>(_ type: Value.Type) -> Value? {
         guard let sqliteStatement = row.sqliteStatement, !row.hasNull(atIndex: index) else { return nil }
         return Value(sqliteStatement: sqliteStatement, index: CInt(row.offset + index))
@@ -155,9 +153,9 @@ struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeConvertible(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeConvertible(type) }
 
-    /// A primitive converts with SQLite's rules, as the same value does in
-    /// a property of its own: an enum whose raw value is an `Int` reads
-    /// the text `'2'` as 2, as in GRDB.
+    /// A primitive converts as the same value does in a property of its
+    /// own: an enum whose raw value is an `Int` reads the text `'2'` as 2,
+    /// as in GRDB.
     private func decodeConvertible<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type) throws -> T {
         if let value = statementValue(T.self) { return value }
         guard let value = T.fromDatabaseValue(dbValue) else { throw valueMismatch(T.self, dbValue) }

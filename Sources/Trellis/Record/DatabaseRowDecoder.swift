@@ -220,14 +220,13 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     func integer<T: FixedWidthInteger>(_ type: T.Type, atIndex index: Int) throws -> T {
         let value: Int64
         if let sqliteStatement = row.sqliteStatement {
-            // Any value but NULL converts the way SQLite converts it, as in
-            // GRDB: the text "12" reads as 12. NULL reads as 0: only a 0
-            // needs a second call to tell them apart.
+            // Another storage class converts only without a loss: the
+            // text "12" reads as 12, "abc" throws.
             let column = CInt(truncatingIfNeeded: row.offset &+ index)
-            value = sqlite3_column_int64(sqliteStatement, column)
-            if value == 0 && sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL {
+            guard sqlite3_column_type(sqliteStatement, column) == SQLITE_INTEGER else {
                 return try convertedInteger(T.self, atIndex: index)
             }
+            value = sqlite3_column_int64(sqliteStatement, column)
         } else {
             // A copied row, such as the rows of a to-many association.
             guard case .int64(let storedValue) = row.storedValues[row.valuesOffset + index].storage
@@ -243,7 +242,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     @inline(never)
     func convertedInteger<T: FixedWidthInteger>(_ type: T.Type, atIndex index: Int) throws -> T {
         let dbValue = row.databaseValue(atIndex: index)
-        guard let value = Int64.fromDatabaseValue(dbValue), let integer = T(exactly: value) else {
+        guard let integer = dbValue.losslessInteger(T.self) else {
             throw RowDecodingError.valueMismatch(T.self, value: dbValue, index: index, row: row).forRecord(recordType)
         }
         return integer

@@ -6,9 +6,10 @@ import TrellisSQLite
 // value once (`sqlite3_column_value`) and then its type and content, which
 // costs one call into SQLite's column API instead of two.
 //
-// A value of another storage class converts the way SQLite converts it, as
-// in GRDB: the text "12" reads as the integer 12, "abc" as 0, the integer 12
-// as the text "12". Copied rows (no statement) convert strictly.
+// A value of another storage class converts only without a loss, as
+// `fromDatabaseValue` converts it (see the ValueConversions article): the
+// text "12" reads as the integer 12, and "abc" throws where SQLite would
+// read 0.
 
 extension Row {
     @usableFromInline
@@ -18,8 +19,7 @@ extension Row {
             switch sqlite3_value_type(value) {
             case SQLITE_FLOAT: return sqlite3_value_double(value)
             case SQLITE_INTEGER: return Double(sqlite3_value_int64(value))
-            case SQLITE_NULL: break
-            default: return sqlite3_value_double(value)
+            default: break
             }
         }
         let dbValue = databaseValue(atIndex: index)
@@ -32,10 +32,8 @@ extension Row {
     @usableFromInline
     func fastString(atIndex index: Int, record: Any.Type) throws -> String {
         if let sqliteStatement {
-            // Any value but NULL reads as SQLite converts it (`0.99` from a
-            // NUMERIC column), as GRDB does for rows read from a statement.
             if let value = sqlite3_column_value(sqliteStatement, CInt(offset + index)),
-               sqlite3_value_type(value) != SQLITE_NULL
+               sqlite3_value_type(value) == SQLITE_TEXT
             {
                 return String(sqliteValue: value)
             }
@@ -53,8 +51,7 @@ extension Row {
             let value = sqlite3_column_value(sqliteStatement, CInt(offset + index))
             switch sqlite3_value_type(value) {
             case SQLITE_INTEGER: return sqlite3_value_int64(value) != 0
-            case SQLITE_NULL: break
-            default: return sqlite3_value_int64(value) != 0
+            default: break
             }
         }
         let dbValue = databaseValue(atIndex: index)

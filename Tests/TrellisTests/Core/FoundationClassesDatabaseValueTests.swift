@@ -14,7 +14,7 @@ import Trellis
             let fetched = try #require(try NSURL.fetchOne(db, sql: "SELECT url FROM link"))
             #expect(fetched.absoluteString == "https://example.com/a?b=c")
             #expect(try URL.fetchOne(db, sql: "SELECT url FROM link") == URL(string: "https://example.com/a?b=c"))
-            #expect(NSURL.fromDatabaseValue(1.databaseValue) == nil)
+            #expect(NSURL.fromDatabaseValue(Data([0xFF]).databaseValue) == nil)
         }
     }
 

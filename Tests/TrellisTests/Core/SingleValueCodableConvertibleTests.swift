@@ -83,7 +83,7 @@ private struct Member: Codable, FetchableRecord, PersistableRecord, Equatable {
         // The JSON text of earlier versions is a string with quotes, as
         // GRDB reads it.
         #expect(Name.fromDatabaseValue(#""foo""#.databaseValue) == Name(#""foo""#))
-        #expect(Name.fromDatabaseValue(12.databaseValue) == nil)
+        #expect(Name.fromDatabaseValue(Data([0xFF]).databaseValue) == nil)
         #expect(Name.fromDatabaseValue(.null) == nil)
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { (db: Database) throws in

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Trellis
 
@@ -120,7 +121,7 @@ import Trellis
             #expect(try FTS5Pattern.fetchOne(db, sql: "SELECT 'a OR b'")?.rawPattern == "a OR b")
             // An invalid pattern is not a pattern.
             #expect(FTS5Pattern.fromDatabaseValue("AND".databaseValue) == nil)
-            #expect(FTS5Pattern.fromDatabaseValue(1.databaseValue) == nil)
+            #expect(FTS5Pattern.fromDatabaseValue(Data([0xFF]).databaseValue) == nil)
             #expect(String(describing: FTS5Pattern(matchingPhrase: "hello world")!) == #"FTS5Pattern(rawPattern: "\"hello world\"")"#)
         }
     }

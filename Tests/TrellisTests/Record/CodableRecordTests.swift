@@ -131,13 +131,20 @@ import Trellis
             #expect(sample.small == -128)
             #expect(sample.byte == 255)
             #expect(sample.count == 7)
-            #expect(sample.total == 3) // reals convert, truncated as SQLite's CAST does
-            #expect(try Sample.fetchOne(db, sql: "SELECT 0 AS small, 0 AS byte, 0 AS count, 2.5 AS total, NULL AS bonus")?.total == 2)
+            #expect(sample.total == 3) // a real with no fraction converts
+            // A fraction would be lost: an error.
+            #expect(throws: RowDecodingError.self) {
+                try Sample.fetchOne(db, sql: "SELECT 0 AS small, 0 AS byte, 0 AS count, 2.5 AS total, NULL AS bonus")
+            }
             #expect(sample.bonus == nil)
             #expect(try Sample.fetchOne(db, sql: "SELECT 0 AS small, 0 AS byte, 0 AS count, 0 AS total, 12 AS bonus")?.bonus == 12)
 
-            // Text converts the way SQLite converts it, as in GRDB.
-            #expect(try Sample.fetchOne(db, sql: "SELECT 0 AS small, 0 AS byte, 0 AS count, 'many' AS total, NULL AS bonus")?.total == 0)
+            // Text converts when it is a number, and only then: GRDB reads
+            // 'many' as 0.
+            #expect(try Sample.fetchOne(db, sql: "SELECT 0 AS small, 0 AS byte, 0 AS count, '12' AS total, NULL AS bonus")?.total == 12)
+            #expect(throws: RowDecodingError.self) {
+                try Sample.fetchOne(db, sql: "SELECT 0 AS small, 0 AS byte, 0 AS count, 'many' AS total, NULL AS bonus")
+            }
 
             // Each value that does not fit its property is an error naming the column and the type.
             let failures: [(sql: String, column: String, type: String)] = [
@@ -523,8 +530,10 @@ import Trellis
             #expect(null?.description.contains("\"name\"") == true)
             #expect(null?.description.contains("String") == true)
             #expect(null?.description.contains("Strict") == true)
-            // Text converts to a number the way SQLite converts it, as in GRDB.
-            #expect(try Strict.fetchAll(db, sql: "SELECT 'x' AS id, 'a' AS name").map(\.id) == [0])
+            // Text that is not a number does not convert (GRDB reads 0).
+            let lossy = #expect(throws: RowDecodingError.self) { try Strict.fetchAll(db, sql: "SELECT 'x' AS id, 'a' AS name") }
+            #expect(lossy?.description.contains("\"id\"") == true)
+            #expect(lossy?.description.contains("Int") == true)
             #expect(try Strict.fetchAll(db, sql: "SELECT '12' AS id, 'a' AS name").map(\.id) == [12])
             // The connection is still usable.
             #expect(try Strict.fetchAll(db, sql: "SELECT 1 AS id, 'a' AS name").map(\.name) == ["a"])
