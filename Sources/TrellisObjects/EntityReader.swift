@@ -16,7 +16,7 @@
 /// A value reads as its `Codable` conformance would: a missing column or
 /// NULL gives 0, "" or false to numbers, strings and booleans (a property
 /// added in a later version of the entity), and nil with
-/// ``readIfPresent(_:)-(String)``. Column values of other types (`Date`,
+/// `readIfPresent(_:)`. Column values of other types (`Date`,
 /// `UUID`...), enums with raw values, `[UInt8]` and other `Codable` values
 /// (as JSON) are supported too.
 ///

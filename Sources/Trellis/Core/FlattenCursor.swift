@@ -1,5 +1,5 @@
 /// A cursor of the elements of the cursors of a base cursor, one after the
-/// other, which ``Cursor/joined()`` and ``Cursor/flatMap(_:)`` return.
+/// other, which `joined()` and `flatMap(_:)` return.
 ///
 /// ```swift
 /// let ids = try Int.fetchCursor(db, sql: "SELECT id FROM team")
