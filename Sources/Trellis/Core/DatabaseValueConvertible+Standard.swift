@@ -36,7 +36,7 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension Int: DatabaseValueConvertible, StatementColumnConvertible {
-    @inlinable
+    @inlinable @inline(__always)
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int?? {
         _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
@@ -57,7 +57,7 @@ extension Int: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
-    @inlinable
+    @inlinable @inline(__always)
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int8?? {
         _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
@@ -78,7 +78,7 @@ extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
-    @inlinable
+    @inlinable @inline(__always)
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int16?? {
         _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
@@ -99,7 +99,7 @@ extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
-    @inlinable
+    @inlinable @inline(__always)
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int32?? {
         _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
@@ -120,7 +120,7 @@ extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
-    @inlinable
+    @inlinable @inline(__always)
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> Int64?? {
         _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
@@ -141,7 +141,7 @@ extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
-    @inlinable
+    @inlinable @inline(__always)
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt?? {
         _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
@@ -167,7 +167,7 @@ extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
-    @inlinable
+    @inlinable @inline(__always)
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt8?? {
         _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
@@ -188,7 +188,7 @@ extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
-    @inlinable
+    @inlinable @inline(__always)
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt16?? {
         _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
@@ -209,7 +209,7 @@ extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension UInt32: DatabaseValueConvertible, StatementColumnConvertible {
-    @inlinable
+    @inlinable @inline(__always)
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt32?? {
         _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
@@ -230,7 +230,7 @@ extension UInt32: DatabaseValueConvertible, StatementColumnConvertible {
 }
 
 extension UInt64: DatabaseValueConvertible, StatementColumnConvertible {
-    @inlinable
+    @inlinable @inline(__always)
     public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> UInt64?? {
         _decodeIntegerColumn(sqliteStatement: sqliteStatement, index: index)
     }
@@ -266,9 +266,10 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     /// Reads reals and integers straight.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        let type = sqlite3_column_type(sqliteStatement, index)
+        let value = sqlite3_column_value(sqliteStatement, index)
+        let type = sqlite3_value_type(value)
         if type == SQLITE_FLOAT || type == SQLITE_INTEGER {
-            self = sqlite3_column_double(sqliteStatement, index)
+            self = sqlite3_value_double(value)
             return
         }
         guard let value = Self._fromColumnOfOtherStorageClass(sqliteStatement: sqliteStatement, index: index)
@@ -339,13 +340,21 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
 
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT {
-            self.init(sqliteText: sqliteStatement, index: index)
-            return
-        }
-        guard let value = Self._fromColumnOfOtherStorageClass(sqliteStatement: sqliteStatement, index: index)
+        guard case .some(.some(let string)) = Self._decodeColumn(sqliteStatement: sqliteStatement, index: index)
         else { return nil }
-        self = value
+        self = string
+    }
+
+    /// Reads text with one lookup of the column, which also tells NULL and
+    /// the other storage classes apart.
+    @inlinable @inline(__always)
+    public static func _decodeColumn(sqliteStatement: SQLiteStatement, index: CInt) -> String?? {
+        guard let value = sqlite3_column_value(sqliteStatement, index) else { return nil }
+        switch sqlite3_value_type(value) {
+        case SQLITE_TEXT: return .some(String(sqliteValue: value))
+        case SQLITE_NULL: return nil
+        default: return .some(_fromColumnOfOtherStorageClass(sqliteStatement: sqliteStatement, index: index))
+        }
     }
 }
 

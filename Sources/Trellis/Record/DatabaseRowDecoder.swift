@@ -223,10 +223,11 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
             // Another storage class converts only without a loss: the
             // text "12" reads as 12, "abc" throws.
             let column = CInt(truncatingIfNeeded: row.offset &+ index)
-            guard sqlite3_column_type(sqliteStatement, column) == SQLITE_INTEGER else {
+            let columnValue = sqlite3_column_value(sqliteStatement, column)
+            guard sqlite3_value_type(columnValue) == SQLITE_INTEGER else {
                 return try convertedInteger(T.self, atIndex: index)
             }
-            value = sqlite3_column_int64(sqliteStatement, column)
+            value = sqlite3_value_int64(columnValue)
         } else {
             // A copied row, such as the rows of a to-many association.
             guard case .int64(let storedValue) = row.storedValues[row.valuesOffset + index].storage
