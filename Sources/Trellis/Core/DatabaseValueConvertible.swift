@@ -83,7 +83,12 @@ extension DatabaseValueConvertible {
     /// reads straight: converted by ``fromDatabaseValue(_:)``, which
     /// refuses a conversion with a loss, where SQLite's column functions
     /// would make it (`'abc'` reads as the integer 0).
-    @usableFromInline @inline(never)
+    ///
+    /// Inlinable although never inlined: the optimizer of a client module
+    /// calls a witness of ``StatementColumnConvertible`` directly only when
+    /// the generic functions it calls have their bodies visible, and a
+    /// direct call lets the read of a column inline into `init(row:)`.
+    @inlinable @inline(never)
     static func _fromColumnOfOtherStorageClass(sqliteStatement: SQLiteStatement, index: CInt) -> Self? {
         fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index))
     }
