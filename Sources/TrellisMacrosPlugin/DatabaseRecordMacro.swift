@@ -79,7 +79,11 @@ public struct DatabaseRecordMacro: ExtensionMacro, MemberMacro {
         signature += "init(row: Row) throws"
         let decoded = record.properties.filter { !$0.isConstantWithValue }
         guard !decoded.isEmpty else { return "\(signature) {\n}" }
-        var lines = ["    var reader = RecordRowReader<Self>(row: row)"]
+        // The columns of the properties, in the order of the reads: a row
+        // that starts with them (`SELECT *` on a table declared in the same
+        // order) is read by position.
+        let columns = decoded.map(\.column.swiftLiteral).joined(separator: ", ")
+        var lines = ["    var reader = RecordRowReader<Self>(row: row, columns: [\(columns)])"]
         for property in decoded {
             let method = property.isOptional ? "decodeIfPresent" : "decode"
             lines.append("    self.\(property.identifier) = try reader.\(method)(forKey: \(property.column.swiftLiteral))")

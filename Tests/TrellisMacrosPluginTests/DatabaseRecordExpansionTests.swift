@@ -48,7 +48,7 @@ import TrellisMacrosPlugin
                 }
 
                 init(row: Row) throws {
-                    var reader = RecordRowReader<Self>(row: row)
+                    var reader = RecordRowReader<Self>(row: row, columns: ["id", "name", "player_score"])
                     self.id = try reader.decodeIfPresent(forKey: "id")
                     self.name = try reader.decode(forKey: "name")
                     self.score = try reader.decode(forKey: "player_score")
@@ -82,7 +82,7 @@ import TrellisMacrosPlugin
 
             extension BookInfo {
                 public init(row: Row) throws {
-                    var reader = RecordRowReader<Self>(row: row)
+                    var reader = RecordRowReader<Self>(row: row, columns: ["book", "author", "reviews"])
                     self.book = try reader.decode(forKey: "book")
                     self.author = try reader.decodeIfPresent(forKey: "author")
                     self.reviews = try reader.decode(forKey: "reviews")
@@ -131,7 +131,7 @@ import TrellisMacrosPlugin
                 }
 
                 init(row: Row) throws {
-                    var reader = RecordRowReader<Self>(row: row)
+                    var reader = RecordRowReader<Self>(row: row, columns: ["id", "full_name", "default", "a", "b"])
                     self.id = try reader.decode(forKey: "id")
                     self.fullName = try reader.decode(forKey: "full_name")
                     self.`default` = try reader.decode(forKey: "default")
@@ -157,7 +157,7 @@ import TrellisMacrosPlugin
                 var name: String = ""
 
                 required init(row: Row) throws {
-                    var reader = RecordRowReader<Self>(row: row)
+                    var reader = RecordRowReader<Self>(row: row, columns: ["id", "name"])
                     self.id = try reader.decode(forKey: "id")
                     self.name = try reader.decode(forKey: "name")
                 }

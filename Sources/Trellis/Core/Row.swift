@@ -289,6 +289,37 @@ public final class Row {
         return Self.searchIndex(ofColumn: name, in: storedNames, offset: offset, count: count)
     }
 
+    /// The number of `names` when they are the first columns of the row, in
+    /// this order, each where ``index(ofColumn:)`` finds it, so that a
+    /// record reads them by position; 0 otherwise. The statement remembers
+    /// the answer for each record type and window of columns: `names` is
+    /// evaluated once per statement.
+    @inlinable
+    func leadingColumnCount(of record: Any.Type, named names: () -> [String]) -> Int {
+        guard let columnLookup else { return 0 }
+        let window = offset << 32 | count
+        let known = columnLookup._withUnsafeGuaranteedRef {
+            $0.knownColumnOrder(of: ObjectIdentifier(record), window: window)
+        }
+        if let known { return known }
+        return compareColumnOrder(of: record, names: names(), window: window)
+    }
+
+    @usableFromInline @inline(never)
+    func compareColumnOrder(of record: Any.Type, names: [String], window: Int) -> Int {
+        // The search of `index(ofColumn:)`, without its memo: this lookup is
+        // not one of the row's sequence.
+        let columnNames = unretainedStatement?.columnNames ?? storedNames
+        let matches = names.count <= count && names.indices.allSatisfy { position in
+            Self.searchIndex(ofColumn: names[position], in: columnNames, offset: offset, count: count) == position
+        }
+        let leadingCount = matches ? names.count : 0
+        columnLookup?._withUnsafeGuaranteedRef {
+            $0.rememberColumnOrder(of: ObjectIdentifier(record), window: window, leadingCount: leadingCount)
+        }
+        return leadingCount
+    }
+
     /// Searches a column that the lookup memo does not know.
     @usableFromInline @inline(never)
     func resolveIndex(ofColumn name: String, window: Int) -> Int? {

@@ -429,13 +429,59 @@ final class ColumnLookup {
     @usableFromInline @exclusivity(unchecked) var count = 0
     @usableFromInline @exclusivity(unchecked) var position = 0
 
+    /// How many columns of a record type's properties are the first
+    /// columns of a window, in order (all of them, or 0): compared once per
+    /// statement (see `Row.leadingColumnCount(of:named:)`).
+    @usableFromInline
+    struct ColumnOrder {
+        @usableFromInline let record: ObjectIdentifier
+        @usableFromInline let window: Int
+        @usableFromInline let leadingCount: Int
+
+        @inlinable
+        init(record: ObjectIdentifier, window: Int, leadingCount: Int) {
+            self.record = record
+            self.window = window
+            self.leadingCount = leadingCount
+        }
+    }
+
+    /// The most record types remembered per statement (a join decodes a
+    /// few); beyond, the comparison is made again for each row.
+    @usableFromInline static let columnOrderCapacity = 8
+
+    @usableFromInline let columnOrders: UnsafeMutablePointer<ColumnOrder>
+    @usableFromInline @exclusivity(unchecked) var columnOrderCount = 0
+
     init() {
         entries = .allocate(capacity: Self.capacity)
+        columnOrders = .allocate(capacity: Self.columnOrderCapacity)
     }
 
     deinit {
         entries.deinitialize(count: count)
         entries.deallocate()
+        columnOrders.deallocate()
+    }
+
+    /// The remembered comparison of the columns of `record` with those of
+    /// `window`, if any.
+    @inlinable
+    func knownColumnOrder(of record: ObjectIdentifier, window: Int) -> Int? {
+        var index = 0
+        while index < columnOrderCount {
+            let order = columnOrders[index]
+            if order.record == record && order.window == window { return order.leadingCount }
+            index &+= 1
+        }
+        return nil
+    }
+
+    @usableFromInline
+    func rememberColumnOrder(of record: ObjectIdentifier, window: Int, leadingCount: Int) {
+        guard columnOrderCount < Self.columnOrderCapacity else { return }
+        (columnOrders + columnOrderCount).initialize(to: ColumnOrder(record: record, window: window, leadingCount: leadingCount))
+        columnOrderCount += 1
     }
 
     @inlinable
@@ -448,6 +494,7 @@ final class ColumnLookup {
         entries.deinitialize(count: count)
         count = 0
         position = 0
+        columnOrderCount = 0
     }
 
     /// The remembered index (-1 for a missing column), or `unknown`.

@@ -25,6 +25,12 @@ import Foundation
 /// ```
 ///
 /// A value that can not be read throws the error a Decodable record throws.
+///
+/// A reader made with the columns of all the properties, in the order of
+/// the reads, reads standard values by position when they are the first
+/// columns of the row, as with `SELECT *` on a table that declares its
+/// columns in the order of the properties. It compares the columns once
+/// per statement, and reads by name otherwise.
 public struct RecordRowReader<Record: FetchableRecord> {
     /// The row of the record.
     public let row: Row
@@ -34,9 +40,43 @@ public struct RecordRowReader<Record: FetchableRecord> {
     /// columns of the first (a forgotten `including`).
     @usableFromInline var keyReadingRow: String?
 
+    /// The number of properties, in the order of the reads, whose columns
+    /// start the row: they are read by position.
+    @usableFromInline let leadingColumnCount: Int
+
+    /// The position of the property read next: each read moves it.
+    @usableFromInline var position = 0
+
+    /// A reader that finds each column by name.
     @inlinable
     public init(row: Row) {
         self.row = row
+        leadingColumnCount = 0
+    }
+
+    /// A reader that reads by position when the row starts with
+    /// `columns`: one column per property, in the order of the reads,
+    /// the same for every row of the record type.
+    ///
+    /// ```swift
+    /// init(row: Row) throws {
+    ///     var reader = RecordRowReader<Player>(row: row, columns: ["id", "name", "score"])
+    ///     id = try reader.decodeIfPresent(forKey: "id")
+    ///     name = try reader.decode(forKey: "name")
+    ///     score = try reader.decode(forKey: "score")
+    /// }
+    /// ```
+    @inlinable
+    public init(row: Row, columns: @autoclosure () -> [String]) {
+        self.row = row
+        leadingColumnCount = row.leadingColumnCount(of: Record.self, named: columns)
+    }
+
+    /// The position of the property being read; moves to the next one.
+    @inlinable @inline(__always)
+    mutating func nextPosition() -> Int {
+        defer { position &+= 1 }
+        return position
     }
 
     // MARK: Database values
@@ -44,6 +84,7 @@ public struct RecordRowReader<Record: FetchableRecord> {
     /// Reads a database value from its column.
     @inlinable
     public mutating func decode<Value: DatabaseValueConvertible>(forKey key: String) throws -> Value {
+        position &+= 1
         do {
             return try row.decode(Value.self, forColumn: key)
         } catch let error as RowDecodingError {
@@ -56,7 +97,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
     public mutating func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         forKey key: String) throws -> Value
     {
+        let position = nextPosition()
         do {
+            if position < leadingColumnCount { return try row.decodeColumn(Value.self, atIndex: position) }
             return try row.decode(Value.self, forColumn: key)
         } catch let error as RowDecodingError {
             throw Self.recordError(error, Value.self)
@@ -67,6 +110,7 @@ public struct RecordRowReader<Record: FetchableRecord> {
     /// follow the record's strategies.
     @inlinable
     public mutating func decode<Value: DatabaseValueConvertible & Decodable>(forKey key: String) throws -> Value {
+        position &+= 1
         if Value.self == Date.self || Value.self == Data.self {
             return try decodeWithStrategy(Value.self, forKey: key)
         }
@@ -83,10 +127,12 @@ public struct RecordRowReader<Record: FetchableRecord> {
     public mutating func decode<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(
         forKey key: String) throws -> Value
     {
+        let position = nextPosition()
         if Value.self == Date.self || Value.self == Data.self {
             return try decodeWithStrategy(Value.self, forKey: key)
         }
         do {
+            if position < leadingColumnCount { return try row.decodeColumn(Value.self, atIndex: position) }
             return try row.decode(Value.self, forColumn: key)
         } catch let error as RowDecodingError {
             throw Self.recordError(error, Value.self)
@@ -97,7 +143,8 @@ public struct RecordRowReader<Record: FetchableRecord> {
     /// its column, or a nested value in the scope of its key.
     @inlinable
     public mutating func decode<Value: Decodable>(forKey key: String) throws -> Value {
-        try decodeDecodable(Value.self, forKey: key)
+        position &+= 1
+        return try decodeDecodable(Value.self, forKey: key)
     }
 
     // MARK: Nested records
@@ -106,13 +153,15 @@ public struct RecordRowReader<Record: FetchableRecord> {
     /// row itself.
     @inlinable
     public mutating func decode<Value: FetchableRecord>(forKey key: String) throws -> Value {
-        try Value(row: nestedRow(Value.self, forKey: key))
+        position &+= 1
+        return try Value(row: nestedRow(Value.self, forKey: key))
     }
 
     /// Reads a nested record that is also Decodable: from JSON text in the
     /// column of its key, the scope of its key, or else the row itself.
     @inlinable
     public mutating func decode<Value: FetchableRecord & Decodable>(forKey key: String) throws -> Value {
+        position &+= 1
         if row.index(ofColumn: key) != nil {
             return try decodeDecodable(Value.self, forKey: key)
         }
@@ -122,13 +171,15 @@ public struct RecordRowReader<Record: FetchableRecord> {
     /// Reads the records of a prefetched to-many association.
     @inlinable
     public mutating func decode<Value: FetchableRecord>(forKey key: String) throws -> [Value] {
-        try decodePrefetched(Value.self, forKey: key)
+        position &+= 1
+        return try decodePrefetched(Value.self, forKey: key)
     }
 
     /// Reads the records of a prefetched to-many association, or JSON text
     /// in the column of its key.
     @inlinable
     public mutating func decode<Value: FetchableRecord & Decodable>(forKey key: String) throws -> [Value] {
+        position &+= 1
         if row.index(ofColumn: key) != nil {
             return try decodeDecodable([Value].self, forKey: key)
         }
@@ -147,8 +198,13 @@ public struct RecordRowReader<Record: FetchableRecord> {
     /// or missing.
     @inlinable
     public mutating func decodeIfPresent<Value: DatabaseValueConvertible>(forKey key: String) throws -> Value? {
+        position &+= 1
         guard let index = row.index(ofColumn: key), !row.hasNull(atIndex: index) else { return nil }
-        return try decode(forKey: key) as Value
+        do {
+            return try row.decode(Value.self, atIndex: index)
+        } catch let error as RowDecodingError {
+            throw Self.recordError(error, Value.self)
+        }
     }
 
     /// Reads a standard database value from its column: nil when the column
@@ -157,8 +213,10 @@ public struct RecordRowReader<Record: FetchableRecord> {
     public mutating func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         forKey key: String) throws -> Value?
     {
-        guard let index = row.index(ofColumn: key), !row.hasNull(atIndex: index) else { return nil }
+        let position = nextPosition()
         do {
+            if position < leadingColumnCount { return try row.decodeColumnIfPresent(Value.self, atIndex: position) }
+            guard let index = row.index(ofColumn: key), !row.hasNull(atIndex: index) else { return nil }
             return try row.decode(Value.self, atIndex: index)
         } catch let error as RowDecodingError {
             throw Self.recordError(error, Value.self)
@@ -169,16 +227,7 @@ public struct RecordRowReader<Record: FetchableRecord> {
     /// is NULL or missing.
     @inlinable
     public mutating func decodeIfPresent<Value: DatabaseValueConvertible & Decodable>(forKey key: String) throws -> Value? {
-        guard let index = row.index(ofColumn: key), !row.hasNull(atIndex: index) else { return nil }
-        return try decode(forKey: key) as Value
-    }
-
-    /// Reads a standard database value that is also Decodable: nil when the
-    /// column is NULL or missing.
-    @inlinable @inline(__always)
-    public mutating func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(
-        forKey key: String) throws -> Value?
-    {
+        position &+= 1
         guard let index = row.index(ofColumn: key), !row.hasNull(atIndex: index) else { return nil }
         if Value.self == Date.self || Value.self == Data.self {
             return try decodeWithStrategy(Value.self, forKey: key)
@@ -190,17 +239,39 @@ public struct RecordRowReader<Record: FetchableRecord> {
         }
     }
 
+    /// Reads a standard database value that is also Decodable: nil when the
+    /// column is NULL or missing.
+    @inlinable @inline(__always)
+    public mutating func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(
+        forKey key: String) throws -> Value?
+    {
+        let position = nextPosition()
+        if Value.self == Date.self || Value.self == Data.self {
+            guard let index = row.index(ofColumn: key), !row.hasNull(atIndex: index) else { return nil }
+            return try decodeWithStrategy(Value.self, forKey: key)
+        }
+        do {
+            if position < leadingColumnCount { return try row.decodeColumnIfPresent(Value.self, atIndex: position) }
+            guard let index = row.index(ofColumn: key), !row.hasNull(atIndex: index) else { return nil }
+            return try row.decode(Value.self, atIndex: index)
+        } catch let error as RowDecodingError {
+            throw Self.recordError(error, Value.self)
+        }
+    }
+
     /// Reads a Decodable value: nil when its column is NULL, or when there
     /// is neither a column nor a scope of its key.
     @inlinable
     public mutating func decodeIfPresent<Value: Decodable>(forKey key: String) throws -> Value? {
-        try decodeDecodableIfPresent(Value.self, forKey: key)
+        position &+= 1
+        return try decodeDecodableIfPresent(Value.self, forKey: key)
     }
 
     /// Reads an optional nested record: nil when its scope is missing or
     /// all its columns are NULL.
     @inlinable
     public mutating func decodeIfPresent<Value: FetchableRecord>(forKey key: String) throws -> Value? {
+        position &+= 1
         guard let scope = row.scopes[key] ?? row.scopesTree[key], scope.containsNonNullValue else { return nil }
         return try Value(row: scope)
     }
@@ -209,6 +280,7 @@ public struct RecordRowReader<Record: FetchableRecord> {
     /// its column, or its scope.
     @inlinable
     public mutating func decodeIfPresent<Value: FetchableRecord & Decodable>(forKey key: String) throws -> Value? {
+        position &+= 1
         if row.index(ofColumn: key) != nil {
             return try decodeDecodableIfPresent(Value.self, forKey: key)
         }
