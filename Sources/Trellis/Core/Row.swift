@@ -410,6 +410,15 @@ public final class Row {
         return row
     }
 
+    /// The row of the scope `key`, or else of the shallowest nested scope
+    /// `key`: `scopes[key] ?? scopesTree[key]` in one search, since the
+    /// tree lists the scopes of the row first.
+    @usableFromInline
+    func nearestScope(forKey key: String) -> Row? {
+        guard let layout, let index = layout.scopesTree.firstIndex(where: { $0.key == key }) else { return nil }
+        return scopedRow(at: index, of: layout)
+    }
+
     /// Starts reusing, for all the rows that a fetch steps through, what
     /// does not depend on the current row of the statement: scope rows
     /// (windows over the statement), and the objects that the layers above

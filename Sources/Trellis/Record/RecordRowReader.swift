@@ -272,7 +272,7 @@ public struct RecordRowReader<Record: FetchableRecord> {
     @inlinable
     public mutating func decodeIfPresent<Value: FetchableRecord>(forKey key: String) throws -> Value? {
         position &+= 1
-        guard let scope = row.scopes[key] ?? row.scopesTree[key], scope.containsNonNullValue else { return nil }
+        guard let scope = row.nearestScope(forKey: key), scope.containsNonNullValue else { return nil }
         return try Value(row: scope)
     }
 
@@ -284,7 +284,7 @@ public struct RecordRowReader<Record: FetchableRecord> {
         if row.index(ofColumn: key) != nil {
             return try decodeDecodableIfPresent(Value.self, forKey: key)
         }
-        guard let scope = row.scopes[key] ?? row.scopesTree[key], scope.containsNonNullValue else { return nil }
+        guard let scope = row.nearestScope(forKey: key), scope.containsNonNullValue else { return nil }
         return try Value(row: scope)
     }
 
@@ -310,7 +310,7 @@ public struct RecordRowReader<Record: FetchableRecord> {
     /// for one key only.
     @usableFromInline
     mutating func nestedRow(_ type: Any.Type, forKey key: String) throws -> Row {
-        if let scope = row.scopes[key] ?? row.scopesTree[key] {
+        if let scope = row.nearestScope(forKey: key) {
             return scope
         }
         if let first = keyReadingRow, first != key {
