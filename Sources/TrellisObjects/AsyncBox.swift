@@ -97,13 +97,14 @@ extension Box {
     /// later inserts skip.
     func reserveId(for object: T) throws -> Id {
         try writeTable { db in
-            let encoder = try EntityEncoder.encode(object)
+            let encoder = try EntityEncoder.encode(object, coding: coding)
             try table.prepare(db, for: encoder)   // the table, if this is its first object
-            let table = tableName.quotedDatabaseIdentifier
-            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [tableName]) ?? 0
-            let largest = try Int64.fetchOne(db, sql: "SELECT MAX(\"id\") FROM \(table)") ?? 0
-            let reserved = max(sequence, largest) + 1
-            try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [tableName])
+            // SQLite's AUTOINCREMENT counter of the table.
+            let sequence = Table("sqlite_sequence").filter(Column("name") == tableName)
+            let counter = try sequence.select(Column("seq"), as: Int64.self).fetchOne(db) ?? 0
+            let largest = try Table(tableName).select(Trellis.max(Column("id")), as: Int64.self).fetchOne(db) ?? 0
+            let reserved = Swift.max(counter, largest) + 1
+            try sequence.deleteAll(db)
             try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", arguments: [tableName, reserved])
             return Id(bitPattern: reserved)
         }

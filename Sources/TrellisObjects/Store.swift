@@ -362,7 +362,7 @@ public final class Store: @unchecked Sendable {
     private static func resetId(of inserted: InsertedObject) {
         func reset<E: Entity>(_ type: E.Type) {
             // `E` is the class of the object: the copy refers to it.
-            var entity = unsafeBitCast(inserted.object, to: E.self)
+            guard var entity = inserted.object as? E else { return }
             entity.id = 0
         }
         reset(inserted.type)

@@ -249,9 +249,16 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
 
     // MARK: Codable
 
-    /// A relation is not a column: it decodes empty. (A store does not
-    /// call this: it attaches the relation to its owner.)
-    public init(from decoder: any Decoder) throws {}
+    /// A relation is not a column: it decodes empty. (A store's decoder
+    /// attaches the relation to its owner.)
+    public init(from decoder: any Decoder) throws {
+        guard let entityDecoder = decoder as? EntityDecoder, case .toMany(let ownerId, let property)? = entityDecoder.pendingRelation else { return }
+        entityDecoder.pendingRelation = nil
+        link = entityDecoder.link
+        ownerType = entityDecoder.entityType
+        self.ownerId = ownerId
+        propertyName = property
+    }
 
     /// A relation is not a column: it encodes nothing.
     public func encode(to encoder: any Encoder) throws {}
@@ -259,7 +266,6 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
 
 /// The type-erased facets of `ToMany` that the store needs.
 protocol AnyToMany: AnyObject {
-    init(link: StoreLink, ownerType: any Entity.Type, ownerId: Id, propertyName: String)
     /// The type of the related objects.
     static var targetType: any Entity.Type { get }
     /// The relation that `value` holds, if it is one of this type.

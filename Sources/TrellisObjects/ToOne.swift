@@ -123,16 +123,28 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
 
     // MARK: Codable
 
-    /// Decodes the target id. (A store does not call this: it builds the
-    /// relation with its target id and itself.)
+    /// Decodes the target id. (A store's decoder gives the relation its
+    /// target id and the store that loads it.)
     public init(from decoder: any Decoder) throws {
+        if let entityDecoder = decoder as? EntityDecoder, case .toOne(let targetId)? = entityDecoder.pendingRelation {
+            entityDecoder.pendingRelation = nil
+            storedTargetId = targetId == 0 ? nil : targetId
+            isLoaded = storedTargetId == nil
+            link = entityDecoder.link
+            return
+        }
         let container = try decoder.singleValueContainer()
         storedTargetId = container.decodeNil() ? nil : try container.decode(Id.self)
         isLoaded = storedTargetId == nil
     }
 
-    /// Encodes the target id.
+    /// Encodes the target id. (A store's encoder takes the relation
+    /// itself.)
     public func encode(to encoder: any Encoder) throws {
+        if let entityEncoder = encoder as? EntityEncoder {
+            entityEncoder.receivedToOne = self
+            return
+        }
         var container = encoder.singleValueContainer()
         if let targetId { try container.encode(targetId) } else { try container.encodeNil() }
     }
@@ -141,9 +153,6 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
 /// The type-erased facets of `ToOne` that the store needs.
 protocol AnyToOne: AnyObject {
     static var targetTableName: String { get }
-    init(targetId: Id?, link: StoreLink)
-    /// `object`, which must be a relation of this type.
-    static func relation(_ object: AnyObject) -> any AnyToOne
     var targetId: Id? { get set }
     var link: StoreLink? { get set }
     /// Puts a target that is not stored yet. Returns false when the target
@@ -156,10 +165,6 @@ protocol AnyToOne: AnyObject {
 
 extension ToOne: AnyToOne {
     static var targetTableName: String { T.entityTableName }
-
-    static func relation(_ object: AnyObject) -> any AnyToOne {
-        unsafeDowncast(object, to: ToOne.self)
-    }
 
     var hasUnsavedTarget: Bool { unsavedTarget != nil }
 
