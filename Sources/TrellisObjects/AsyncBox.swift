@@ -20,13 +20,14 @@ public final class AsyncBox<T: Entity>: @unchecked Sendable {
     /// The box that the operations run on.
     public let box: Box<T>
 
-    /// An async box over `box`. `enqueueTimeout` is accepted for
-    /// ObjectBox's signature: the queue of a store has no bound.
+    /// An async box over `box`. ObjectBox's `enqueueTimeout` has no
+    /// counterpart: the queue of a store has no bound, so an operation is
+    /// queued at once.
     ///
     /// ```swift
-    /// let asyncBox = AsyncBox(box: personBox, enqueueTimeout: 1)
+    /// let asyncBox = AsyncBox(box: personBox)
     /// ```
-    public init(box: Box<T>, enqueueTimeout: TimeInterval = 0) {
+    public init(box: Box<T>) {
         self.box = box
     }
 

@@ -54,10 +54,10 @@ public final class Box<T: Entity>: @unchecked Sendable {
         case .put:
             break
         case .insert:
-            if exists { throw ObjectStoreError("put(mode: .insert): \(T.entityName) \(object.id) exists already") }
+            if exists { throw ObjectBoxError.illegalState(message: "put(mode: .insert): \(T.entityName) \(object.id) exists already") }
         case .update:
             if !exists {
-                throw ObjectStoreError(object.id == 0
+                throw ObjectBoxError.illegalState(message: object.id == 0
                     ? "put(mode: .update): this \(T.entityName) is not stored yet (its id is 0)"
                     : "put(mode: .update): there is no \(T.entityName) \(object.id)")
             }
@@ -80,6 +80,10 @@ public final class Box<T: Entity>: @unchecked Sendable {
             encoded.isInUse = false
         }
         try encoded.encode(entity, with: coding)
+        for toOne in encoded.toOnes {
+            // A load that `target` could not throw is reported here.
+            if let error = toOne.relation.takeLoadError() { throw error }
+        }
         var cycle = false
         var hadUnsavedTargets = false
         for toOne in encoded.toOnes where toOne.relation.targetId == nil {
@@ -108,7 +112,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
             let newId = Id(bitPattern: db.lastInsertedRowID)
             entity.id = newId
             guard entity.id == newId else {
-                throw ObjectStoreError(T.missingIdProblem)
+                throw ObjectBoxError.illegalState(message: T.missingIdProblem)
             }
             if let identity { store.didInsert(identity, of: T.self) }
         } else {
@@ -396,7 +400,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// Throws when the box can not use its table.
     @inline(__always)
     func checkTable() throws {
-        if let conflict = state.tableConflict { throw ObjectStoreError(conflict) }
+        if let conflict = state.tableConflict { throw ObjectBoxError.illegalState(message: conflict) }
     }
 }
 

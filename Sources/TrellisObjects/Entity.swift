@@ -187,14 +187,3 @@ public enum DeleteRule: Sendable {
         }
     }
 }
-
-/// An error of the object store.
-public struct ObjectStoreError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    public var description: String { message }
-}

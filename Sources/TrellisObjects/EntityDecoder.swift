@@ -141,7 +141,7 @@ final class EntityDecoder: Decoder {
         defer { pendingRelation = nil }
         let relation = try T(from: self)
         guard pendingRelation == nil else {
-            throw ObjectStoreError("could not decode \(T.self) for \(property.key)")
+            throw ObjectBoxError.illegalState(message: "could not decode \(T.self) for \(property.key)")
         }
         return relation
     }
@@ -151,11 +151,11 @@ final class EntityDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        throw ObjectStoreError("an entity must decode its properties with a keyed container")
+        throw ObjectBoxError.illegalState(message: "an entity must decode its properties with a keyed container")
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        throw ObjectStoreError("an entity must decode its properties with a keyed container")
+        throw ObjectBoxError.illegalState(message: "an entity must decode its properties with a keyed container")
     }
 
     /// The keyed container of an entity. It does not retain the decoder
@@ -253,7 +253,7 @@ final class EntityDecoder: Decoder {
             if case .string(let text) = dbValue.storage, let value = try? JSONDecoder().decode(T.self, from: Data(text.utf8)) {
                 return value
             }
-            throw ObjectStoreError("could not decode \(T.self) from \(dbValue), column \(property.column): no \(T.self) has this raw value")
+            throw ObjectBoxError.illegalState(message: "could not decode \(T.self) from \(dbValue), column \(property.column): no \(T.self) has this raw value")
         }
 
         @inline(never)
@@ -270,7 +270,7 @@ final class EntityDecoder: Decoder {
                 bytes = []
             }
             guard let bytes = bytes as? T else {
-                throw ObjectStoreError("could not decode \(T.self) from bytes, column \(property.column)")
+                throw ObjectBoxError.illegalState(message: "could not decode \(T.self) from bytes, column \(property.column)")
             }
             return bytes
         }
@@ -285,11 +285,11 @@ final class EntityDecoder: Decoder {
                 // A property added in a later version of the entity: the
                 // zero of its type, as for `Int` and `String`.
                 if let zero = zeroInteger(T.self) { return zero }
-                throw ObjectStoreError("no column \(property.column) for \(T.self) in table of \(decoder.row)")
+                throw ObjectBoxError.illegalState(message: "no column \(property.column) for \(T.self) in table of \(decoder.row)")
             }
             guard let value = convertible.fromStoredDatabaseValue(dbValue) as? T else {
                 if dbValue.isNull, let zero = zeroInteger(T.self) { return zero }
-                throw ObjectStoreError("could not decode \(T.self) from \(dbValue), column \(property.column)")
+                throw ObjectBoxError.illegalState(message: "could not decode \(T.self) from \(dbValue), column \(property.column)")
             }
             return value
         }
@@ -304,7 +304,7 @@ final class EntityDecoder: Decoder {
         @inline(never)
         private func decodeJSON<T: Decodable>(_ type: T.Type, _ property: PropertyPlan.Property) throws -> T {
             guard let index = decoder.index(ofColumn: property.column), !row.hasNull(atIndex: index) else {
-                throw ObjectStoreError("no value for \(property.column) (\(T.self))")
+                throw ObjectBoxError.illegalState(message: "no value for \(property.column) (\(T.self))")
             }
             let text = try row.decode(String.self, atIndex: index)
             return try JSONDecoder().decode(T.self, from: Data(text.utf8))
@@ -345,7 +345,7 @@ final class EntityDecoder: Decoder {
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            throw ObjectStoreError("unsupported nested array for \(key.stringValue)")
+            throw ObjectBoxError.illegalState(message: "unsupported nested array for \(key.stringValue)")
         }
 
         func superDecoder() throws -> any Decoder { decoder }

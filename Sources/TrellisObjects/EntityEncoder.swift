@@ -153,8 +153,8 @@ final class EntityEncoder: Encoder {
             }
         }
 
-        private func mismatch(_ value: some Any, _ property: PropertyPlan.Property) -> ObjectStoreError {
-            ObjectStoreError("could not encode \(type(of: value)) for \(property.key)")
+        private func mismatch(_ value: some Any, _ property: PropertyPlan.Property) -> ObjectBoxError {
+            ObjectBoxError.illegalState(message: "could not encode \(type(of: value)) for \(property.key)")
         }
 
         // A nil optional stores NULL: the defaults of these methods would
@@ -211,8 +211,8 @@ final class EntityEncoder: Encoder {
 struct FailingUnkeyedContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { [] }
     var count: Int { 0 }
-    mutating func encodeNil() throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
-    mutating func encode<T: Encodable>(_ value: T) throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
+    mutating func encodeNil() throws { throw ObjectBoxError.illegalState(message: "an entity must encode its properties with a keyed container") }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw ObjectBoxError.illegalState(message: "an entity must encode its properties with a keyed container") }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         KeyedEncodingContainer(EntityEncoder.Container<NestedKey>(encoder: EntityEncoder(plan: PropertyPlan(), renamedIdKey: nil)))
     }
@@ -222,6 +222,6 @@ struct FailingUnkeyedContainer: UnkeyedEncodingContainer {
 
 struct FailingSingleValueContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { [] }
-    mutating func encodeNil() throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
-    mutating func encode<T: Encodable>(_ value: T) throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
+    mutating func encodeNil() throws { throw ObjectBoxError.illegalState(message: "an entity must encode its properties with a keyed container") }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw ObjectBoxError.illegalState(message: "an entity must encode its properties with a keyed container") }
 }

@@ -87,7 +87,7 @@ final class EntityTable: @unchecked Sendable {
         }
         let columns = Set(try db.columns(in: name).map(\.name))
         for column in indexed + unique where !columns.contains(column) {
-            throw ObjectStoreError("\(name) has no stored property \(column) to index (indexedProperties, uniqueProperties)")
+            throw ObjectBoxError.illegalState(message: "\(name) has no stored property \(column) to index (indexedProperties, uniqueProperties)")
         }
         for column in indexed {
             try createIndex(db, column: column)

@@ -179,7 +179,7 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     public func averageInt() throws -> Int {
         let average = try average().rounded(.down)
         guard let value = Int(exactly: average) else {
-            throw ObjectStoreError("the average \(average) of \(column) does not fit in an Int")
+            throw ObjectBoxError.illegalState(message: "the average \(average) of \(column) does not fit in an Int")
         }
         return value
     }

@@ -26,7 +26,7 @@ public final class Query<T: Entity> {
     private(set) var condition: QueryCondition<T>.Node?
     let orderings: [SQLOrdering]
     /// A wrong parameter, thrown by the next run of the query.
-    private var parameterError: ObjectStoreError?
+    private var parameterError: ObjectBoxError?
     /// Conditions written when the query runs, from the schema: the links
     /// through `ToMany` relations, stored in a foreign key or a join table.
     private var deferredConditions: [(Database) throws -> SQL] = []
@@ -231,7 +231,7 @@ public final class Query<T: Entity> {
             }
         }
         if changed == 0 {
-            parameterError = ObjectStoreError(sawCondition
+            parameterError = ObjectBoxError.illegalState(message: sawCondition
                 ? "setParameter: no condition on \(name) takes \(values.count) value(s)"
                 : "setParameter: the query of \(T.entityName) has no condition on \(name)")
         }

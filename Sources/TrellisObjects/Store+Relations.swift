@@ -49,7 +49,7 @@ extension Store {
         case 1:
             return .backlink(column: candidates[0])
         default:
-            throw ObjectStoreError(
+            throw ObjectBoxError.illegalState(message: 
                 "Ambiguous foreign key from \(sourceTable) to \(ownerTable): name the ToOne property of \(property) in \(ownerTable).backlinks (one of \(candidates.joined(separator: ", ")))")
         }
     }
@@ -89,7 +89,7 @@ extension Store {
         case .backlink(let column):
             for object in objects {
                 guard let toOne = try EntityEncoder.encode(object, coding: box.coding).toOnes.first(where: { $0.column == column }) else {
-                    throw ObjectStoreError("\(Source.entityTableName) has no ToOne property for column \(column)")
+                    throw ObjectBoxError.illegalState(message: "\(Source.entityTableName) has no ToOne property for column \(column)")
                 }
                 toOne.relation.targetId = ownerId
                 if !context.isPutting(object) {

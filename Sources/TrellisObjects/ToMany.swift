@@ -104,7 +104,27 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
         return objects
     }
 
-    private var objects: [S] { (try? resolve()) ?? [] }
+    /// The error of the last load that a collection access could not
+    /// throw: the access read no object, and the next put of the owner (or
+    /// ``applyToDb()``) throws this error instead of writing a list built
+    /// on a failed read. ``resolve()`` throws its own error.
+    ///
+    /// ```swift
+    /// let count = customer.orders.count      // 0 when the load failed
+    /// if let error = customer.orders.loadError { print(error) }
+    /// ```
+    public private(set) var loadError: (any Error)?
+
+    /// The related objects, for the collection accesses, which can not
+    /// throw: a failed load reads as no object and is kept in `loadError`.
+    private var objects: [S] {
+        do {
+            return try resolve()
+        } catch {
+            loadError = error
+            return []
+        }
+    }
 
     /// Whether the related objects were read from the database (or set).
     public var resolved: Bool { loaded != nil }
@@ -126,7 +146,7 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
     public func applyToDb() throws {
         guard isModified else { return }
         guard let link, let propertyName, let ownerType, ownerId != 0 else {
-            throw ObjectStoreError("applyToDb: the owner of this \(relationName) is not stored yet; put the owner instead")
+            throw ObjectBoxError.illegalState(message: "applyToDb: the owner of this \(relationName) is not stored yet; put the owner instead")
         }
         let store = try link.storeToLoad(relationName)
         try store.write { db in
@@ -282,6 +302,14 @@ extension ToMany: AnyToMany {
     static var targetType: any Entity.Type { S.self }
 
     func save(_ db: Database, store: Store, ownerType: any Entity.Type, ownerId: Id, propertyName: String, context: PutContext) throws {
+        if let error = loadError {
+            // The changes were made to a list that could not be read:
+            // writing it would drop the links it did not read.
+            loadError = nil
+            loaded = nil
+            isModified = false
+            throw error
+        }
         link = store.link
         self.ownerType = ownerType
         self.ownerId = ownerId

@@ -21,7 +21,8 @@ import Trellis
 /// The target loads lazily, on first access, and is then cached. A target
 /// id whose row is gone reads as a nil target, and the id is kept. The
 /// `target` property can not throw: a database error while loading reads as
-/// nil. Call ``resolve()`` to get the error instead.
+/// nil, is kept in ``loadError``, and is thrown by the next put of the
+/// owner. Call ``resolve()`` to get the error at once.
 ///
 /// Relations do not keep their store open: loading a relation after the
 /// store was released is an error (nil from `target`).
@@ -70,7 +71,14 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
     /// The related object, loaded on first access. Setting it sets the
     /// relation; put the owner to store it.
     public var target: T? {
-        get { try? resolve() }
+        get {
+            do {
+                return try resolve()
+            } catch {
+                loadError = error
+                return nil
+            }
+        }
         set {
             loadedTarget = newValue
             storedTargetId = newValue.map { $0.id == 0 ? nil : $0.id } ?? nil
@@ -94,6 +102,15 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
 
     /// Whether the relation points to an object.
     public var hasValue: Bool { targetId != nil || loadedTarget != nil }
+
+    /// The error of the last load that ``target`` could not throw: the
+    /// target read nil, and the next put of the owner throws this error.
+    /// ``resolve()`` throws its own error.
+    ///
+    /// ```swift
+    /// if amanda.spouse.target == nil, let error = amanda.spouse.loadError { print(error) }
+    /// ```
+    public private(set) var loadError: (any Error)?
 
     /// The related object, loaded on first access; throws when the database
     /// can not be read.
@@ -161,12 +178,20 @@ protocol AnyToOne: AnyObject {
     func putUnsavedTarget(_ db: Database, store: Store, context: PutContext) throws -> Bool
     /// Whether the target is set and not stored yet.
     var hasUnsavedTarget: Bool { get }
+    /// The error of a load that ``ToOne/target`` could not throw, which the
+    /// relation then forgets.
+    func takeLoadError() -> (any Error)?
 }
 
 extension ToOne: AnyToOne {
     static var targetTableName: String { T.entityTableName }
 
     var hasUnsavedTarget: Bool { unsavedTarget != nil }
+
+    func takeLoadError() -> (any Error)? {
+        defer { loadError = nil }
+        return loadError
+    }
 
     func putUnsavedTarget(_ db: Database, store: Store, context: PutContext) throws -> Bool {
         guard let target = unsavedTarget else { return true }

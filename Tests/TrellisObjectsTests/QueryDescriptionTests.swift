@@ -63,7 +63,7 @@ extension Walker {
     @Test func aStoreRefusesToCloseFromItsTransactionAndStaysOpen() throws {
         let store = try Store()
         let box = store.box(for: Walker.self)
-        #expect(throws: ObjectStoreError.self) {
+        #expect(throws: ObjectBoxError.self) {
             try store.runInTransaction { try store.close() }
         }
         try box.put(Walker())
