@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Inflections) import Trellis
+import Trellis
 
 /// An error that the `trellis` command reports in one line.
 public struct CommandError: Error, CustomStringConvertible, Sendable {
@@ -261,26 +261,18 @@ public enum SchemaInspector {
     }
 
     /// The columns of a table or view, without the hidden columns of
-    /// virtual tables. `table_xinfo` tells generated columns by their
-    /// `hidden` value: 2 for a virtual one, 3 for a stored one.
+    /// virtual tables, as Trellis introspects them.
     private static func columns(of table: String, db: Database) throws -> [DatabaseReport.Column] {
-        try Row.fetchAll(
-            db, sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?, 'main') ORDER BY cid",
-            arguments: [table]
-        ).compactMap { row in
-            let hidden: Int = row["hidden"] ?? 0
+        try db.columns(in: table, in: "main").map { column in
             let generated: String?
-            switch hidden {
-            case 1: return nil
-            case 2: generated = "virtual"
-            case 3: generated = "stored"
-            default: generated = nil
+            switch column.generated {
+            case .virtual: generated = "virtual"
+            case .stored: generated = "stored"
+            case nil: generated = nil
             }
-            let primaryKeyIndex: Int = row["pk"] ?? 0
             return DatabaseReport.Column(
-                name: row["name"] ?? "", type: row["type"] ?? "", notNull: row["notnull"] ?? false,
-                defaultValue: row["dflt_value"], primaryKeyIndex: primaryKeyIndex > 0 ? primaryKeyIndex : nil,
-                generated: generated)
+                name: column.name, type: column.type, notNull: column.isNotNull, defaultValue: column.defaultValueSQL,
+                primaryKeyIndex: column.primaryKeyIndex > 0 ? column.primaryKeyIndex : nil, generated: generated)
         }
     }
 
@@ -320,53 +312,25 @@ public enum SchemaInspector {
         }
     }
 
-    /// The foreign keys of a table, in the order of their declaration
-    /// (SQLite numbers them from the last declared one).
+    /// The foreign keys of a table, in the order of their declaration, as
+    /// Trellis introspects them.
     private static func foreignKeys(on table: String, db: Database) throws -> [DeclaredForeignKey] {
-        func action(_ value: String?) -> String? { value == nil || value == "NO ACTION" ? nil : value }
-        let rows = try Row.fetchAll(
-            db, sql: """
-                SELECT id, "table", "from", "to", on_update, on_delete
-                FROM pragma_foreign_key_list(?, 'main') ORDER BY id DESC, seq
-                """,
-            arguments: [table])
-        var foreignKeys: [(id: Int, key: DeclaredForeignKey)] = []
-        for row in rows {
-            let id: Int = row["id"] ?? 0
-            if foreignKeys.last?.id != id {
-                foreignKeys.append((id, DeclaredForeignKey(
-                    destinationTable: row["table"] ?? "", destinationColumns: [],
-                    onDelete: action(row["on_delete"]), onUpdate: action(row["on_update"]))))
-            }
-            let last = foreignKeys.count - 1
-            foreignKeys[last].key.columns.append(row["from"] ?? "")
-            if let destination: String = row["to"] {
-                foreignKeys[last].key.destinationColumns?.append(destination)
-            } else {
-                foreignKeys[last].key.destinationColumns = nil
-            }
+        try db.declaredForeignKeys(on: table, in: "main").map { foreignKey in
+            DeclaredForeignKey(
+                columns: foreignKey.originColumns, destinationTable: foreignKey.destinationTable,
+                destinationColumns: foreignKey.destinationColumns,
+                onDelete: foreignKey.onDelete?.rawValue, onUpdate: foreignKey.onUpdate?.rawValue)
         }
-        return foreignKeys.map(\.key)
     }
 
-    /// The indexes of a table, in SQLite's order; an index on expressions
-    /// has no column names: it is described by its `CREATE INDEX`
-    /// statement.
+    /// The indexes of a table, in SQLite's order, as Trellis introspects
+    /// them; an index on expressions has no column names: it is described
+    /// by its `CREATE INDEX` statement.
     private static func indexes(on table: String, schema: StoredSchema, db: Database) throws -> [DatabaseReport.Index] {
-        try Row.fetchAll(
-            db, sql: "SELECT name, \"unique\", partial FROM pragma_index_list(?, 'main')", arguments: [table]
-        ).map { row in
-            let name: String = row["name"] ?? ""
-            let unique: Bool = row["unique"] ?? false
-            let partial: Bool = row["partial"] ?? false
-            let columnNames = try Row.fetchAll(
-                db, sql: "SELECT name FROM pragma_index_info(?, 'main') ORDER BY seqno", arguments: [name]
-            ).map { $0["name"] as String? }
-            // An expression has no name.
-            let onExpressions = columnNames.isEmpty || columnNames.contains(nil)
-            return DatabaseReport.Index(
-                name: name, columns: onExpressions ? [] : columnNames.compactMap { $0 }, unique: unique, partial: partial,
-                definition: onExpressions ? schema.statement(ofIndex: name) : nil)
+        try db.indexes(on: table, in: "main", includingExpressions: true).map { index in
+            DatabaseReport.Index(
+                name: index.name, columns: index.columns, unique: index.isUnique, partial: index.isPartial,
+                definition: index.isOnExpressions ? schema.statement(ofIndex: index.name) : nil)
         }
     }
 

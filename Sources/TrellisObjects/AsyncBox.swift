@@ -20,13 +20,14 @@ public final class AsyncBox<T: Entity>: @unchecked Sendable {
     /// The box that the operations run on.
     public let box: Box<T>
 
-    /// An async box over `box`. `enqueueTimeout` is accepted for
-    /// ObjectBox's signature: the queue of a store has no bound.
+    /// An async box over `box`. ObjectBox's `enqueueTimeout` has no
+    /// counterpart: the queue of a store has no bound, so an operation is
+    /// queued at once.
     ///
     /// ```swift
-    /// let asyncBox = AsyncBox(box: personBox, enqueueTimeout: 1)
+    /// let asyncBox = AsyncBox(box: personBox)
     /// ```
-    public init(box: Box<T>, enqueueTimeout: TimeInterval = 0) {
+    public init(box: Box<T>) {
         self.box = box
     }
 
@@ -97,13 +98,14 @@ extension Box {
     /// later inserts skip.
     func reserveId(for object: T) throws -> Id {
         try writeTable { db in
-            let encoder = try EntityEncoder.encode(object)
+            let encoder = try EntityEncoder.encode(object, coding: coding)
             try table.prepare(db, for: encoder)   // the table, if this is its first object
-            let table = tableName.quotedDatabaseIdentifier
-            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [tableName]) ?? 0
-            let largest = try Int64.fetchOne(db, sql: "SELECT MAX(\"id\") FROM \(table)") ?? 0
-            let reserved = max(sequence, largest) + 1
-            try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [tableName])
+            // SQLite's AUTOINCREMENT counter of the table.
+            let sequence = Table("sqlite_sequence").filter(Column("name") == tableName)
+            let counter = try sequence.select(Column("seq"), as: Int64.self).fetchOne(db) ?? 0
+            let largest = try Table(tableName).select(Trellis.max(Column("id")), as: Int64.self).fetchOne(db) ?? 0
+            let reserved = Swift.max(counter, largest) + 1
+            try sequence.deleteAll(db)
             try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", arguments: [tableName, reserved])
             return Id(bitPattern: reserved)
         }

@@ -1,4 +1,4 @@
-@_spi(TrellisObjects) import Trellis
+import Trellis
 
 /// The objects of one entity type in a store.
 ///
@@ -27,12 +27,17 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// What the boxes of `T` share in the store.
     let state: BoxState
 
+    /// How the objects are read and written.
+    let coding: EntityCoding<T>
+
     /// The table of the objects.
     var table: EntityTable { state.table }
 
     init(store: Store, state: BoxState) {
         self.store = store
         self.state = state
+        // The state made the coding of `T`.
+        coding = state.coding as? EntityCoding<T> ?? EntityCoding<T>.make()
     }
 
     var tableName: String { table.name }
@@ -43,18 +48,16 @@ public final class Box<T: Entity>: @unchecked Sendable {
     func check(_ object: T, _ mode: PutMode, _ db: Database) throws {
         var exists = false
         if object.id != 0, try db.tableExists(tableName) {
-            exists = try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?)",
-                arguments: [Int64(bitPattern: object.id)]) ?? false
+            exists = try Table(tableName).exists(db, key: Int64(bitPattern: object.id))
         }
         switch mode {
         case .put:
             break
         case .insert:
-            if exists { throw ObjectStoreError("put(mode: .insert): \(T.entityName) \(object.id) exists already") }
+            if exists { throw ObjectBoxError.illegalState(message: "put(mode: .insert): \(T.entityName) \(object.id) exists already") }
         case .update:
             if !exists {
-                throw ObjectStoreError(object.id == 0
+                throw ObjectBoxError.illegalState(message: object.id == 0
                     ? "put(mode: .update): this \(T.entityName) is not stored yet (its id is 0)"
                     : "put(mode: .update): there is no \(T.entityName) \(object.id)")
             }
@@ -70,13 +73,17 @@ public final class Box<T: Entity>: @unchecked Sendable {
         if let identity { context.begin(identity) }
         defer { if let identity { context.end(identity) } }
         // The targets put below may have the type of the entity.
-        let encoded = state.encoder.isInUse ? EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey, binding: state.encoder.binding) : state.encoder
+        let encoded = state.encoder.isInUse ? EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey) : state.encoder
         encoded.isInUse = true
         defer {
             encoded.removeAll()
             encoded.isInUse = false
         }
-        try encoded.encode(entity)
+        try encoded.encode(entity, with: coding)
+        for toOne in encoded.toOnes {
+            // A load that `target` could not throw is reported here.
+            if let error = toOne.relation.takeLoadError() { throw error }
+        }
         var cycle = false
         var hadUnsavedTargets = false
         for toOne in encoded.toOnes where toOne.relation.targetId == nil {
@@ -92,7 +99,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
             }
         }
         if hadUnsavedTargets {
-            try encoded.encode(entity)
+            try encoded.encode(entity, with: coding)
         }
         try table.prepare(db, for: encoded)
         if entity.id == 0 {
@@ -105,7 +112,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
             let newId = Id(bitPattern: db.lastInsertedRowID)
             entity.id = newId
             guard entity.id == newId else {
-                throw ObjectStoreError(EntityIdFields.shared.field(of: T.self).problem ?? "\(T.entityName) did not keep the id \(newId) that the store wrote to it")
+                throw ObjectBoxError.illegalState(message: T.missingIdProblem)
             }
             if let identity { store.didInsert(identity, of: T.self) }
         } else {
@@ -145,25 +152,10 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// The object with the given id, or nil.
     public func get(_ id: Id) throws -> T? {
-        guard state.isClass else { return try getValue(id) }
-        let object = try readTable(orIfMissing: nil) { db in
-            let statement = try db.cachedStatement(sql: table.selectByIdSQL)
-            return try decodeObject(statement, id: id)
-        }
-        guard let object else { return nil }
-        // The decode made a `T`, a class.
-        return unsafeBitCast(object, to: T.self)
-    }
-
-    /// The struct with the given id, or nil. Apart from ``get(_:)-(Id)``,
-    /// so that the read of objects, which the optimizer specializes for
-    /// `AnyObject?`, stays as small as it was.
-    @inline(never)
-    private func getValue(_ id: Id) throws -> T? {
         try readTable(orIfMissing: nil) { db in
-            let statement = try db.cachedStatement(sql: table.selectByIdSQL)
+            let statement = try db.cachedStatement(sql: table.selectByIdSQL(db))
             return try withDecoder(reading: statement) { decoder in
-                try statement.decodeOne(argument: Int64(bitPattern: id).databaseValue) { row in try decoder.decode(T.self, from: row) }
+                try coding.decodeOne(statement, argument: Int64(bitPattern: id).databaseValue, with: decoder)
             }
         }
     }
@@ -173,12 +165,10 @@ public final class Box<T: Entity>: @unchecked Sendable {
     public func get(_ ids: [Id]) throws -> [T] {
         guard !ids.isEmpty else { return [] }
         return try readTable(orIfMissing: []) { db in
-            let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" IN (\(placeholders))",
-                                        arguments: StatementArguments(ids.map { Int64(bitPattern: $0) }))
+            let request = Table(tableName).filter(keys: ids.map { Int64(bitPattern: $0) })
+            let statement = try request.makePreparedRequest(db).statement
             var objects: [Id: T] = [:]
-            for row in rows {
-                let object = try decode(row)
+            for object in try decodeAll(statement) {
                 objects[object.id] = object
             }
             return ids.compactMap { objects[$0] }
@@ -188,7 +178,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// All objects, by increasing id.
     public func all() throws -> [T] {
         try readTable(orIfMissing: []) { db in
-            try decodeAll(db.cachedStatement(sql: table.selectAllSQL))
+            try decodeAll(db.cachedStatement(sql: table.selectAllSQL(db)))
         }
     }
 
@@ -202,9 +192,9 @@ public final class Box<T: Entity>: @unchecked Sendable {
     public func count(limit: Int = 0) throws -> Int {
         try readTable(orIfMissing: 0) { db in
             if limit > 0 {
-                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT 1 FROM \(tableName.quotedDatabaseIdentifier) LIMIT ?)", arguments: [limit]) ?? 0
+                return try Table(tableName).limit(limit).fetchCount(db)
             }
-            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(tableName.quotedDatabaseIdentifier)") ?? 0
+            return try Table(tableName).fetchCount(db)
         }
     }
 
@@ -216,8 +206,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// Whether an object has the given id.
     public func contains(_ id: Id) throws -> Bool {
         try readTable(orIfMissing: false) { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?)",
-                                     arguments: [Int64(bitPattern: id)]) ?? false
+            try Table(tableName).exists(db, key: Int64(bitPattern: id))
         }
     }
 
@@ -230,9 +219,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
         let wanted = Set(ids)
         guard !wanted.isEmpty else { return true }
         return try readTable(orIfMissing: false) { db in
-            let placeholders = Array(repeating: "?", count: wanted.count).joined(separator: ", ")
-            let found = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" IN (\(placeholders))",
-                                         arguments: StatementArguments(wanted.map { Int64(bitPattern: $0) })) ?? 0
+            let found = try Table(tableName).filter(keys: wanted.map { Int64(bitPattern: $0) }).fetchCount(db)
             return found == wanted.count
         }
     }
@@ -306,13 +293,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// Deletes the rows of `ids`; returns how many there were.
     func delete(_ ids: [Id], _ db: Database) throws -> Int {
         guard !ids.isEmpty, try db.tableExists(tableName) else { return 0 }
-        let statement = try db.cachedStatement(sql: "DELETE FROM \(tableName.quotedDatabaseIdentifier) WHERE \"id\" = ?")
-        var count = 0
-        for id in ids {
-            try statement.execute(arguments: [Int64(bitPattern: id)])
-            count += db.changesCount
-        }
-        return count
+        return try Table(tableName).deleteAll(db, keys: ids.map { Int64(bitPattern: $0) })
     }
 
     /// Removes objects in one transaction: `try personBox.remove(amanda, bob)`.
@@ -333,8 +314,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     public func removeAll() throws -> UInt64 {
         try writeTable { db in
             guard try db.tableExists(tableName) else { return 0 }
-            try db.execute(sql: "DELETE FROM \(tableName.quotedDatabaseIdentifier)")
-            return UInt64(db.changesCount)
+            return try UInt64(Table(tableName).deleteAll(db))
         }
     }
 
@@ -373,68 +353,16 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// The objects of the rows of `statement`, run with `arguments`.
     func decodeAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [T] {
-        guard state.isClass else {
-            return try withDecoder(reading: statement) { decoder in
-                try statement.decodeAll(arguments: arguments) { row in try decoder.decode(T.self, from: row) }
-            }
-        }
-        // Objects are collected as `AnyObject`, for which the fetch loop is
-        // specialized: appending to an array of the generic `T` looks up
-        // its metadata for every object.
-        let objects = try decodeObjects(statement, arguments: arguments)
-        return Array(unsafeUninitializedCapacity: objects.count) { buffer, initializedCount in
-            guard let elements = buffer.baseAddress else { return }
-            objects.withUnsafeBufferPointer { decoded in
-                guard let references = decoded.baseAddress else { return }
-                // The decode made `T`s, of a class: their values are the
-                // references.
-                UnsafeMutableRawPointer(elements).initializeMemory(as: AnyObject.self, from: references, count: decoded.count)
-            }
-            initializedCount = objects.count
-        }
-    }
-
-    /// The objects of the rows of `statement`, for a class entity.
-    private func decodeObjects(_ statement: Statement, arguments: StatementArguments?) throws -> [AnyObject] {
-        guard let objectDecoder = state.objectDecoder else { throw ObjectStoreError("\(T.entityName) is not a class") }
-        return try withDecoder(reading: statement) { decoder in
-            try statement.decodeAll(arguments: arguments) { row in try objectDecoder.decodeObject(decoder, from: row) }
+        try withDecoder(reading: statement) { decoder in
+            try coding.decodeAll(statement, arguments: arguments, with: decoder)
         }
     }
 
     /// The object of the first row of `statement`, run with `arguments`.
     func decodeOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> T? {
-        guard state.isClass else {
-            return try withDecoder(reading: statement) { decoder in
-                try statement.decodeOne(arguments: arguments) { row in try decoder.decode(T.self, from: row) }
-            }
+        try withDecoder(reading: statement) { decoder in
+            try coding.decodeOne(statement, arguments: arguments, with: decoder)
         }
-        guard let object = try decodeObject(statement, arguments: arguments) else { return nil }
-        // The decode made a `T`, a class.
-        return unsafeBitCast(object, to: T.self)
-    }
-
-    /// The object of the first row of `statement`, for a class entity, as
-    /// `AnyObject`: generic code that handles a `T?` looks up the metadata
-    /// of `Optional<T>` every time.
-    private func decodeObject(_ statement: Statement, arguments: StatementArguments?) throws -> AnyObject? {
-        guard let objectDecoder = state.objectDecoder else { throw ObjectStoreError("\(T.entityName) is not a class") }
-        return try withDecoder(reading: statement) { decoder in
-            try statement.decodeOne(arguments: arguments) { row in try objectDecoder.decodeObject(decoder, from: row) }
-        }
-    }
-
-    /// The object with the given id, read by `statement`, for a class entity.
-    private func decodeObject(_ statement: Statement, id: Id) throws -> AnyObject? {
-        guard let objectDecoder = state.objectDecoder else { throw ObjectStoreError("\(T.entityName) is not a class") }
-        return try withDecoder(reading: statement) { decoder in
-            try statement.decodeOne(argument: Int64(bitPattern: id).databaseValue) { row in try objectDecoder.decodeObject(decoder, from: row) }
-        }
-    }
-
-    /// The object of a row.
-    func decode(_ row: Row) throws -> T {
-        try withDecoder(reading: nil) { try $0.decode(T.self, from: row) }
     }
 
     /// Runs `body` with the decoder of the box, or with a decoder of its
@@ -472,7 +400,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// Throws when the box can not use its table.
     @inline(__always)
     func checkTable() throws {
-        if let conflict = state.tableConflict { throw ObjectStoreError(conflict) }
+        if let conflict = state.tableConflict { throw ObjectBoxError.illegalState(message: conflict) }
     }
 }
 

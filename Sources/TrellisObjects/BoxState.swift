@@ -19,8 +19,9 @@ final class BoxState: @unchecked Sendable {
     let encoder: EntityEncoder
     /// The coding key of the id property, when it is not `id`.
     let renamedIdKey: String?
-    /// Decodes the objects of a class entity type; nil for a struct.
-    let objectDecoder: (any ObjectDecoding)?
+    /// How objects are read and written: an `EntityCoding` of the entity
+    /// type, which each box takes back with its type.
+    let coding: AnyObject
     /// Whether the entity type is a class: its objects are references,
     /// which the store tracks while it puts them, and reads as such.
     let isClass: Bool
@@ -28,7 +29,7 @@ final class BoxState: @unchecked Sendable {
     /// the same name has the table.
     let tableConflict: String?
 
-    init(table: EntityTable, link: StoreLink, entityType: any Entity.Type) {
+    init<T: Entity>(table: EntityTable, link: StoreLink, entityType: T.Type) {
         self.table = table
         tableConflict = !Self.collide(table.entityType, entityType) ? nil : """
             two entity types have the name \(table.name): \(String(reflecting: table.entityType)) and \(String(reflecting: entityType)); \
@@ -36,9 +37,10 @@ final class BoxState: @unchecked Sendable {
             """
         decoder = EntityDecoder(plan: decodingPlan, link: link, entityType: entityType)
         renamedIdKey = entityType.renamedIdKey
-        encoder = EntityEncoder(plan: encodingPlan, renamedIdKey: renamedIdKey, binding: decoder.binding)
-        objectDecoder = Self.objectDecoder(of: entityType)
-        isClass = objectDecoder != nil
+        encoder = EntityEncoder(plan: encodingPlan, renamedIdKey: renamedIdKey)
+        let coding = EntityCoding<T>.make()
+        self.coding = coding
+        isClass = coding.isClass
     }
 
     /// Whether two entity types share a table by accident: two types of
@@ -49,16 +51,5 @@ final class BoxState: @unchecked Sendable {
         ObjectIdentifier(first) != ObjectIdentifier(second)
             && first.entityName == String(describing: first)
             && second.entityName == String(describing: second)
-    }
-
-    /// The object decoder of `type` when it is a class, nil for a struct.
-    private static func objectDecoder(of type: any Entity.Type) -> (any ObjectDecoding)? {
-        if let boundType = type as? any (EntityBinding & AnyObject).Type {
-            func make<Class: EntityBinding & AnyObject>(_ type: Class.Type) -> any ObjectDecoding { BoundObjectDecoder<Class>() }
-            return make(boundType)
-        }
-        guard let classType = type as? any (Entity & AnyObject).Type else { return nil }
-        func make<Class: Entity & AnyObject>(_ type: Class.Type) -> any ObjectDecoding { ObjectDecoder<Class>() }
-        return make(classType)
     }
 }

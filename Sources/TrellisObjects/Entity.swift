@@ -179,22 +179,11 @@ public enum DeleteRule: Sendable {
     /// Removing the target throws while objects point to it.
     case deny
 
-    var foreignKeyAction: String {
+    var foreignKeyAction: Database.ForeignKeyAction {
         switch self {
-        case .nullify: return "SET NULL"
-        case .cascade: return "CASCADE"
-        case .deny: return "RESTRICT"
+        case .nullify: return .setNull
+        case .cascade: return .cascade
+        case .deny: return .restrict
         }
     }
-}
-
-/// An error of the object store.
-public struct ObjectStoreError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    public var description: String { message }
 }

@@ -53,12 +53,6 @@ extension EntityBinding {
         get { entityId }
         set { entityId = newValue }
     }
-
-    /// The binding names the id column itself: only a renamed id property
-    /// (see ``Entity/idPropertyName``) tells queries where the id is.
-    static var boundRenamedIdKey: String? {
-        idPropertyName == "id" ? nil : idPropertyName
-    }
 }
 
 extension EntityBinding where Self: AnyObject {

@@ -1,6 +1,5 @@
 import Foundation
-@_spi(TrellisObjects) import Trellis
-import TrellisSQLite
+import Trellis
 
 /// Decodes entities from rows of their table, and attaches their
 /// relations to the store so that they load lazily.
@@ -25,19 +24,20 @@ final class EntityDecoder: Decoder {
     /// The coding key of the id property, when it is not `id`: its column
     /// is `id` all the same.
     let renamedIdKey: String?
-    /// The binding of the entity type, which reads its objects without
-    /// `Codable`; nil for an entity read through `Codable`.
-    let binding: (any EntityBinding.Type)?
     let plan: PropertyPlan
     /// The number of properties decoded as generic values so far.
     @exclusivity(unchecked) var position = 0
     /// Whether a fetch uses the decoder: an entity whose decoding fetches
     /// other objects of its type makes them with a decoder of its own.
     private(set) var isInUse = false
-    /// The statement whose rows are decoded, when they are its current row.
-    @exclusivity(unchecked) private var sqliteStatement: SQLiteStatement?
-    /// The statement that `columns` describe.
-    private var indexedStatement: UInt64 = 0
+    /// Whether the decoded rows are those of one statement, whose columns
+    /// are `indexedColumns`: the lookups of a row then repeat those of the
+    /// previous row.
+    @exclusivity(unchecked) private var readsStatement = false
+    /// The columns of the statement that `columns` describe.
+    private var indexedColumns: [String] = []
+    /// What the relation decoded next reads (see `ToOne.init(from:)`).
+    @exclusivity(unchecked) var pendingRelation: PendingRelation?
     /// The column of each property name looked up, in the order of the
     /// lookups of a row: the same for every row of an entity type.
     @exclusivity(unchecked) private var columns: [(name: String, index: Int?)] = []
@@ -54,7 +54,6 @@ final class EntityDecoder: Decoder {
         self.link = link
         self.entityType = entityType
         renamedIdKey = entityType.renamedIdKey
-        binding = entityType as? any EntityBinding.Type
         noRow = Row()
         row = noRow
     }
@@ -64,39 +63,33 @@ final class EntityDecoder: Decoder {
     func begin(_ statement: Statement?) {
         isInUse = true
         guard let statement else { return }
-        if statement.serialNumber != indexedStatement {
-            indexedStatement = statement.serialNumber
+        // The same array when the statement is the one of the previous
+        // fetch: comparing it costs no more than comparing references.
+        let statementColumns = statement.columnNames
+        if statementColumns != indexedColumns {
+            indexedColumns = statementColumns
             columns.removeAll(keepingCapacity: true)
         }
-        sqliteStatement = statement.sqliteStatement
+        readsStatement = true
     }
 
     /// Ends the decoding of the rows given since `begin`.
     func end() {
         isInUse = false
-        sqliteStatement = nil
+        readsStatement = false
         row = noRow
     }
 
-    /// Decodes an entity from `row`, with its binding when it has one.
-    func decode<T: Entity>(_ type: T.Type, from row: Row) throws -> T {
-        if let binding, let entity = try read(T.self, with: binding, from: row) { return entity }
+    /// Decodes an entity from `row` through its `Codable` conformance.
+    func decodeCodable<T: Entity>(_ type: T.Type, from row: Row) throws -> T {
         if row !== self.row { self.row = row }
         position = 0
         lookupCount = 0
         return try T(from: self)
     }
 
-    /// Reads an entity from `row` with its binding `B`; nil when `T` is not
-    /// `B` (a decoder made for another type).
-    private func read<T: Entity, B: EntityBinding>(_ type: T.Type, with binding: B.Type, from row: Row) throws -> T? {
-        guard T.self == B.self else { return nil }
-        // `T` is `B`: the cast changes no bit.
-        return unsafeBitCast(try read(B.self, from: row), to: T.self)
-    }
-
     /// Reads an entity from `row` with its binding.
-    func read<B: EntityBinding>(_ type: B.Type, from row: Row) throws -> B {
+    func decodeBound<B: EntityBinding>(_ type: B.Type, from row: Row) throws -> B {
         if row !== self.row { self.row = row }
         position = 0
         lookupCount = 0
@@ -113,7 +106,7 @@ final class EntityDecoder: Decoder {
 
     /// The index of the column `name`, or nil when the row has none.
     func index(ofColumn name: String) -> Int? {
-        guard sqliteStatement != nil else { return lookUpColumn(name) }
+        guard readsStatement else { return lookUpColumn(name) }
         let lookup = lookupCount
         lookupCount = lookup &+ 1
         if lookup < columns.count && columns[lookup].name == name {
@@ -139,15 +132,18 @@ final class EntityDecoder: Decoder {
     @inline(__always)
     func value<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, ofColumn name: String) throws -> Value? {
         guard let index = index(ofColumn: name) else { return nil }
-        if let sqliteStatement {
-            switch Value._decodeColumn(sqliteStatement: sqliteStatement, index: CInt(index)) {
-            case .none: return nil
-            case .some(.some(let value)): return value
-            case .some(.none): break // The row throws the conversion error.
-            }
+        return try row.decodeIfPresent(Value.self, atIndex: index)
+    }
+
+    /// A relation of type `T`, made by `T` from `pending`.
+    func decodeRelation<T: Decodable>(_ type: T.Type, _ pending: PendingRelation, _ property: PropertyPlan.Property) throws -> T {
+        pendingRelation = pending
+        defer { pendingRelation = nil }
+        let relation = try T(from: self)
+        guard pendingRelation == nil else {
+            throw ObjectBoxError.illegalState(message: "could not decode \(T.self) for \(property.key)")
         }
-        if row.hasNull(atIndex: index) { return nil }
-        return try row.decode(Value.self, atIndex: index)
+        return relation
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -155,11 +151,11 @@ final class EntityDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        throw ObjectStoreError("an entity must decode its properties with a keyed container")
+        throw ObjectBoxError.illegalState(message: "an entity must decode its properties with a keyed container")
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        throw ObjectStoreError("an entity must decode its properties with a keyed container")
+        throw ObjectBoxError.illegalState(message: "an entity must decode its properties with a keyed container")
     }
 
     /// The keyed container of an entity. It does not retain the decoder
@@ -230,11 +226,13 @@ final class EntityDecoder: Decoder {
                 let property = decoder.plan.property(at: decoder.position, type: T.self, key: key.stringValue)
                 decoder.position += 1
                 switch property.kind {
-                case .toOne(let relationType):
+                case .toOne:
+                    // The relation makes itself from the pending values
+                    // (see `ToOne.init(from:)`): no cast to `T`.
                     let targetId = try decoder.value(Int64.self, ofColumn: property.column).map(Id.init(bitPattern:))
-                    return try cast(relationType.init(targetId: targetId, link: decoder.link), property)
-                case .toMany(let relationType):
-                    return try cast(relationType.init(link: decoder.link, ownerType: decoder.entityType, ownerId: try decoder.ownerId, propertyName: property.key), property)
+                    return try decoder.decodeRelation(T.self, .toOne(targetId: targetId), property)
+                case .toMany:
+                    return try decoder.decodeRelation(T.self, .toMany(ownerId: try decoder.ownerId, property: property.key), property)
                 case .value(let convertible):
                     return try decodeValue(T.self, convertible, property)
                 case .bytes:
@@ -255,7 +253,7 @@ final class EntityDecoder: Decoder {
             if case .string(let text) = dbValue.storage, let value = try? JSONDecoder().decode(T.self, from: Data(text.utf8)) {
                 return value
             }
-            throw ObjectStoreError("could not decode \(T.self) from \(dbValue), column \(property.column): no \(T.self) has this raw value")
+            throw ObjectBoxError.illegalState(message: "could not decode \(T.self) from \(dbValue), column \(property.column): no \(T.self) has this raw value")
         }
 
         @inline(never)
@@ -272,7 +270,7 @@ final class EntityDecoder: Decoder {
                 bytes = []
             }
             guard let bytes = bytes as? T else {
-                throw ObjectStoreError("could not decode \(T.self) from bytes, column \(property.column)")
+                throw ObjectBoxError.illegalState(message: "could not decode \(T.self) from bytes, column \(property.column)")
             }
             return bytes
         }
@@ -287,11 +285,11 @@ final class EntityDecoder: Decoder {
                 // A property added in a later version of the entity: the
                 // zero of its type, as for `Int` and `String`.
                 if let zero = zeroInteger(T.self) { return zero }
-                throw ObjectStoreError("no column \(property.column) for \(T.self) in table of \(decoder.row)")
+                throw ObjectBoxError.illegalState(message: "no column \(property.column) for \(T.self) in table of \(decoder.row)")
             }
             guard let value = convertible.fromStoredDatabaseValue(dbValue) as? T else {
                 if dbValue.isNull, let zero = zeroInteger(T.self) { return zero }
-                throw ObjectStoreError("could not decode \(T.self) from \(dbValue), column \(property.column)")
+                throw ObjectBoxError.illegalState(message: "could not decode \(T.self) from \(dbValue), column \(property.column)")
             }
             return value
         }
@@ -306,20 +304,10 @@ final class EntityDecoder: Decoder {
         @inline(never)
         private func decodeJSON<T: Decodable>(_ type: T.Type, _ property: PropertyPlan.Property) throws -> T {
             guard let index = decoder.index(ofColumn: property.column), !row.hasNull(atIndex: index) else {
-                throw ObjectStoreError("no value for \(property.column) (\(T.self))")
+                throw ObjectBoxError.illegalState(message: "no value for \(property.column) (\(T.self))")
             }
             let text = try row.decode(String.self, atIndex: index)
             return try JSONDecoder().decode(T.self, from: Data(text.utf8))
-        }
-
-        /// The relation that the plan made from `T.self`.
-        private func cast<T>(_ relation: AnyObject, _ property: PropertyPlan.Property) throws -> T {
-            // A type comparison, where a dynamic cast would instantiate
-            // `Optional<T>` for every object.
-            guard ObjectIdentifier(type(of: relation)) == ObjectIdentifier(T.self) else {
-                throw ObjectStoreError("could not decode \(T.self) for \(property.key)")
-            }
-            return unsafeBitCast(relation, to: T.self)
         }
 
         // The integers that go through the generic path keep their place
@@ -357,7 +345,7 @@ final class EntityDecoder: Decoder {
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            throw ObjectStoreError("unsupported nested array for \(key.stringValue)")
+            throw ObjectBoxError.illegalState(message: "unsupported nested array for \(key.stringValue)")
         }
 
         func superDecoder() throws -> any Decoder { decoder }
@@ -365,27 +353,10 @@ final class EntityDecoder: Decoder {
     }
 }
 
-/// Decodes the objects of a class entity type as `AnyObject`, for the
-/// fetch loops of a box whose generic entity type may be a struct: here
-/// the type is known to be a class, whose objects come back as references
-/// without the copies that a value of an unknown type goes through. A
-/// class, so that handing it around costs a retain, where an existential
-/// value would go through its witnesses.
-protocol ObjectDecoding: AnyObject, Sendable {
-    func decodeObject(_ decoder: EntityDecoder, from row: Row) throws -> AnyObject
-}
-
-/// The ``ObjectDecoding`` of the class entity type `C`.
-final class ObjectDecoder<C: Entity & AnyObject>: ObjectDecoding {
-    func decodeObject(_ decoder: EntityDecoder, from row: Row) throws -> AnyObject {
-        try decoder.decode(C.self, from: row)
-    }
-}
-
-/// The ``ObjectDecoding`` of the class entity type `C`, which has a
-/// binding: its objects are read without `Codable`.
-final class BoundObjectDecoder<C: EntityBinding & AnyObject>: ObjectDecoding {
-    func decodeObject(_ decoder: EntityDecoder, from row: Row) throws -> AnyObject {
-        try decoder.read(C.self, from: row)
-    }
+/// What a relation that the decoder makes reads from it.
+enum PendingRelation {
+    /// A `ToOne`, with the id of its target.
+    case toOne(targetId: Id?)
+    /// A `ToMany`, with the id of its owner and its property.
+    case toMany(ownerId: Id, property: String)
 }

@@ -31,44 +31,42 @@ final class EntityEncoder: Encoder {
     /// is `id` all the same.
     let renamedIdKey: String?
 
-    /// The binding of the entity type, which writes its objects without
-    /// `Codable`; nil for an entity written through `Codable`.
-    let binding: (any EntityBinding.Type)?
-
-    init(plan: PropertyPlan, renamedIdKey: String?, binding: (any EntityBinding.Type)?) {
+    init(plan: PropertyPlan, renamedIdKey: String?) {
         self.plan = plan
         self.renamedIdKey = renamedIdKey
-        self.binding = binding
     }
 
-    /// The columns of an entity, with `plan`, the encoding plan of its
-    /// box, or a plan for this entity only.
-    static func encode<E: Entity>(_ entity: E, plan: PropertyPlan = PropertyPlan()) throws -> EntityEncoder {
-        let encoder = EntityEncoder(plan: plan, renamedIdKey: E.renamedIdKey, binding: E.self as? any EntityBinding.Type)
-        try encoder.encode(entity)
+    /// The columns of an entity, with a plan for this entity only.
+    static func encode<E: Entity>(_ entity: E, coding: EntityCoding<E>) throws -> EntityEncoder {
+        let encoder = EntityEncoder(plan: PropertyPlan(), renamedIdKey: E.renamedIdKey)
+        try encoder.encode(entity, with: coding)
         return encoder
     }
 
-    /// Encodes `entity`, in place of what the encoder held: with its
-    /// binding when it has one.
-    func encode<E: Entity>(_ entity: E) throws {
+    /// Encodes `entity`, in place of what the encoder held, as `coding`
+    /// does: with its binding or its `Codable` conformance.
+    func encode<E: Entity>(_ entity: E, with coding: EntityCoding<E>) throws {
         removeAll()
         position = 0
-        if let binding, try write(entity, with: binding) { return }
+        try coding.encode(entity, into: self)
+    }
+
+    /// Encodes `entity` through its `Codable` conformance.
+    func encodeCodable<E: Entity>(_ entity: E) throws {
         try entity.encode(to: self)
         if let renamedIdKey, let index = columns.firstIndex(of: renamedIdKey) {
             columns[index] = "id"
         }
     }
 
-    /// Writes `entity` with its binding `B`; false when `E` is not `B` (an
-    /// encoder made for another type).
-    private func write<E: Entity, B: EntityBinding>(_ entity: E, with binding: B.Type) throws -> Bool {
-        guard E.self == B.self else { return false }
-        // `E` is `B`: the cast changes no bit.
-        try unsafeBitCast(entity, to: B.self).write(to: EntityWriter(self))
-        return true
+    /// Encodes `entity` with its binding.
+    func encodeBound<B: EntityBinding>(_ entity: B) throws {
+        try entity.write(to: EntityWriter(self))
     }
+
+    /// The relation that a `ToOne` property hands over while it encodes
+    /// itself into this encoder (see `ToOne.encode(to:)`).
+    @exclusivity(unchecked) var receivedToOne: (any AnyToOne)?
 
     /// Forgets the encoded object: its relations refer to other objects,
     /// and to the store, which keeps the encoder.
@@ -124,10 +122,13 @@ final class EntityEncoder: Encoder {
                 encoder.position += 1
                 switch property.kind {
                 case .toOne(let relationType):
-                    // The plan made `relationType` from `T`, a class: a type
-                    // comparison, where a dynamic cast costs more than the put.
+                    // The relation hands itself over: no cast of `value`,
+                    // which would cost more than the rest of the put.
                     guard ObjectIdentifier(T.self) == ObjectIdentifier(relationType) else { throw mismatch(value, property) }
-                    let toOne = relationType.relation(unsafeBitCast(value, to: AnyObject.self))
+                    encoder.receivedToOne = nil
+                    try value.encode(to: encoder)
+                    guard let toOne = encoder.receivedToOne else { throw mismatch(value, property) }
+                    encoder.receivedToOne = nil
                     encoder.append(property.column, toOne.targetId.map { Int64(bitPattern: $0).databaseValue } ?? .null)
                     encoder.toOnes.append((property.key, property.column, toOne))
                 case .toMany(let relationType):
@@ -152,8 +153,8 @@ final class EntityEncoder: Encoder {
             }
         }
 
-        private func mismatch(_ value: some Any, _ property: PropertyPlan.Property) -> ObjectStoreError {
-            ObjectStoreError("could not encode \(type(of: value)) for \(property.key)")
+        private func mismatch(_ value: some Any, _ property: PropertyPlan.Property) -> ObjectBoxError {
+            ObjectBoxError.illegalState(message: "could not encode \(type(of: value)) for \(property.key)")
         }
 
         // A nil optional stores NULL: the defaults of these methods would
@@ -210,17 +211,17 @@ final class EntityEncoder: Encoder {
 struct FailingUnkeyedContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { [] }
     var count: Int { 0 }
-    mutating func encodeNil() throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
-    mutating func encode<T: Encodable>(_ value: T) throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
+    mutating func encodeNil() throws { throw ObjectBoxError.illegalState(message: "an entity must encode its properties with a keyed container") }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw ObjectBoxError.illegalState(message: "an entity must encode its properties with a keyed container") }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(EntityEncoder.Container<NestedKey>(encoder: EntityEncoder(plan: PropertyPlan(), renamedIdKey: nil, binding: nil)))
+        KeyedEncodingContainer(EntityEncoder.Container<NestedKey>(encoder: EntityEncoder(plan: PropertyPlan(), renamedIdKey: nil)))
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-    mutating func superEncoder() -> any Encoder { EntityEncoder(plan: PropertyPlan(), renamedIdKey: nil, binding: nil) }
+    mutating func superEncoder() -> any Encoder { EntityEncoder(plan: PropertyPlan(), renamedIdKey: nil) }
 }
 
 struct FailingSingleValueContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { [] }
-    mutating func encodeNil() throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
-    mutating func encode<T: Encodable>(_ value: T) throws { throw ObjectStoreError("an entity must encode its properties with a keyed container") }
+    mutating func encodeNil() throws { throw ObjectBoxError.illegalState(message: "an entity must encode its properties with a keyed container") }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw ObjectBoxError.illegalState(message: "an entity must encode its properties with a keyed container") }
 }

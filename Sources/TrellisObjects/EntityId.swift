@@ -78,8 +78,3 @@ extension EntityId: DatabaseValueConvertible {
         Int64.fromDatabaseValue(dbValue).map { EntityId(Id(bitPattern: $0)) }
     }
 }
-
-/// The ids that the entity's id property may hold, for the lookup of that
-/// property.
-protocol AnyEntityId {}
-extension EntityId: AnyEntityId {}

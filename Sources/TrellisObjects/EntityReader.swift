@@ -1,4 +1,4 @@
-@_spi(TrellisObjects) import Trellis
+import Trellis
 
 /// Reads the columns of a stored row for ``EntityBinding/init(reading:)``.
 ///

@@ -16,10 +16,10 @@ final class EntityTable: @unchecked Sendable {
     @exclusivity(unchecked) private var insertSQL: (encodedColumns: [String], sql: String, idIndex: Int?)?
     @exclusivity(unchecked) private var upsertSQL: (columns: [String], sql: String)?
 
-    /// `SELECT * FROM t WHERE id = ?`
-    let selectByIdSQL: String
-    /// `SELECT * FROM t ORDER BY id`
-    let selectAllSQL: String
+    /// `SELECT * FROM t WHERE id = ?`, generated once.
+    @exclusivity(unchecked) private var selectByIdText: String?
+    /// `SELECT * FROM t ORDER BY id`, generated once.
+    @exclusivity(unchecked) private var selectAllText: String?
 
     /// Columns with an index, and columns with a unique index.
     let indexed: [String]
@@ -31,8 +31,29 @@ final class EntityTable: @unchecked Sendable {
         self.deleteRules = deleteRules
         self.indexed = indexed
         self.unique = unique
-        self.selectByIdSQL = "SELECT * FROM \(name.quotedDatabaseIdentifier) WHERE \"id\" = ?"
-        self.selectAllSQL = "SELECT * FROM \(name.quotedDatabaseIdentifier) ORDER BY \"id\""
+    }
+
+    /// The SQL of the lookup of an object by id, whose one parameter is
+    /// the id: the query interface writes it once, and the reads by id
+    /// find its statement in the statement cache.
+    func selectByIdSQL(_ db: Database) throws -> String {
+        if let selectByIdText { return selectByIdText }
+        let sql = try Self.sql(of: Table(name).filter(Column("id") == 0), db)
+        selectByIdText = sql
+        return sql
+    }
+
+    /// The SQL of the read of all objects, by increasing id.
+    func selectAllSQL(_ db: Database) throws -> String {
+        if let selectAllText { return selectAllText }
+        let sql = try Self.sql(of: Table(name).order(Column("id")), db)
+        selectAllText = sql
+        return sql
+    }
+
+    /// The SQL that the query interface writes for `request`.
+    private static func sql(of request: QueryInterfaceRequest<Row>, _ db: Database) throws -> String {
+        try request.makePreparedRequest(db).statement.sql
     }
 
     /// Forgets what the table looks like, after the database changed.
@@ -52,22 +73,27 @@ final class EntityTable: @unchecked Sendable {
             try create(db, encoded)
         } else {
             let existing = Set(try db.columns(in: name).map(\.name))
-            for (column, value) in zip(encoded.columns, encoded.values) where !existing.contains(column) && column != "id" {
-                try db.execute(sql: "ALTER TABLE \(name.quotedDatabaseIdentifier) ADD COLUMN " + definition(column, value, encoded))
-                if let toOne = encoded.toOnes.first(where: { $0.column == column }) {
-                    try createIndex(db, column: toOne.column)
+            let added = zip(encoded.columns, encoded.values).filter { !existing.contains($0.0) && $0.0 != "id" }
+            if !added.isEmpty {
+                try db.alter(table: name) { t in
+                    for (column, value) in added {
+                        define(column, value, encoded) { t.add(column: column, $0) }
+                    }
                 }
+            }
+            for (column, _) in added where encoded.toOnes.contains(where: { $0.column == column }) {
+                try createIndex(db, column: column)
             }
         }
         let columns = Set(try db.columns(in: name).map(\.name))
         for column in indexed + unique where !columns.contains(column) {
-            throw ObjectStoreError("\(name) has no stored property \(column) to index (indexedProperties, uniqueProperties)")
+            throw ObjectBoxError.illegalState(message: "\(name) has no stored property \(column) to index (indexedProperties, uniqueProperties)")
         }
         for column in indexed {
             try createIndex(db, column: column)
         }
         for column in unique {
-            try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS \("unique_\(name)_on_\(column)".quotedDatabaseIdentifier) ON \(name.quotedDatabaseIdentifier)(\(column.quotedDatabaseIdentifier))")
+            try db.create(index: "unique_\(name)_on_\(column)", on: name, columns: [column], options: [.unique, .ifNotExists])
         }
         knownColumns = columns
         preparedColumns = encoded.columns
@@ -79,40 +105,42 @@ final class EntityTable: @unchecked Sendable {
         for toOne in encoded.toOnes {
             let target = type(of: toOne.relation).targetTableName
             if target != name {
-                try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(target.quotedDatabaseIdentifier) (\"id\" INTEGER PRIMARY KEY AUTOINCREMENT)")
+                try db.create(table: target, options: .ifNotExists) { t in
+                    t.autoIncrementedPrimaryKey("id")
+                }
             }
         }
-        var definitions = ["\"id\" INTEGER PRIMARY KEY AUTOINCREMENT"]
-        for (column, value) in zip(encoded.columns, encoded.values) where column != "id" {
-            definitions.append(definition(column, value, encoded))
+        try db.create(table: name) { t in
+            t.autoIncrementedPrimaryKey("id")
+            for (column, value) in zip(encoded.columns, encoded.values) where column != "id" {
+                define(column, value, encoded) { t.column(column, $0) }
+            }
         }
-        try db.execute(sql: "CREATE TABLE \(name.quotedDatabaseIdentifier) (" + definitions.joined(separator: ", ") + ")")
         for toOne in encoded.toOnes {
             try createIndex(db, column: toOne.column)
         }
     }
 
     private func createIndex(_ db: Database, column: String) throws {
-        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("index_\(name)_on_\(column)".quotedDatabaseIdentifier) ON \(name.quotedDatabaseIdentifier)(\(column.quotedDatabaseIdentifier))")
+        try db.create(index: "index_\(name)_on_\(column)", on: name, columns: [column], options: .ifNotExists)
     }
 
-    /// The column definition: a type from the encoded value, and a foreign
-    /// key for relations.
-    private func definition(_ column: String, _ value: DatabaseValue, _ encoded: EntityEncoder) -> String {
+    /// Defines a column with `add`, which makes it of the given type: a
+    /// type from the encoded value, and a foreign key for relations.
+    private func define(_ column: String, _ value: DatabaseValue, _ encoded: EntityEncoder, add: (Database.ColumnType?) -> ColumnDefinition) {
         if let toOne = encoded.toOnes.first(where: { $0.column == column }) {
             let rule = deleteRules[toOne.property] ?? .nullify
             let target = type(of: toOne.relation).targetTableName
-            return "\(column.quotedDatabaseIdentifier) INTEGER REFERENCES \(target.quotedDatabaseIdentifier)(\"id\") ON DELETE \(rule.foreignKeyAction)"
+            add(.integer).references(target, column: "id", onDelete: rule.foreignKeyAction)
+            return
         }
-        let type: String
         switch value.storage {
-        case .int64: type = " INTEGER"
-        case .double: type = " REAL"
-        case .string: type = " TEXT"
-        case .blob: type = " BLOB"
-        case .null: type = ""
+        case .int64: _ = add(.integer)
+        case .double: _ = add(.real)
+        case .string: _ = add(.text)
+        case .blob: _ = add(.blob)
+        case .null: _ = add(nil)
         }
-        return column.quotedDatabaseIdentifier + type
     }
 
     /// `INSERT INTO t (columns) VALUES (...)`, for new objects: the encoded

@@ -10,7 +10,7 @@ import Trellis
 /// }
 /// ```
 ///
-/// Other failures are ``ObjectStoreError`` (a misuse of the store) or the
+/// Other failures are ``ObjectBoxError`` (a misuse of the store) or the
 /// `DatabaseError` of SQLite (a full disk, for example).
 public enum ObjectBoxError: Error, CustomStringConvertible, Sendable {
     /// A put would store a value that a unique property already has.
@@ -22,6 +22,17 @@ public enum ObjectBoxError: Error, CustomStringConvertible, Sendable {
     /// The store could not read the objects of a subscription: the
     /// message of the underlying error.
     case dbGeneral(message: String)
+    /// A misuse of the store, which the message explains.
+    case illegalState(message: String)
+
+    /// The message of the error, without the name of its case.
+    public var message: String {
+        switch self {
+        case .uniqueViolation(let message), .nonUniqueResult(let message), .cannotWriteWhileReading(let message),
+             .dbGeneral(let message), .illegalState(let message):
+            message
+        }
+    }
 
     public var description: String {
         switch self {
@@ -29,6 +40,7 @@ public enum ObjectBoxError: Error, CustomStringConvertible, Sendable {
         case .nonUniqueResult(let message): "Non-unique result: \(message)"
         case .cannotWriteWhileReading(let message): "Cannot write while reading: \(message)"
         case .dbGeneral(let message): "Database error: \(message)"
+        case .illegalState(let message): message
         }
     }
 

@@ -1,4 +1,4 @@
-@_spi(TrellisObjects) import Trellis
+import Trellis
 
 /// A stored property of an entity, for queries and sorting: the
 /// counterpart of the `Person.name` properties that ObjectBox's code

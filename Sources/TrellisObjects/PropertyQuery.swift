@@ -18,8 +18,9 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     /// The value that nil values read as, when they are not left out.
     var nullValue: V?
 
-    private var selection: String {
-        (isDistinct ? "DISTINCT " : "") + column.quotedDatabaseIdentifier + (isDistinct && ignoresCase ? " COLLATE NOCASE" : "")
+    private var selection: SQLExpression {
+        let column = Column(column).sqlExpression
+        return isDistinct && ignoresCase ? column.collating(.nocase) : column
     }
 
     /// The query, returning each value once.
@@ -96,7 +97,7 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     public func findFloats() throws -> [Float] { try find(as: Float.self) }
 
     private func find<T: DatabaseValueConvertible>(as type: T.Type, limit: Int = 0) throws -> [T] {
-        try query.values(selection, column: column, nullValue: nullValue.flatMap { T.fromDatabaseValue($0.databaseValue) },
+        try query.values(selection, column: column, distinct: isDistinct, nullValue: nullValue.flatMap { T.fromDatabaseValue($0.databaseValue) },
                          as: T.self, limit: limit)
     }
 
@@ -112,19 +113,19 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
 
     /// The number of values.
     public func count() throws -> Int {
-        Int.fromDatabaseValue(try aggregate("COUNT")) ?? 0
+        Int.fromDatabaseValue(try aggregate(isDistinct ? Trellis.count(distinct: Column(column)) : Trellis.count(Column(column)))) ?? 0
     }
 
     /// The greatest value, or nil when there is none (for strings and
     /// dates; numbers read 0 instead).
     public func max() throws -> V? {
-        V.fromDatabaseValue(try aggregate("MAX", distinct: false))
+        V.fromDatabaseValue(try aggregate(Trellis.max(Column(column))))
     }
 
     /// The least value, or nil when there is none (for strings and dates;
     /// numbers read 0 instead).
     public func min() throws -> V? {
-        V.fromDatabaseValue(try aggregate("MIN", distinct: false))
+        V.fromDatabaseValue(try aggregate(Trellis.min(Column(column))))
     }
 
     /// The greatest number, or 0 when there is none, as in ObjectBox.
@@ -133,17 +134,17 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     /// let maxAge: Int = try personBox.query().build().property(Person.age).max()
     /// ```
     public func max() throws -> V where V: Numeric {
-        V.fromDatabaseValue(try aggregate("MAX", distinct: false)) ?? 0
+        V.fromDatabaseValue(try aggregate(Trellis.max(Column(column)))) ?? 0
     }
 
     /// The least number, or 0 when there is none, as in ObjectBox.
     public func min() throws -> V where V: Numeric {
-        V.fromDatabaseValue(try aggregate("MIN", distinct: false)) ?? 0
+        V.fromDatabaseValue(try aggregate(Trellis.min(Column(column)))) ?? 0
     }
 
     /// The sum of the values (0 when there is none).
     public func sum() throws -> V where V: Numeric {
-        V.fromDatabaseValue(try aggregate("SUM")) ?? 0
+        V.fromDatabaseValue(try aggregate(sumExpression)) ?? 0
     }
 
     /// The sum of integer values, as a 64-bit integer (0 when there is
@@ -153,23 +154,23 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     /// let total: Int64 = try personBox.query().build().property(Person.age).sum()
     /// ```
     public func sum() throws -> Int64 where V: FixedWidthInteger {
-        Int64.fromDatabaseValue(try aggregate("SUM")) ?? 0
+        Int64.fromDatabaseValue(try aggregate(sumExpression)) ?? 0
     }
 
     /// The sum of floating-point values, as a double (0 when there is
     /// none), as in ObjectBox.
     public func sum() throws -> Double where V: BinaryFloatingPoint {
-        Double.fromDatabaseValue(try aggregate("SUM")) ?? 0
+        Double.fromDatabaseValue(try aggregate(sumExpression)) ?? 0
     }
 
     /// The sum of the values as an integer (0 when there is none).
     public func sumInt() throws -> Int {
-        Int.fromDatabaseValue(try aggregate("SUM")) ?? 0
+        Int.fromDatabaseValue(try aggregate(sumExpression)) ?? 0
     }
 
     /// The average of the values (0 when there is none).
     public func average() throws -> Double {
-        Double.fromDatabaseValue(try aggregate("AVG")) ?? 0
+        Double.fromDatabaseValue(try aggregate(averageExpression)) ?? 0
     }
 
     /// The average of the values, rounded down to an integer (0 when there
@@ -178,12 +179,29 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     public func averageInt() throws -> Int {
         let average = try average().rounded(.down)
         guard let value = Int(exactly: average) else {
-            throw ObjectStoreError("the average \(average) of \(column) does not fit in an Int")
+            throw ObjectBoxError.illegalState(message: "the average \(average) of \(column) does not fit in an Int")
         }
         return value
     }
 
-    private func aggregate(_ function: String, distinct: Bool? = nil) throws -> DatabaseValue {
-        try query.aggregate(function, column: column, distinct: distinct ?? isDistinct)
+    /// `SUM(column)`, or `SUM(DISTINCT column)` for a distinct query.
+    private var sumExpression: SQLExpression {
+        isDistinct ? distinctAggregate("SUM") : Trellis.sum(Column(column))
+    }
+
+    /// `AVG(column)`, or `AVG(DISTINCT column)` for a distinct query.
+    private var averageExpression: SQLExpression {
+        isDistinct ? distinctAggregate("AVG") : Trellis.average(Column(column))
+    }
+
+    /// An aggregate of the distinct values, which the query interface
+    /// writes for `COUNT` only.
+    private func distinctAggregate(_ function: String) -> SQLExpression {
+        let literal: SQL = "\(sql: function)(DISTINCT \(Column(column)))"
+        return literal.sqlExpression
+    }
+
+    private func aggregate(_ expression: SQLExpression) throws -> DatabaseValue {
+        try query.aggregate(expression)
     }
 }

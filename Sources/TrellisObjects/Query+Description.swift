@@ -10,7 +10,7 @@ extension Query: CustomDebugStringConvertible {
     ///     .build()
     /// print(query.debugDescription)
     /// // Query<Person> where (Person.age > 18 AND Person.name starts with "A")
-    /// // SQL: SELECT * FROM "Person" WHERE (("age" > ? AND "name" GLOB ?)) ORDER BY "name" COLLATE NOCASE ASC, "id"
+    /// // SQL: SELECT * FROM "Person" WHERE ("age" > ? AND "name" GLOB ?) ORDER BY "name" COLLATE NOCASE ASC, "id"
     /// // arguments: [18, "A*"]
     /// ```
     public var debugDescription: String {

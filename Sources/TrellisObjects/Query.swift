@@ -1,4 +1,4 @@
-@_spi(TrellisObjects) import Trellis
+import Trellis
 
 /// A query of the objects of a box, to run as many times as needed.
 ///
@@ -26,7 +26,7 @@ public final class Query<T: Entity> {
     private(set) var condition: QueryCondition<T>.Node?
     let orderings: [SQLOrdering]
     /// A wrong parameter, thrown by the next run of the query.
-    private var parameterError: ObjectStoreError?
+    private var parameterError: ObjectBoxError?
     /// Conditions written when the query runs, from the schema: the links
     /// through `ToMany` relations, stored in a foreign key or a join table.
     private var deferredConditions: [(Database) throws -> SQL] = []
@@ -74,10 +74,9 @@ public final class Query<T: Entity> {
     ///     .build()
     /// ```
     public func ordered<V>(by property: Property<T, V>, flags: OrderFlags = []) -> Query<T> {
-        var sql = property.column.quotedDatabaseIdentifier
-        if flags.contains(.nullsZero) { sql = "COALESCE(\(sql), 0)" }
-        if !flags.contains(.caseSensitive) { sql += " COLLATE NOCASE" }
-        let expression = SQLExpression.sql(sql)
+        var expression = Column(property.column).sqlExpression
+        if flags.contains(.nullsZero) { expression = coalesce([expression, 0]) }
+        if !flags.contains(.caseSensitive) { expression = expression.collating(.nocase) }
         let ordering: SQLOrdering
         switch (flags.contains(.descending), flags.contains(.nullsLast)) {
         case (false, false): ordering = expression.asc          // SQLite: NULLs first
@@ -88,7 +87,7 @@ public final class Query<T: Entity> {
         guard flags.contains(.unsigned) else { return with(orderings: orderings + [ordering]) }
         // SQLite stores 64-bit integers signed: the unsigned values above
         // Int64.max read negative, and sort after the others.
-        let sign = SQLExpression.sql("(\(property.column.quotedDatabaseIdentifier) < 0)")
+        let sign = Column(property.column) < 0
         return with(orderings: orderings + [flags.contains(.descending) ? sign.desc : sign.asc, ordering])
     }
 
@@ -232,7 +231,7 @@ public final class Query<T: Entity> {
             }
         }
         if changed == 0 {
-            parameterError = ObjectStoreError(sawCondition
+            parameterError = ObjectBoxError.illegalState(message: sawCondition
                 ? "setParameter: no condition on \(name) takes \(values.count) value(s)"
                 : "setParameter: the query of \(T.entityName) has no condition on \(name)")
         }
@@ -240,54 +239,44 @@ public final class Query<T: Entity> {
 
     // MARK: Running
 
-    private func statement(_ db: Database, selection: String, extraCondition: String? = nil, limit: Int = 0, offset: Int = 0) throws -> (String, StatementArguments) {
+    /// The request of the matching rows, unsorted: the conditions, in
+    /// the query interface of Trellis.
+    private func filteredRequest(_ db: Database) throws -> QueryInterfaceRequest<Row> {
         if let parameterError { throw parameterError }
-        let selectsObjects = selection == "*" || selection == "\"id\""
-        var sql: SQL = "SELECT "
-        sql.append(sql: selection)
-        sql.append(sql: " FROM " + box.tableName.quotedDatabaseIdentifier)
-        var first = true
-        func and() { sql.append(sql: first ? " WHERE (" : " AND ("); first = false }
+        var request = Table(box.tableName).all()
         for condition in conditions {
-            and()
-            sql.append(literal: SQL(condition))
-            sql.append(sql: ")")
+            request = request.filter(condition)
         }
         if let condition {
-            and()
-            sql.append(literal: condition.sql)
-            sql.append(sql: ")")
+            request = request.filter(condition.sql.sqlExpression)
         }
         for deferred in deferredConditions {
-            and()
-            sql.append(literal: try deferred(db))
-            sql.append(sql: ")")
+            request = request.filter(try deferred(db).sqlExpression)
         }
-        if let extraCondition {
-            and()
-            sql.append(sql: extraCondition + ")")
-        }
-        if !orderings.isEmpty {
-            sql.append(sql: " ORDER BY ")
-            for (index, ordering) in orderings.enumerated() {
-                if index > 0 { sql.append(sql: ", ") }
-                sql.append(literal: "\(ordering)")
-            }
-            if selectsObjects { sql.append(sql: ", \"id\"") }
-        } else if selectsObjects {
-            sql.append(sql: " ORDER BY \"id\"")
-        }
-        if limit > 0 || offset > 0 {
-            sql.append(sql: " LIMIT \(limit > 0 ? limit : -1)")
-            if offset > 0 { sql.append(sql: " OFFSET \(offset)") }
-        }
-        let (text, arguments) = try sql.build(db)
-        return (text, arguments)
+        return request
+    }
+
+    /// The request of the matching objects, in the order of the query, then
+    /// by id; `offset` skips the first ones, and a `limit` other than 0
+    /// keeps at most that many.
+    private func objectsRequest(_ db: Database, limit: Int = 0, offset: Int = 0) throws -> QueryInterfaceRequest<Row> {
+        let request = try filteredRequest(db).order(orderings + [Column("id")])
+        guard limit > 0 || offset > 0 else { return request }
+        // SQLite reads a negative limit as no limit.
+        return request.limit(limit > 0 ? limit : -1, offset: offset > 0 ? offset : nil)
+    }
+
+    /// The statement of the matching objects, with its arguments set.
+    private func objectsStatement(_ db: Database, limit: Int = 0, offset: Int = 0) throws -> Statement {
+        try objectsRequest(db, limit: max(limit, 0), offset: max(offset, 0)).makePreparedRequest(db).statement
     }
 
     /// The SQL and arguments that ``find(offset:limit:)`` runs.
+    /// The SQL is written without preparing a statement, so that a query of
+    /// objects never put describes itself too.
     func sqlAndArguments(_ db: Database) throws -> (String, StatementArguments) {
-        try statement(db, selection: "*")
+        let request: SQL = "\(try objectsRequest(db))"
+        return try request.build(db)
     }
 
     /// Whether the query has conditions that are not on properties.
@@ -301,16 +290,14 @@ public final class Query<T: Entity> {
     /// ```
     public func find(offset: Int = 0, limit: Int = 0) throws -> [T] {
         try box.readTable(orIfMissing: []) { db in
-            let (sql, arguments) = try statement(db, selection: "*", limit: max(limit, 0), offset: max(offset, 0))
-            return try box.decodeAll(db.cachedStatement(sql: sql), arguments: arguments)
+            try box.decodeAll(objectsStatement(db, limit: limit, offset: offset))
         }
     }
 
     /// The first matching object, or nil.
     public func findFirst() throws -> T? {
         try box.readTable(orIfMissing: nil) { db in
-            let (sql, arguments) = try statement(db, selection: "*", limit: 1)
-            return try box.decodeOne(db.cachedStatement(sql: sql), arguments: arguments)
+            try box.decodeOne(objectsStatement(db, limit: 1))
         }
     }
 
@@ -322,8 +309,7 @@ public final class Query<T: Entity> {
     /// ```
     public func findUnique() throws -> T? {
         let objects: [T] = try box.readTable(orIfMissing: []) { db in
-            let (sql, arguments) = try statement(db, selection: "*", limit: 2)
-            return try box.decodeAll(db.cachedStatement(sql: sql), arguments: arguments)
+            try box.decodeAll(objectsStatement(db, limit: 2))
         }
         if objects.count > 1 {
             throw ObjectBoxError.nonUniqueResult(message: "findUnique: several \(T.entityName) objects match the query")
@@ -335,16 +321,15 @@ public final class Query<T: Entity> {
     /// ``find(offset:limit:)``.
     public func findIds(offset: Int = 0, limit: Int = 0) throws -> [Id] {
         try box.readTable(orIfMissing: []) { db in
-            let (sql, arguments) = try statement(db, selection: "\"id\"", limit: max(limit, 0), offset: max(offset, 0))
-            return try Int64.fetchAll(db, sql: sql, arguments: arguments).map { Id(bitPattern: $0) }
+            let request = try objectsRequest(db, limit: max(limit, 0), offset: max(offset, 0)).select(Column("id"), as: Int64.self)
+            return try request.fetchAll(db).map { Id(bitPattern: $0) }
         }
     }
 
     /// The number of matching objects.
     public func count() throws -> Int {
         try box.readTable(orIfMissing: 0) { db in
-            let (sql, arguments) = try statement(db, selection: "COUNT(*)")
-            return try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0
+            try filteredRequest(db).fetchCount(db)
         }
     }
 
@@ -382,24 +367,26 @@ public final class Query<T: Entity> {
     }
 
     /// The values of `selection`, without those of the rows where `column`
-    /// is NULL unless `nullValue` replaces them.
+    /// is NULL unless `nullValue` replaces them, in the order of the query.
     func values<V: DatabaseValueConvertible>(
-        _ selection: String, column: String, nullValue: V?, as type: V.Type, limit: Int = 0) throws -> [V]
+        _ selection: SQLExpression, column: String, distinct: Bool, nullValue: V?, as type: V.Type, limit: Int = 0) throws -> [V]
     {
         try box.readTable(orIfMissing: []) { db in
-            let condition = nullValue == nil ? "\(column.quotedDatabaseIdentifier) IS NOT NULL" : nil
-            let (sql, arguments) = try statement(db, selection: selection, extraCondition: condition, limit: limit)
-            return try DatabaseValue.fetchAll(db, sql: sql, arguments: arguments).compactMap { value in
+            var request = try filteredRequest(db)
+            if nullValue == nil { request = request.filter(Column(column) != nil) }
+            if distinct { request = request.distinct() }
+            request = request.order(orderings)
+            if limit > 0 { request = request.limit(limit) }
+            return try request.select(selection, as: DatabaseValue.self).fetchAll(db).compactMap { value in
                 value.isNull ? nullValue : V.fromStoredDatabaseValue(value)
             }
         }
     }
 
-    func aggregate(_ function: String, column: String, distinct: Bool) throws -> DatabaseValue {
+    /// The value of an aggregate of the matching rows.
+    func aggregate(_ expression: SQLExpression) throws -> DatabaseValue {
         try box.readTable(orIfMissing: .null) { db in
-            let selection = "\(function)(\(distinct ? "DISTINCT " : "")\(column.quotedDatabaseIdentifier))"
-            let (sql, arguments) = try statement(db, selection: selection)
-            return try DatabaseValue.fetchOne(db, sql: sql, arguments: arguments) ?? .null
+            try filteredRequest(db).select(expression, as: DatabaseValue.self).fetchOne(db) ?? .null
         }
     }
 }
@@ -420,11 +407,8 @@ extension Query {
     public func link<Target: Entity>(
         _ property: Property<T, ToOne<Target>>, conditions: () -> QueryCondition<Target>) -> Query<T>
     {
-        let targets = conditions().node.sql
-        let subquery: SQL = """
-            \(identifier: property.column) IN (SELECT "id" FROM \(identifier: Target.entityTableName) WHERE \(literal: targets))
-            """
-        return with(conditions: self.conditions + [subquery.sqlExpression])
+        let targets = Table(Target.entityTableName).select(Column("id")).filter(conditions().node.sql.sqlExpression)
+        return with(conditions: self.conditions + [targets.contains(Column(property.column))])
     }
 
     /// Keeps the objects whose `ToMany` relation `property` holds an object
@@ -452,15 +436,13 @@ extension Query {
             guard try db.tableExists(targetTable) else { return "0" }
             switch try store.storage(Target.self, owner: T.self, property: property.name, db: db, sample: nil) {
             case .backlink(let column):
-                return """
-                    "id" IN (SELECT \(identifier: column) FROM \(identifier: targetTable) WHERE \(literal: targets))
-                    """
+                let owners = Table(targetTable).select(Column(column)).filter(targets.sqlExpression)
+                return SQL(owners.contains(Column("id")))
             case .joinTable(let name, let ownerColumn, let objectColumn):
                 guard try db.tableExists(name) else { return "0" }
-                return """
-                    "id" IN (SELECT \(identifier: ownerColumn) FROM \(identifier: name) WHERE \(identifier: objectColumn) IN \
-                    (SELECT "id" FROM \(identifier: targetTable) WHERE \(literal: targets)))
-                    """
+                let linked = Table(targetTable).select(Column("id")).filter(targets.sqlExpression)
+                let owners = Table(name).select(Column(ownerColumn)).filter(linked.contains(Column(objectColumn)))
+                return SQL(owners.contains(Column("id")))
             }
         }
         let query = with()

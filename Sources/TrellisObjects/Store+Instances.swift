@@ -23,7 +23,7 @@ extension Store {
     /// ```
     public static func attachTo(directory: String) throws -> Store {
         guard let store = StoreRegistry.openStore(in: directory) else {
-            throw ObjectStoreError("attachTo: no store is open in \(directory)")
+            throw ObjectBoxError.illegalState(message: "attachTo: no store is open in \(directory)")
         }
         return try StoreRegistry.clone(store, closedError: "attachTo: no store is open in \(directory)")
     }
@@ -81,7 +81,7 @@ enum StoreRegistry {
     static func clone(_ primary: Store, closedError: String) throws -> Store {
         lock.lock()
         defer { lock.unlock() }
-        guard primary.openInstanceCount > 0 else { throw ObjectStoreError(closedError) }
+        guard primary.openInstanceCount > 0 else { throw ObjectBoxError.illegalState(message: closedError) }
         primary.openInstanceCount += 1
         return Store(cloning: primary)
     }

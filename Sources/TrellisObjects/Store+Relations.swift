@@ -28,7 +28,7 @@ extension Store {
             if try db.tableExists(reverseJoinTable) {
                 return .joinTable(name: reverseJoinTable, ownerColumn: "targetId", objectColumn: "ownerId")
             }
-            if let sample, try EntityEncoder.encode(sample).toManys.contains(where: { $0.property == backlink }) {
+            if let sample, try EntityEncoder.encode(sample, coding: box(for: Source.self).coding).toManys.contains(where: { $0.property == backlink }) {
                 return .joinTable(name: reverseJoinTable, ownerColumn: "targetId", objectColumn: "ownerId")
             }
             return .backlink(column: backlink + "Id")
@@ -39,7 +39,7 @@ extension Store {
                 .filter { $0.destinationTable == ownerTable }
                 .flatMap(\.originColumns)
         } else if let sample {
-            candidates = try EntityEncoder.encode(sample).toOnes
+            candidates = try EntityEncoder.encode(sample, coding: box(for: Source.self).coding).toOnes
                 .filter { type(of: $0.relation).targetTableName == ownerTable }
                 .map(\.column)
         }
@@ -49,26 +49,34 @@ extension Store {
         case 1:
             return .backlink(column: candidates[0])
         default:
-            throw ObjectStoreError(
+            throw ObjectBoxError.illegalState(message: 
                 "Ambiguous foreign key from \(sourceTable) to \(ownerTable): name the ToOne property of \(property) in \(ownerTable).backlinks (one of \(candidates.joined(separator: ", ")))")
         }
     }
 
-    /// The objects of a `ToMany` relation.
+    /// The objects of a `ToMany` relation: by id for a backlink, in the
+    /// order they were linked for a join table.
     func relatedObjects<Source: Entity>(_ source: Source.Type, owner: any Entity.Type, ownerId: Id, property: String) throws -> [Source] {
         try read { db in
-            let sourceTable = Source.entityTableName.quotedDatabaseIdentifier
-            guard try db.tableExists(Source.entityTableName) else { return [] }
-            let sql: String
+            let sourceTable = Source.entityTableName
+            guard try db.tableExists(sourceTable) else { return [] }
+            let box = self.box(for: Source.self)
+            let ownerValue = Int64(bitPattern: ownerId)
             switch try storage(Source.self, owner: owner, property: property, db: db, sample: nil) {
             case .backlink(let column):
-                sql = "SELECT * FROM \(sourceTable) WHERE \(column.quotedDatabaseIdentifier) = ? ORDER BY \"id\""
+                let request = Table(sourceTable).filter(Column(column) == ownerValue).order(Column("id"))
+                return try box.decodeAll(request.makePreparedRequest(db).statement)
             case .joinTable(let name, let ownerColumn, let objectColumn):
                 guard try db.tableExists(name) else { return [] }
-                sql = "SELECT \(sourceTable).* FROM \(sourceTable) JOIN \(name.quotedDatabaseIdentifier) j ON j.\(objectColumn.quotedDatabaseIdentifier) = \(sourceTable).\"id\" WHERE j.\(ownerColumn.quotedDatabaseIdentifier) = ? ORDER BY j.rowid"
+                let ids = try Table(name)
+                    .filter(Column(ownerColumn) == ownerValue)
+                    .order(Column.rowID)
+                    .select(Column(objectColumn), as: Int64.self)
+                    .fetchAll(db)
+                let objects = try box.decodeAll(Table(sourceTable).filter(keys: ids).makePreparedRequest(db).statement)
+                let byId = Dictionary(objects.map { ($0.id, $0) }) { first, _ in first }
+                return ids.compactMap { byId[Id(bitPattern: $0)] }
             }
-            let box = self.box(for: Source.self)
-            return try Row.fetchAll(db, sql: sql, arguments: [Int64(bitPattern: ownerId)]).map { try box.decode($0) }
         }
     }
 
@@ -80,8 +88,8 @@ extension Store {
         switch try storage(Source.self, owner: owner, property: property, db: db, sample: objects.first) {
         case .backlink(let column):
             for object in objects {
-                guard let toOne = try EntityEncoder.encode(object).toOnes.first(where: { $0.column == column }) else {
-                    throw ObjectStoreError("\(Source.entityTableName) has no ToOne property for column \(column)")
+                guard let toOne = try EntityEncoder.encode(object, coding: box.coding).toOnes.first(where: { $0.column == column }) else {
+                    throw ObjectBoxError.illegalState(message: "\(Source.entityTableName) has no ToOne property for column \(column)")
                 }
                 toOne.relation.targetId = ownerId
                 if !context.isPutting(object) {
@@ -89,32 +97,37 @@ extension Store {
                 }
             }
             let keep = Set(objects.map(\.id))
-            if try db.tableExists(Source.entityTableName) {
-                let table = Source.entityTableName.quotedDatabaseIdentifier
-                let linked = try Int64.fetchAll(db, sql: "SELECT \"id\" FROM \(table) WHERE \(column.quotedDatabaseIdentifier) = ?",
-                                                arguments: [Int64(bitPattern: ownerId)])
-                for id in linked where !keep.contains(Id(bitPattern: id)) {
-                    try db.execute(sql: "UPDATE \(table) SET \(column.quotedDatabaseIdentifier) = NULL WHERE \"id\" = ?", arguments: [id])
+            let sourceTable = Table(Source.entityTableName)
+            if try db.tableExists(sourceTable.tableName) {
+                let linked = try sourceTable
+                    .filter(Column(column) == Int64(bitPattern: ownerId))
+                    .select(Column("id"), as: Int64.self)
+                    .fetchAll(db)
+                let unlinked = linked.filter { !keep.contains(Id(bitPattern: $0)) }
+                if !unlinked.isEmpty {
+                    try sourceTable.filter(keys: unlinked).updateAll(db, Column(column).set(to: nil))
                 }
             }
         case .joinTable(let name, let ownerColumn, let objectColumn):
             for object in objects where object.id == 0 && !context.isPutting(object) {
                 try box.put(object, db: db, context: context)
             }
-            let ownerTable = owner.entityTableName.quotedDatabaseIdentifier
-            let sourceTable = Source.entityTableName.quotedDatabaseIdentifier
-            let (ownerReference, objectReference) = ownerColumn == "ownerId" ? (ownerTable, sourceTable) : (sourceTable, ownerTable)
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS \(name.quotedDatabaseIdentifier) (
-                  "ownerId" INTEGER NOT NULL REFERENCES \(ownerReference)("id") ON DELETE CASCADE,
-                  "targetId" INTEGER NOT NULL REFERENCES \(objectReference)("id") ON DELETE CASCADE,
-                  PRIMARY KEY ("ownerId", "targetId"))
-                """)
-            try db.execute(sql: "DELETE FROM \(name.quotedDatabaseIdentifier) WHERE \(ownerColumn.quotedDatabaseIdentifier) = ?",
-                           arguments: [Int64(bitPattern: ownerId)])
+            if try !db.tableExists(name) {
+                let ownerTable = owner.entityTableName
+                let sourceTable = Source.entityTableName
+                let (ownerReference, objectReference) = ownerColumn == "ownerId" ? (ownerTable, sourceTable) : (sourceTable, ownerTable)
+                try db.create(table: name) { t in
+                    t.column("ownerId", .integer).notNull().references(ownerReference, column: "id", onDelete: .cascade)
+                    t.column("targetId", .integer).notNull().references(objectReference, column: "id", onDelete: .cascade)
+                    t.primaryKey(["ownerId", "targetId"])
+                }
+            }
+            try Table(name).filter(Column(ownerColumn) == Int64(bitPattern: ownerId)).deleteAll(db)
+            // The query interface writes no inserts: this one is prepared
+            // once per connection.
             let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(name.quotedDatabaseIdentifier) (\(ownerColumn.quotedDatabaseIdentifier), \(objectColumn.quotedDatabaseIdentifier)) VALUES (?, ?)")
             for object in objects where object.id != 0 {
-                try insert.execute(arguments: [Int64(bitPattern: ownerId), Int64(bitPattern: object.id)])
+                try insert.execute(values: [Int64(bitPattern: ownerId).databaseValue, Int64(bitPattern: object.id).databaseValue])
             }
         }
     }

@@ -1,4 +1,4 @@
-import TrellisSQLite
+import Trellis
 
 extension Store {
     /// The version of the object store: Trellis has no release yet, so
@@ -25,11 +25,11 @@ extension Store {
     /// print(Store.versionFullInfo)
     /// ```
     public static var versionFullInfo: String {
-        "Trellis \(version): an ObjectBox-style object store on SQLite \(sqliteVersion) (source \(String(cString: sqlite3_sourceid()))); not ObjectBox's database"
+        "Trellis \(version): an ObjectBox-style object store on SQLite \(sqliteVersion) (source \(Database.sqliteSourceID)); not ObjectBox's database"
     }
 
     /// The version of the SQLite library that the process runs.
     private static var sqliteVersion: String {
-        String(cString: sqlite3_libversion())
+        Database.sqliteLibVersion
     }
 }

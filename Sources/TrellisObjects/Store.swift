@@ -61,17 +61,16 @@ public final class Store: @unchecked Sendable {
     ///
     /// The other parameters are those of ObjectBox: `maxDbSizeInKByte`
     /// bounds the size of the database (writes beyond it throw
-    /// `SQLITE_FULL`), `fileMode` gives the permissions of a new database
-    /// file, and `maxReaders` is accepted and ignored (a store has one
-    /// connection).
+    /// `SQLITE_FULL`), and `fileMode` gives the permissions of a new
+    /// database file. ObjectBox's `maxReaders` has no counterpart: a store
+    /// has one connection, which reads and writes in turn.
     ///
     /// ```swift
     /// let store = try Store(directoryPath: "/path/to/objects")
     /// let small = try Store(directoryPath: "/path/to/cache", maxDbSizeInKByte: 10 * 1024)
     /// let scratch = try Store(directoryPath: Store.inMemoryPrefix + "scratch")
     /// ```
-    public init(directoryPath: String, maxDbSizeInKByte: UInt64 = 1024 * 1024, fileMode: UInt32 = 0o644, maxReaders: UInt32 = 0,
-                readOnly: Bool = false) throws
+    public init(directoryPath: String, maxDbSizeInKByte: UInt64 = 1024 * 1024, fileMode: UInt32 = 0o644, readOnly: Bool = false) throws
     {
         self.directoryPath = directoryPath
         link = StoreLink()
@@ -95,7 +94,7 @@ public final class Store: @unchecked Sendable {
         if readOnly {
             // Nothing is created: a read-only store opens an existing one.
             guard FileManager.default.fileExists(atPath: path) else {
-                throw ObjectStoreError("no store to open read-only in \(directoryPath): \(path) does not exist")
+                throw ObjectBoxError.illegalState(message: "no store to open read-only in \(directoryPath): \(path) does not exist")
             }
             configuration.readonly = true
             configuration.busyMode = .timeout(5)
@@ -110,7 +109,7 @@ public final class Store: @unchecked Sendable {
         if !FileManager.default.fileExists(atPath: path) {
             // SQLite gives its journal files the permissions of the database.
             guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: Int(fileMode)]) else {
-                throw ObjectStoreError("could not create the database file \(path)")
+                throw ObjectBoxError.illegalState(message: "could not create the database file \(path)")
             }
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)
@@ -219,7 +218,7 @@ public final class Store: @unchecked Sendable {
     public func close() throws {
         // Checked first, so that the store stays open when it refuses.
         if currentDatabase != nil {
-            throw ObjectStoreError("the store \(directoryPath) can not be closed from one of its transactions")
+            throw ObjectBoxError.illegalState(message: "the store \(directoryPath) can not be closed from one of its transactions")
         }
         lock.lock()
         let wasClosed = isClosedInstance
@@ -232,8 +231,8 @@ public final class Store: @unchecked Sendable {
     }
 
     /// The error of an operation on a closed instance.
-    private var closedError: ObjectStoreError {
-        ObjectStoreError("the store \(directoryPath) is closed")
+    private var closedError: ObjectBoxError {
+        ObjectBoxError.illegalState(message: "the store \(directoryPath) is closed")
     }
 
     /// Closes the store and deletes its database files, and its folder
@@ -321,7 +320,7 @@ public final class Store: @unchecked Sendable {
                 invalidateTables()
                 throw ObjectBoxError.translating(error)
             }
-            guard let result else { throw ObjectStoreError("a write of the object store returned no result") }
+            guard let result else { throw ObjectBoxError.illegalState(message: "a write of the object store returned no result") }
             return result
         }
         var inserted: [InsertedObject] = []
@@ -362,7 +361,7 @@ public final class Store: @unchecked Sendable {
     private static func resetId(of inserted: InsertedObject) {
         func reset<E: Entity>(_ type: E.Type) {
             // `E` is the class of the object: the copy refers to it.
-            var entity = unsafeBitCast(inserted.object, to: E.self)
+            guard var entity = inserted.object as? E else { return }
             entity.id = 0
         }
         reset(inserted.type)

@@ -21,7 +21,7 @@ final class StoreLink: @unchecked Sendable {
     /// The store, or a thrown error when it was released.
     func storeToLoad(_ relation: @autoclosure () -> String) throws -> Store {
         guard let store else {
-            throw ObjectStoreError("the store of \(relation()) was released: keep the store while its objects load relations")
+            throw ObjectBoxError.illegalState(message: "the store of \(relation()) was released: keep the store while its objects load relations")
         }
         return store
     }

@@ -104,7 +104,27 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
         return objects
     }
 
-    private var objects: [S] { (try? resolve()) ?? [] }
+    /// The error of the last load that a collection access could not
+    /// throw: the access read no object, and the next put of the owner (or
+    /// ``applyToDb()``) throws this error instead of writing a list built
+    /// on a failed read. ``resolve()`` throws its own error.
+    ///
+    /// ```swift
+    /// let count = customer.orders.count      // 0 when the load failed
+    /// if let error = customer.orders.loadError { print(error) }
+    /// ```
+    public private(set) var loadError: (any Error)?
+
+    /// The related objects, for the collection accesses, which can not
+    /// throw: a failed load reads as no object and is kept in `loadError`.
+    private var objects: [S] {
+        do {
+            return try resolve()
+        } catch {
+            loadError = error
+            return []
+        }
+    }
 
     /// Whether the related objects were read from the database (or set).
     public var resolved: Bool { loaded != nil }
@@ -126,7 +146,7 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
     public func applyToDb() throws {
         guard isModified else { return }
         guard let link, let propertyName, let ownerType, ownerId != 0 else {
-            throw ObjectStoreError("applyToDb: the owner of this \(relationName) is not stored yet; put the owner instead")
+            throw ObjectBoxError.illegalState(message: "applyToDb: the owner of this \(relationName) is not stored yet; put the owner instead")
         }
         let store = try link.storeToLoad(relationName)
         try store.write { db in
@@ -249,9 +269,16 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
 
     // MARK: Codable
 
-    /// A relation is not a column: it decodes empty. (A store does not
-    /// call this: it attaches the relation to its owner.)
-    public init(from decoder: any Decoder) throws {}
+    /// A relation is not a column: it decodes empty. (A store's decoder
+    /// attaches the relation to its owner.)
+    public init(from decoder: any Decoder) throws {
+        guard let entityDecoder = decoder as? EntityDecoder, case .toMany(let ownerId, let property)? = entityDecoder.pendingRelation else { return }
+        entityDecoder.pendingRelation = nil
+        link = entityDecoder.link
+        ownerType = entityDecoder.entityType
+        self.ownerId = ownerId
+        propertyName = property
+    }
 
     /// A relation is not a column: it encodes nothing.
     public func encode(to encoder: any Encoder) throws {}
@@ -259,7 +286,6 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
 
 /// The type-erased facets of `ToMany` that the store needs.
 protocol AnyToMany: AnyObject {
-    init(link: StoreLink, ownerType: any Entity.Type, ownerId: Id, propertyName: String)
     /// The type of the related objects.
     static var targetType: any Entity.Type { get }
     /// The relation that `value` holds, if it is one of this type.
@@ -276,6 +302,14 @@ extension ToMany: AnyToMany {
     static var targetType: any Entity.Type { S.self }
 
     func save(_ db: Database, store: Store, ownerType: any Entity.Type, ownerId: Id, propertyName: String, context: PutContext) throws {
+        if let error = loadError {
+            // The changes were made to a list that could not be read:
+            // writing it would drop the links it did not read.
+            loadError = nil
+            loaded = nil
+            isModified = false
+            throw error
+        }
         link = store.link
         self.ownerType = ownerType
         self.ownerId = ownerId

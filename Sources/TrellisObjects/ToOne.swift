@@ -21,7 +21,8 @@ import Trellis
 /// The target loads lazily, on first access, and is then cached. A target
 /// id whose row is gone reads as a nil target, and the id is kept. The
 /// `target` property can not throw: a database error while loading reads as
-/// nil. Call ``resolve()`` to get the error instead.
+/// nil, is kept in ``loadError``, and is thrown by the next put of the
+/// owner. Call ``resolve()`` to get the error at once.
 ///
 /// Relations do not keep their store open: loading a relation after the
 /// store was released is an error (nil from `target`).
@@ -70,7 +71,14 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
     /// The related object, loaded on first access. Setting it sets the
     /// relation; put the owner to store it.
     public var target: T? {
-        get { try? resolve() }
+        get {
+            do {
+                return try resolve()
+            } catch {
+                loadError = error
+                return nil
+            }
+        }
         set {
             loadedTarget = newValue
             storedTargetId = newValue.map { $0.id == 0 ? nil : $0.id } ?? nil
@@ -94,6 +102,15 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
 
     /// Whether the relation points to an object.
     public var hasValue: Bool { targetId != nil || loadedTarget != nil }
+
+    /// The error of the last load that ``target`` could not throw: the
+    /// target read nil, and the next put of the owner throws this error.
+    /// ``resolve()`` throws its own error.
+    ///
+    /// ```swift
+    /// if amanda.spouse.target == nil, let error = amanda.spouse.loadError { print(error) }
+    /// ```
+    public private(set) var loadError: (any Error)?
 
     /// The related object, loaded on first access; throws when the database
     /// can not be read.
@@ -123,16 +140,28 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
 
     // MARK: Codable
 
-    /// Decodes the target id. (A store does not call this: it builds the
-    /// relation with its target id and itself.)
+    /// Decodes the target id. (A store's decoder gives the relation its
+    /// target id and the store that loads it.)
     public init(from decoder: any Decoder) throws {
+        if let entityDecoder = decoder as? EntityDecoder, case .toOne(let targetId)? = entityDecoder.pendingRelation {
+            entityDecoder.pendingRelation = nil
+            storedTargetId = targetId == 0 ? nil : targetId
+            isLoaded = storedTargetId == nil
+            link = entityDecoder.link
+            return
+        }
         let container = try decoder.singleValueContainer()
         storedTargetId = container.decodeNil() ? nil : try container.decode(Id.self)
         isLoaded = storedTargetId == nil
     }
 
-    /// Encodes the target id.
+    /// Encodes the target id. (A store's encoder takes the relation
+    /// itself.)
     public func encode(to encoder: any Encoder) throws {
+        if let entityEncoder = encoder as? EntityEncoder {
+            entityEncoder.receivedToOne = self
+            return
+        }
         var container = encoder.singleValueContainer()
         if let targetId { try container.encode(targetId) } else { try container.encodeNil() }
     }
@@ -141,9 +170,6 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
 /// The type-erased facets of `ToOne` that the store needs.
 protocol AnyToOne: AnyObject {
     static var targetTableName: String { get }
-    init(targetId: Id?, link: StoreLink)
-    /// `object`, which must be a relation of this type.
-    static func relation(_ object: AnyObject) -> any AnyToOne
     var targetId: Id? { get set }
     var link: StoreLink? { get set }
     /// Puts a target that is not stored yet. Returns false when the target
@@ -152,16 +178,20 @@ protocol AnyToOne: AnyObject {
     func putUnsavedTarget(_ db: Database, store: Store, context: PutContext) throws -> Bool
     /// Whether the target is set and not stored yet.
     var hasUnsavedTarget: Bool { get }
+    /// The error of a load that ``ToOne/target`` could not throw, which the
+    /// relation then forgets.
+    func takeLoadError() -> (any Error)?
 }
 
 extension ToOne: AnyToOne {
     static var targetTableName: String { T.entityTableName }
 
-    static func relation(_ object: AnyObject) -> any AnyToOne {
-        unsafeDowncast(object, to: ToOne.self)
-    }
-
     var hasUnsavedTarget: Bool { unsavedTarget != nil }
+
+    func takeLoadError() -> (any Error)? {
+        defer { loadError = nil }
+        return loadError
+    }
 
     func putUnsavedTarget(_ db: Database, store: Store, context: PutContext) throws -> Bool {
         guard let target = unsavedTarget else { return true }

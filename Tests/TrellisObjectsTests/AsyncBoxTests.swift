@@ -45,7 +45,7 @@ private final class Parcel: Entity {
         try box.async.remove([ids[2]])
         store.awaitAsyncCompleted()
         #expect(try box.all().map(\.label) == ["b2"])
-        let asyncBox = AsyncBox(box: box, enqueueTimeout: 1)
+        let asyncBox = AsyncBox(box: box)
         try asyncBox.remove(ids[1])
         store.awaitAsyncCompleted()
         #expect(try box.isEmpty())

@@ -233,9 +233,9 @@ private final class Publisher: Entity {
         #expect(releasedStore == nil)
         let alice = try #require(loadedAlice)
         #expect(alice.manager.targetId == loadedBob?.id)
-        #expect(throws: ObjectStoreError.self) { try alice.manager.resolve() }
+        #expect(throws: ObjectBoxError.self) { try alice.manager.resolve() }
         #expect(alice.manager.target == nil)
-        #expect(throws: ObjectStoreError.self) { try alice.reports.resolve() }
+        #expect(throws: ObjectBoxError.self) { try alice.reports.resolve() }
         // Loaded relations stay readable.
         #expect(loadedBob?.reports.map(\.name) == ["Alice"])
     }

@@ -3,7 +3,9 @@ import Testing
 import Trellis
 import TrellisObjects
 
-/// As newer ObjectBox documentation declares entities.
+/// As newer ObjectBox documentation declares entities: the macro reads and
+/// writes the typed id.
+@Entity
 private class Teacher: Entity {
     var id: EntityId<Teacher> = 0
     var name: String = ""
@@ -11,34 +13,44 @@ private class Teacher: Entity {
     required init() {}
 }
 
-extension Teacher {
-    static let name = Property<Teacher, String>("name")
-    static let id = Property<Teacher, EntityId<Teacher>>("id")
-}
-
 /// An id under another name, named for the store.
-private final class Thing: Entity {
+@Entity
+private final class Thing {
     static let idPropertyName = "thisIsMyId"   // objectbox: id
     var label = ""
     var thisIsMyId: UInt64 = 0
 }
 
-extension Thing {
-    static let thisIsMyId = Property<Thing, UInt64>("thisIsMyId")
-    static let label = Property<Thing, String>("label")
-}
-
 /// An id under another name, found as ObjectBox's generator finds it: the
 /// only property of the id type.
-private final class Gadget: Entity {
+@Entity
+private final class Gadget {
     var gadgetId: UInt64 = 0
     var name = ""
 }
 
 /// A signed id, named for the store.
-private final class Signed: Entity {
+@Entity
+private final class Signed {
     static let idPropertyName = "key"
     var key: Int64 = 0
+    var name = ""
+}
+
+/// An id under another name without the macro: `id` forwards to it.
+private final class Forwarded: Entity {
+    static let idPropertyName = "key"
+    var key: UInt64 = 0
+    var name = ""
+    var id: Id {
+        get { key }
+        set { key = newValue }
+    }
+}
+
+/// An id of another type without the macro, and no `var id: Id`.
+private final class Untyped: Entity {
+    var code: EntityId<Untyped> = 0
     var name = ""
 }
 
@@ -130,14 +142,36 @@ private final class Idless: Entity {
         #expect(try box.get(Id(signed.key))?.key == signed.key)
     }
 
-    @Test func anEntityWithoutIdCanNotBePut() throws {
+    @Test func aCodableEntityWhoseIdForwardsToAnotherProperty() throws {
         let store = try Store()
-        let box = store.box(for: Idless.self)
+        let box = store.box(for: Forwarded.self)
+        let first = Forwarded()
+        first.name = "first"
+        try box.put(first)
+        #expect(first.key != 0)
+        let columns = try store.queue.read { db in try db.columns(in: "Forwarded").map(\.name) }
+        #expect(columns.sorted() == ["id", "name"])
+        #expect(try box.get(first.key)?.key == first.key)
+        first.name = "changed"
+        try box.put(first)   // an update, not a new object
+        #expect(try box.all().map(\.name) == ["changed"])
+    }
+
+    @Test func aCodableEntityWithoutIdCanNotBePut() throws {
+        let store = try Store()
+        let expected = "has no id property that the store can write: declare `var id: Id = 0`; "
+            + "for an id of another type or name (EntityId, idPropertyName), add @Entity to the type or declare `var id: Id { get set }` that forwards to it"
         #expect {
-            try box.put(Idless())
+            try store.box(for: Idless.self).put(Idless())
         } throws: { error in
-            "\(error)" == "Idless has no id property: declare `var id: Id = 0`, or name its id property in `static let idPropertyName`"
+            "\(error)" == "Idless " + expected
         }
-        #expect(try box.count() == 0)   // rolled back
+        #expect(try store.box(for: Idless.self).count() == 0)   // rolled back
+        #expect {
+            try store.box(for: Untyped.self).put(Untyped())
+        } throws: { error in
+            "\(error)" == "Untyped " + expected
+        }
+        #expect(try store.box(for: Untyped.self).count() == 0)
     }
 }

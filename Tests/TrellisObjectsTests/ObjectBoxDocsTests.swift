@@ -234,7 +234,7 @@ private func people() throws -> (Store, Box<DocPerson>) {
 
         let wrong = try personBox.query { DocPerson.age > 60 }.build()
         wrong.setParameter(DocPerson.lastName, to: "Jobs")
-        #expect(throws: ObjectStoreError.self) { try wrong.find() }
+        #expect(throws: ObjectBoxError.self) { try wrong.find() }
     }
 
     @Test func propertyQueries() throws {
@@ -433,7 +433,7 @@ extension DocOrder {
         let customer = DocCustomer()
         customer.name = "Ann"
         try customerBox.put(customer)
-        #expect(throws: ObjectStoreError.self) {
+        #expect(throws: ObjectBoxError.self) {
             let unsaved = DocCustomer()
             unsaved.orders.append(DocOrder())
             try unsaved.orders.applyToDb()
@@ -628,19 +628,19 @@ private final class Misindexed: Entity {
         let store = try Store()
         let box = store.box(for: DocPerson.self)
         let person = DocPerson(firstName: "Ann", lastName: "", age: 30)
-        #expect(throws: ObjectStoreError.self) { try box.put(person, mode: .update) }    // not stored yet
+        #expect(throws: ObjectBoxError.self) { try box.put(person, mode: .update) }    // not stored yet
         #expect(try box.count() == 0)
         try box.put(person, mode: .insert)
         #expect(person.id != 0)
         person.age = 31
-        #expect(throws: ObjectStoreError.self) { try box.put(person, mode: .insert) }    // exists already
+        #expect(throws: ObjectBoxError.self) { try box.put(person, mode: .insert) }    // exists already
         #expect(try box.get(person.id)?.age == 30)
         try box.put(person, mode: .update)
         #expect(try box.get(person.id)?.age == 31)
         let ghost = DocPerson(firstName: "Ghost", lastName: "", age: 1)
         ghost.id = 999
         let newcomer = DocPerson(firstName: "New", lastName: "", age: 2)
-        #expect(throws: ObjectStoreError.self) { try box.put([newcomer, ghost], mode: .update) }
+        #expect(throws: ObjectBoxError.self) { try box.put([newcomer, ghost], mode: .update) }
         #expect(try box.count() == 1)                                                     // nothing of the batch
         try box.put(ghost, mode: .insert)                                                 // an assigned id
         #expect(try box.get(999)?.firstName == "Ghost")
@@ -666,7 +666,7 @@ private final class Misindexed: Entity {
 
         // A raw value that no case has is an error, not a crash.
         try store.queue.write { db in try db.execute(sql: "UPDATE EnumEntity SET custom = 42 WHERE custom = 300") }
-        #expect(throws: ObjectStoreError.self) { try box.all() }
+        #expect(throws: ObjectBoxError.self) { try box.all() }
         // Values stored as JSON by earlier versions still read.
         try store.queue.write { db in
             try db.execute(sql: "UPDATE EnumEntity SET custom = '300', mood = '\"happy\"' WHERE custom = 42")
@@ -720,7 +720,7 @@ private final class Misindexed: Entity {
         try box.put([fresh, copy])                                          // nil values do not count
         #expect(try box.count() == 5)
 
-        #expect(throws: ObjectStoreError.self) { try store.box(for: Misindexed.self).put(Misindexed()) }
+        #expect(throws: ObjectBoxError.self) { try store.box(for: Misindexed.self).put(Misindexed()) }
     }
 }
 
@@ -844,7 +844,7 @@ private final class Blob: Entity {
     @Test func maxDbSizeAndFileMode() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("obx-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try Store(directoryPath: folder, maxDbSizeInKByte: 64, fileMode: 0o600, maxReaders: 4)
+        let store = try Store(directoryPath: folder, maxDbSizeInKByte: 64, fileMode: 0o600)
         let box = store.box(for: Blob.self)
         let small = Blob()
         small.data = Data(count: 1000)

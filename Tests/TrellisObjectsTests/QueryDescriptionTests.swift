@@ -23,7 +23,7 @@ extension Walker {
             .build()
         #expect(query.debugDescription == """
             Query<Walker> where (minAge: Walker.age > 18 AND Walker.name starts with "A" (case insensitive))
-            SQL: SELECT * FROM "Walker" WHERE (("age" > ? AND "name" LIKE ? ESCAPE '\\')) ORDER BY "name" COLLATE NOCASE DESC NULLS FIRST, "id"
+            SQL: SELECT * FROM "Walker" WHERE ("age" > ? AND "name" LIKE ? ESCAPE '\\') ORDER BY "name" COLLATE NOCASE DESC NULLS FIRST, "id"
             arguments: [18, "A%"]
             """)
         query.setParameter("minAge", to: 30)
@@ -39,7 +39,7 @@ extension Walker {
             """)
         #expect(box.query { Column("age") < 3 }.debugDescription == """
             Query<Walker> where (SQL conditions)
-            SQL: SELECT * FROM "Walker" WHERE ("age" < ?) ORDER BY "id"
+            SQL: SELECT * FROM "Walker" WHERE "age" < ? ORDER BY "id"
             arguments: [3]
             """)
     }
@@ -63,7 +63,7 @@ extension Walker {
     @Test func aStoreRefusesToCloseFromItsTransactionAndStaysOpen() throws {
         let store = try Store()
         let box = store.box(for: Walker.self)
-        #expect(throws: ObjectStoreError.self) {
+        #expect(throws: ObjectBoxError.self) {
             try store.runInTransaction { try store.close() }
         }
         try box.put(Walker())

@@ -31,11 +31,11 @@ private func temporaryFolder() -> String {
         #expect(clone.directoryPath == store.directoryPath)
         #expect(try clone.box(for: Memo.self).all().map(\.text) == ["first"])
         // One transaction, whichever instance the boxes come from.
-        #expect(throws: ObjectStoreError.self) {
+        #expect(throws: ObjectBoxError.self) {
             try clone.runInTransaction {
                 try store.box(for: Memo.self).put(Memo("rolled back"))
                 try clone.box(for: Memo.self).put(Memo("rolled back too"))
-                throw ObjectStoreError("stop")
+                throw ObjectBoxError.illegalState(message: "stop")
             }
         }
         #expect(try store.box(for: Memo.self).count() == 1)
@@ -48,7 +48,7 @@ private func temporaryFolder() -> String {
         #expect(try clone.box(for: Memo.self).all().map(\.text) == ["first", "second"])
         try clone.close()
         #expect(throws: (any Error).self) { try clone.box(for: Memo.self).count() }
-        #expect(throws: ObjectStoreError.self) { try clone.clone() }
+        #expect(throws: ObjectBoxError.self) { try clone.clone() }
     }
 
     @Test func attachToFindsTheStoreOpenInAFolder() throws {
@@ -73,7 +73,7 @@ private func temporaryFolder() -> String {
     @Test func aReadOnlyStoreReadsAndRefusesWrites() throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(throws: ObjectStoreError.self) {
+        #expect(throws: ObjectBoxError.self) {
             try Store(directoryPath: folder, readOnly: true)
         }
         #expect(!FileManager.default.fileExists(atPath: folder))
@@ -81,7 +81,7 @@ private func temporaryFolder() -> String {
         try writer.box(for: Memo.self).put(Memo("written"))
         try writer.close()
 
-        let reader = try Store(directoryPath: folder, maxDbSizeInKByte: 1024, fileMode: 0o644, maxReaders: 0, readOnly: true)
+        let reader = try Store(directoryPath: folder, maxDbSizeInKByte: 1024, fileMode: 0o644, readOnly: true)
         #expect(try reader.box(for: Memo.self).all().map(\.text) == ["written"])
         #expect {
             try reader.box(for: Memo.self).put(Memo("refused"))
@@ -118,14 +118,14 @@ private func temporaryFolder() -> String {
         small.value = 1
         try box.put([big, small])
         let query = try box.query().build()
-        #expect(throws: ObjectStoreError.self) { try query.property(Property<Reading, Double>("ratio")).averageInt() }
+        #expect(throws: ObjectBoxError.self) { try query.property(Property<Reading, Double>("ratio")).averageInt() }
         // SQLite averages integers as doubles: Int64.max / 2 rounds up to 2^62.
         #expect(try query.property(Property<Reading, Int64>("value")).averageInt() == 1 << 62)
         let huge = Reading()
         huge.value = .max
         try box.put(huge)
         try box.remove(small)
-        #expect(throws: ObjectStoreError.self) { try query.property(Property<Reading, Int64>("value")).averageInt() }
+        #expect(throws: ObjectBoxError.self) { try query.property(Property<Reading, Int64>("value")).averageInt() }
     }
 
 }

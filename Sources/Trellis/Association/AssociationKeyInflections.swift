@@ -3,11 +3,9 @@
 /// they suggest are the keys the library infers.
 ///
 /// ```swift
-/// @_spi(Inflections) import Trellis
 /// AssociationKeyInflections.plural("child")     // "children"
 /// AssociationKeyInflections.singular("people")  // "person"
 /// ```
-@_spi(Inflections)
 public enum AssociationKeyInflections {
     /// The key of a to-many association to the table.
     public static func plural(_ name: String) -> String { Inflections.pluralize(name) }

@@ -183,39 +183,83 @@ extension Database {
     }
 }
 
-/// The fetching machinery, for the layers built on the core (the object
-/// store): they decode rows with a closure, as rows and records do,
-/// without a cursor per fetch.
+/// Decoding the rows of a statement with a closure: the loop that records
+/// and rows use, without a cursor per fetch. For layers built on Trellis
+/// (an object store, a custom record protocol) that prepare a statement
+/// once and decode its rows many times.
 extension Statement {
-    /// Decodes every row of the statement, run with `arguments`. The row
-    /// given to `decode` is only valid during the call.
-    @_spi(TrellisObjects) @inlinable
+    /// Decodes every row of the statement, run with `arguments` (or with
+    /// the arguments it has, when nil).
+    ///
+    /// The row given to `decode` is only valid during the call: copy it
+    /// (`row.copy()`) to keep it.
+    ///
+    /// ```swift
+    /// let statement = try db.cachedStatement(sql: "SELECT name, score FROM player WHERE score > ?")
+    /// let names = try statement.decodeAll(arguments: [1000]) { row in
+    ///     try row.decode(String.self, atIndex: 0)
+    /// }
+    /// ```
+    ///
+    /// - throws: A ``DatabaseError`` when the statement fails, or the error
+    ///   that `decode` throws.
+    @inlinable
     public func decodeAll<T>(arguments: StatementArguments? = nil, _ decode: (Row) throws -> T) throws -> [T] {
         try database.fetchAll(self, arguments: arguments, decode: decode)
     }
 
-    /// Decodes the first row of the statement, run with `arguments`, if
-    /// any. The row given to `decode` is only valid during the call.
-    @_spi(TrellisObjects) @inlinable
+    /// Decodes the first row of the statement, run with `arguments` (or
+    /// with the arguments it has, when nil), if there is one.
+    ///
+    /// The row given to `decode` is only valid during the call.
+    ///
+    /// ```swift
+    /// let statement = try db.cachedStatement(sql: "SELECT MAX(score) FROM player")
+    /// let best = try statement.decodeOne { row in try row.decode(Int.self, atIndex: 0) }
+    /// ```
+    ///
+    /// - throws: A ``DatabaseError`` when the statement fails, or the error
+    ///   that `decode` throws.
+    @inlinable
     public func decodeOne<T>(arguments: StatementArguments? = nil, _ decode: (Row) throws -> T) throws -> T? {
         try database.fetchOne(self, arguments: arguments, decode: decode)
     }
 
-    /// Runs the statement with `values` bound to its parameters, in order,
-    /// without a `StatementArguments`: the writes of the object store, as
-    /// records' persistence methods do.
-    @_spi(TrellisObjects) @inlinable
-    public func execute(values: [DatabaseValue]) throws {
-        try bind(values)
-        try executeBoundStatement(arguments: values)
-    }
-
-    /// Decodes the first row of the statement, run with its one parameter
-    /// set to `argument`: a lookup by id, which binds the value without
-    /// making a `StatementArguments`, as records' `fetchOne(_:key:)` does.
-    @_spi(TrellisObjects) @inlinable
+    /// Decodes the first row of a statement that has one parameter, run
+    /// with `argument` bound to it: a lookup by key that makes no
+    /// ``StatementArguments``.
+    ///
+    /// ```swift
+    /// let statement = try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?")
+    /// let name = try statement.decodeOne(argument: 42.databaseValue) { row in
+    ///     try row.decode(String.self, forColumn: "name")
+    /// }
+    /// ```
+    ///
+    /// - throws: A ``DatabaseError`` when the statement does not have one
+    ///   parameter or fails, or the error that `decode` throws.
+    @inlinable
     public func decodeOne<T>(argument: DatabaseValue, _ decode: (Row) throws -> T) throws -> T? {
+        try checkParameterCount(1)
         try bind(CollectionOfOne(argument))
         return try database.fetchOne(self, arguments: nil, boundArguments: true, decode: decode)
+    }
+
+    /// Runs the statement with `values` bound to its parameters, in order:
+    /// the write of a row whose values are already database values, which
+    /// makes no ``StatementArguments``.
+    ///
+    /// ```swift
+    /// let insert = try db.cachedStatement(sql: "INSERT INTO player (name, score) VALUES (?, ?)")
+    /// try insert.execute(values: ["Arthur".databaseValue, 1000.databaseValue])
+    /// ```
+    ///
+    /// - throws: A ``DatabaseError`` when the number of values is not the
+    ///   number of parameters, or when the statement fails.
+    @inlinable
+    public func execute(values: [DatabaseValue]) throws {
+        try checkParameterCount(values.count)
+        try bind(values)
+        try executeBoundStatement(arguments: values)
     }
 }

@@ -119,26 +119,7 @@ public final class Statement {
     @exclusivity(unchecked) private var _columnNames: [String]?
     @exclusivity(unchecked) private var _parameterNames: [String?]?
 
-    /// A number that no other statement of the process has, so that the
-    /// layers above can remember a statement without a reference to it: a
-    /// weak reference would slow down every retain of the statement, and an
-    /// address may be reused by a later statement.
-    /// A statement whose columns change (see ``refreshColumns()``) gets a
-    /// new number.
-    @_spi(TrellisObjects) public private(set) var serialNumber: UInt64
-
-    private static let serialNumberLock = NSLock()
-    nonisolated(unsafe) private static var lastSerialNumber: UInt64 = 0
-
-    private static func nextSerialNumber() -> UInt64 {
-        serialNumberLock.withLock {
-            lastSerialNumber += 1
-            return lastSerialNumber
-        }
-    }
-
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String, invalidatesSchemaCache: Bool, region: StatementRegion) {
-        serialNumber = Self.nextSerialNumber()
         self.database = database
         self.sqliteStatement = sqliteStatement
         self.sql = sql
@@ -262,6 +243,20 @@ public final class Statement {
         }
     }
 
+    /// Throws unless the statement has `count` parameters: values bound
+    /// in order must fill them all, or the missing ones would keep the
+    /// values of the previous run.
+    @usableFromInline
+    func checkParameterCount(_ count: Int) throws {
+        let expected = Int(sqlite3_bind_parameter_count(sqliteStatement))
+        guard count == expected else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "wrong number of statement arguments: \(count) for \(expected) parameters",
+                sql: sql)
+        }
+    }
+
     /// Binds values to the parameters, in order, without a
     /// `StatementArguments` value: the fast path of record persistence.
     @inlinable
@@ -346,7 +341,6 @@ public final class Statement {
         _columnCount = names.count
         _columnNames = names
         columnLookup.removeAll()
-        serialNumber = Self.nextSerialNumber()
         if _reusableRow != nil && !isKnownUniquelyReferenced(&_reusableRow) {
             _reusableRow?.detach(from: self)
         }

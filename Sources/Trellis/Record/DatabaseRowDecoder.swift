@@ -51,15 +51,9 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     /// of the first (a forgotten `including`, or a scope of another name).
     @exclusivity(unchecked) private var keyDecodedFromRow: String?
 
-    /// The kept keyed container: the box of a `KeyedDecodingContainer`,
-    /// and its key type.
+    /// The kept keyed container, in a `KeptKeyedContainer` of its key
+    /// type, and that key type.
     @exclusivity(unchecked) private var keptContainer: (keyType: ObjectIdentifier, box: AnyObject)?
-
-    /// A `KeyedDecodingContainer` is one reference to its box, whatever its
-    /// key: it can be kept as that reference.
-    private static let containersAreReferences =
-        MemoryLayout<KeyedDecodingContainer<IndexCodingKey>>.size == MemoryLayout<AnyObject>.size
-
     /// A decoder of a record of `recordType` that is the whole of `row`.
     @inlinable
     convenience init<Record: FetchableRecord>(row: Row, recordType: Record.Type) {
@@ -110,7 +104,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
             return decoder
         }
         let decoder = DatabaseRowDecoder(row: row, recordType: Record.self)
-        decoder.keepsContainer = containersAreReferences
+        decoder.keepsContainer = true
         reuse.keep(decoder, forKey: key)
         return decoder
     }
@@ -126,14 +120,15 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let keyType = ObjectIdentifier(Key.self)
         if let keptContainer, keptContainer.keyType == keyType {
-            // Kept for this key type: the bits of a container of `Key`.
-            return unsafeBitCast(keptContainer.box, to: KeyedDecodingContainer<Key>.self)
+            // Only a `KeptKeyedContainer<Key>` is kept with the identifier
+            // of `Key`.
+            return unsafeDowncast(keptContainer.box, to: KeptKeyedContainer<Key>.self).container
         }
         // A decoder that no fetch keeps (one made for a single record) is
         // kept alive by its container.
         let container = KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, retainsDecoder: !keepsContainer))
         if keepsContainer {
-            keptContainer = (keyType, unsafeBitCast(container, to: AnyObject.self))
+            keptContainer = (keyType, KeptKeyedContainer(container))
         }
         return container
     }
@@ -535,9 +530,12 @@ private func decodeFetchable<R: FetchableRecord, T: Decodable, Key: CodingKey>(
     guard R.self == T.self else {
         return try decodeWithRowDecoder(T.self, in: recordType, from: row, parentPath: parentPath(), key: key)
     }
-    // R and T are the same type: a bit cast is exact, where a dynamic cast
-    // would look the types up for every row.
-    return unsafeBitCast(try R(row: row), to: T.self)
+    // R and T are the same type: the cast succeeds.
+    guard let record = try R(row: row) as? T else {
+        throw DecodingError.typeMismatch(T.self, DecodingError.Context(
+            codingPath: parentPath() + [key], debugDescription: "\(R.self) is not \(T.self)"))
+    }
+    return record
 }
 
 @inline(never)
@@ -582,5 +580,18 @@ struct IndexCodingKey: CodingKey {
 
     init?(intValue: Int) {
         self.intValue = intValue
+    }
+}
+
+/// The keyed container that a decoder keeps for the next records of a
+/// fetch, in a class of its own: the decoder holds it as `AnyObject`, and
+/// gets it back with the type that the identifier of `Key` proves.
+@usableFromInline
+final class KeptKeyedContainer<Key: CodingKey> {
+    @usableFromInline let container: KeyedDecodingContainer<Key>
+
+    @usableFromInline
+    init(_ container: KeyedDecodingContainer<Key>) {
+        self.container = container
     }
 }

@@ -7,9 +7,15 @@ import Foundation
 /// GRDB documents, while Foundation's JSON coders want `any Sendable`
 /// values. The coders that receive it are made for one column and used at
 /// once, on the thread that made them: no value crosses to another
-/// thread. `Sendable` has no runtime representation, so both dictionary
-/// types have the same layout and the values are handed over unchanged,
-/// which a nested `Codable` value needs to find them with `as?`.
+/// thread. The values are handed over unchanged, which a nested `Codable`
+/// value needs to find them with `as?`.
 func sendableUserInfo(_ userInfo: [CodingUserInfoKey: Any]) -> [CodingUserInfoKey: any Sendable] {
-    unsafeBitCast(userInfo, to: [CodingUserInfoKey: any Sendable].self)
+    if userInfo.isEmpty { return [:] }
+    return userInfo.compactMapValues { value in dynamicCast(value, to: (any Sendable).self) }
+}
+
+/// `value` as a `T`. `Sendable` is a marker protocol, which the run time
+/// does not check: the cast to `any Sendable` keeps every value.
+private func dynamicCast<T>(_ value: Any, to type: T.Type) -> T? {
+    value as? T
 }

@@ -135,11 +135,20 @@ extension Database {
         try checkTableExists(table, in: schemaName)
         let rows = try Row.fetchAll(self, sql: pragma("table_xinfo", table, in: schemaName))
         let columns = rows.compactMap { row -> ColumnInfo? in
+            // `hidden` is 1 for the hidden columns of virtual tables, 2 for
+            // virtual generated columns, 3 for stored ones.
             let hidden: Int = row["hidden"] ?? 0
-            if hidden == 1 { return nil }  // hidden columns of virtual tables
+            let generated: GeneratedColumnQualification?
+            switch hidden {
+            case 1: return nil
+            case 2: generated = .virtual
+            case 3: generated = .stored
+            default: generated = nil
+            }
             return ColumnInfo(
                 name: row["name"], type: row["type"] ?? "", isNotNull: row["notnull"] ?? false,
-                defaultValueSQL: row["dflt_value"], primaryKeyIndex: row["pk"] ?? 0, cid: row["cid"] ?? 0)
+                defaultValueSQL: row["dflt_value"], primaryKeyIndex: row["pk"] ?? 0, cid: row["cid"] ?? 0,
+                generated: generated)
         }
         schemaCache.columns[key] = columns
         return columns
@@ -190,53 +199,101 @@ extension Database {
     ///
     /// ```swift
     /// for foreignKey in try db.foreignKeys(on: "book") {
-    ///     print(foreignKey.destinationTable, foreignKey.mapping)
+    ///     print(foreignKey.destinationTable, foreignKey.mapping, foreignKey.onDelete as Any)
     /// }
     /// ```
+    ///
+    /// - throws: A ``DatabaseError`` when the table does not exist, or when
+    ///   a foreign key names no destination columns and its destination
+    ///   table does not exist (see ``declaredForeignKeys(on:in:)``).
     public func foreignKeys(on table: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
         let key = SchemaCacheKey(table, schemaName)
         if let foreignKeys = schemaCache.foreignKeys[key] { return foreignKeys }
-        try checkTableExists(table, in: schemaName)
-        let rows = try Row.fetchAll(self, sql: pragma("foreign_key_list", table, in: schemaName))
         var result: [ForeignKeyInfo] = []
-        var byID: [Int: (table: String, mapping: [(origin: String, destination: String?)])] = [:]
-        var order: [Int] = []
-        for row in rows {
-            let id: Int = row["id"] ?? 0
-            if byID[id] == nil { order.append(id); byID[id] = (row["table"] ?? "", []) }
-            byID[id]?.mapping.append((row["from"] ?? "", row["to"]))
-        }
-        for id in order {
-            guard let entry = byID[id] else { continue }
-            var mapping: [(origin: String, destination: String)] = []
-            if entry.mapping.contains(where: { $0.destination == nil }) {
+        for declared in try declaredForeignKeys(on: table, in: schemaName).sorted(by: { $0.id < $1.id }) {
+            let destinationColumns: [String]
+            if let declaredColumns = declared.destinationColumns {
+                destinationColumns = declaredColumns
+            } else {
                 // The primary key of the destination: `no such table`
                 // when it is missing, as in GRDB.
-                let destinationKey = try primaryKey(entry.table, in: schemaName).columns
-                for (index, pair) in entry.mapping.enumerated() {
-                    mapping.append((pair.origin, index < destinationKey.count ? destinationKey[index] : ""))
-                }
-            } else {
-                mapping = entry.mapping.map { ($0.origin, $0.destination ?? "") }
+                let destinationKey = try primaryKey(declared.destinationTable, in: schemaName).columns
+                destinationColumns = declared.originColumns.indices.map { $0 < destinationKey.count ? destinationKey[$0] : "" }
             }
-            result.append(ForeignKeyInfo(id: id, destinationTable: entry.table, mapping: mapping))
+            result.append(ForeignKeyInfo(
+                id: declared.id, destinationTable: declared.destinationTable,
+                mapping: Array(zip(declared.originColumns, destinationColumns)),
+                onDelete: declared.onDelete, onUpdate: declared.onUpdate))
         }
         schemaCache.foreignKeys[key] = result
         return result
     }
 
+    /// The foreign keys of a table, as its schema declares them, in the
+    /// order of their declaration: the destination table need not exist,
+    /// and the destination columns are nil when the declaration names
+    /// none (they are then the primary key of the destination table).
+    /// ``foreignKeys(on:in:)`` resolves them.
+    ///
+    /// ```swift
+    /// // CREATE TABLE book (authorId REFERENCES author ON DELETE CASCADE)
+    /// let foreignKey = try db.declaredForeignKeys(on: "book")[0]
+    /// foreignKey.destinationTable    // "author"
+    /// foreignKey.destinationColumns  // nil
+    /// foreignKey.onDelete            // .cascade
+    /// ```
+    ///
+    /// - throws: A ``DatabaseError`` when the table does not exist.
+    public func declaredForeignKeys(on table: String, in schemaName: String? = nil) throws -> [DeclaredForeignKeyInfo] {
+        try checkTableExists(table, in: schemaName)
+        let rows = try Row.fetchAll(self, sql: pragma("foreign_key_list", table, in: schemaName))
+        var foreignKeys: [DeclaredForeignKeyInfo] = []
+        var positions: [Int: Int] = [:]
+        for row in rows {
+            let id: Int = row["id"] ?? 0
+            let position: Int
+            if let known = positions[id] {
+                position = known
+            } else {
+                position = foreignKeys.count
+                positions[id] = position
+                foreignKeys.append(DeclaredForeignKeyInfo(
+                    id: id, destinationTable: row["table"] ?? "", originColumns: [], destinationColumns: [],
+                    onDelete: Self.foreignKeyAction(row["on_delete"]), onUpdate: Self.foreignKeyAction(row["on_update"])))
+            }
+            foreignKeys[position].originColumns.append(row["from"] ?? "")
+            if let destination: String = row["to"] {
+                foreignKeys[position].destinationColumns?.append(destination)
+            } else {
+                foreignKeys[position].destinationColumns = nil
+            }
+        }
+        // SQLite numbers foreign keys from the last declared one.
+        return foreignKeys.sorted { $0.id > $1.id }
+    }
+
+    /// The action of a foreign key, as `foreign_key_list` spells it; nil
+    /// for `NO ACTION`.
+    private static func foreignKeyAction(_ text: String?) -> ForeignKeyAction? {
+        text.flatMap { ForeignKeyAction(rawValue: $0.uppercased()) }
+    }
+
     /// The indexes of a table, on columns only: as in GRDB, an index on an
     /// expression (`CREATE INDEX ... ON player(lower(name))`) is left out,
-    /// since it does not make its columns a key.
+    /// since it does not make its columns a key, unless
+    /// `includingExpressions` is true.
     ///
     /// ```swift
     /// for index in try db.indexes(on: "player") {
-    ///     print(index.name, index.columns, index.isUnique)
+    ///     print(index.name, index.columns, index.isUnique, index.isPartial)
     /// }
+    /// let all = try db.indexes(on: "player", includingExpressions: true)
     /// ```
-    public func indexes(on table: String, in schemaName: String? = nil) throws -> [IndexInfo] {
+    ///
+    /// - throws: A ``DatabaseError`` when the table does not exist.
+    public func indexes(on table: String, in schemaName: String? = nil, includingExpressions: Bool = false) throws -> [IndexInfo] {
         let key = SchemaCacheKey(table, schemaName)
-        if let indexes = schemaCache.indexes[key] { return indexes }
+        if !includingExpressions, let indexes = schemaCache.indexes[key] { return indexes }
         try checkTableExists(table, in: schemaName)
         let list = try Row.fetchAll(self, sql: pragma("index_list", table, in: schemaName))
         var indexes: [IndexInfo] = []
@@ -246,12 +303,14 @@ extension Database {
                 .sorted { ($0["seqno"] as Int? ?? 0) < ($1["seqno"] as Int? ?? 0) }
                 .map { $0["name"] as String? }
             // An expression has no name.
-            guard !columnNames.isEmpty, !columnNames.contains(nil) else { continue }
-            let columns = columnNames.compactMap { $0 }
+            let isOnExpressions = columnNames.isEmpty || columnNames.contains(nil)
+            if isOnExpressions && !includingExpressions { continue }
             let origin = IndexInfo.Origin(rawValue: row["origin"] ?? "c") ?? .createIndex
-            indexes.append(IndexInfo(name: name, columns: columns, isUnique: row["unique"] ?? false, origin: origin))
+            indexes.append(IndexInfo(
+                name: name, columns: isOnExpressions ? [] : columnNames.compactMap { $0 }, isUnique: row["unique"] ?? false,
+                origin: origin, isPartial: row["partial"] ?? false, isOnExpressions: isOnExpressions))
         }
-        schemaCache.indexes[key] = indexes
+        if !includingExpressions { schemaCache.indexes[key] = indexes }
         return indexes
     }
 

@@ -19,6 +19,15 @@ public struct ColumnInfo: Hashable, Sendable {
     public let primaryKeyIndex: Int
     /// The position of the column in the table.
     public let cid: Int
+    /// How the column is generated (`GENERATED ALWAYS AS`): its value is
+    /// computed on read (`.virtual`) or on write (`.stored`); nil for an
+    /// ordinary column.
+    ///
+    /// ```swift
+    /// // CREATE TABLE player (score INTEGER, bonus INTEGER AS (score * 2) STORED)
+    /// try db.columns(in: "player")[1].generated // .stored
+    /// ```
+    public let generated: Database.GeneratedColumnQualification?
 
     /// The declared type as a column type, if any.
     public var columnType: Database.ColumnType? {
@@ -74,10 +83,32 @@ public struct ForeignKeyInfo: Hashable, Sendable {
     public var originColumns: [String] { mapping.map(\.origin) }
     /// The columns of the destination table.
     public var destinationColumns: [String] { mapping.map(\.destination) }
+    /// What a delete of the referenced row does (`ON DELETE`); nil for
+    /// `NO ACTION`.
+    ///
+    /// ```swift
+    /// // CREATE TABLE book (authorId REFERENCES author ON DELETE CASCADE)
+    /// try db.foreignKeys(on: "book")[0].onDelete // .cascade
+    /// ```
+    public let onDelete: Database.ForeignKeyAction?
+    /// What an update of the referenced key does (`ON UPDATE`); nil for
+    /// `NO ACTION`.
+    public let onUpdate: Database.ForeignKeyAction?
+
+    init(id: Int, destinationTable: String, mapping: [(origin: String, destination: String)],
+         onDelete: Database.ForeignKeyAction? = nil, onUpdate: Database.ForeignKeyAction? = nil)
+    {
+        self.id = id
+        self.destinationTable = destinationTable
+        self.mapping = mapping
+        self.onDelete = onDelete
+        self.onUpdate = onUpdate
+    }
 
     public static func == (lhs: ForeignKeyInfo, rhs: ForeignKeyInfo) -> Bool {
         lhs.id == rhs.id && lhs.destinationTable == rhs.destinationTable
             && lhs.originColumns == rhs.originColumns && lhs.destinationColumns == rhs.destinationColumns
+            && lhs.onDelete == rhs.onDelete && lhs.onUpdate == rhs.onUpdate
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -104,4 +135,29 @@ public struct IndexInfo: Hashable, Sendable {
     public let isUnique: Bool
     /// How the index was created.
     public let origin: Origin
+    /// Whether the index covers only the rows of its `WHERE` clause: such
+    /// an index makes its columns unique among those rows only.
+    public let isPartial: Bool
+    /// Whether the index is on expressions (`lower(name)`): its
+    /// ``columns`` are then empty. See
+    /// ``Database/indexes(on:in:includingExpressions:)``.
+    public let isOnExpressions: Bool
+}
+
+/// A foreign key, as a table declares it: see
+/// ``Database/declaredForeignKeys(on:in:)``.
+public struct DeclaredForeignKeyInfo: Hashable, Sendable {
+    /// The SQLite id of the foreign key: 0 for the last declared one.
+    public let id: Int
+    /// The referenced table, as the declaration spells it: it may not exist.
+    public let destinationTable: String
+    /// The columns of the origin table.
+    public internal(set) var originColumns: [String]
+    /// The columns of the destination table, nil when the declaration
+    /// names none: the foreign key then references the primary key.
+    public internal(set) var destinationColumns: [String]?
+    /// What a delete of the referenced row does; nil for `NO ACTION`.
+    public let onDelete: Database.ForeignKeyAction?
+    /// What an update of the referenced key does; nil for `NO ACTION`.
+    public let onUpdate: Database.ForeignKeyAction?
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Inflections) import Trellis
+import Trellis
 
 /// Default association keys, compared with the keys GRDB 7.10.0 gives the
 /// same tables (recorded from GRDB itself: `Table("p").hasMany(Table(name))`
