@@ -8,19 +8,20 @@ import Trellis
 /// container that its entities ask for: making them for each row costs
 /// more than reading the row. The rows of a statement are read straight
 /// from the statement, at columns found once per statement.
+@usableFromInline
 final class EntityDecoder: Decoder {
     /// The row being decoded.
     // The state below is only touched by the fetch that uses the decoder,
     // inside a database access: exclusivity is not checked at run time.
-    @exclusivity(unchecked) private(set) var row: Row
+    @usableFromInline @exclusivity(unchecked) private(set) var row: Row
     /// The row of an idle decoder, so that it does not keep the last row
     /// it decoded.
     private let noRow: Row
     /// What the relations of the decoded objects refer to.
-    let link: StoreLink
+    @usableFromInline let link: StoreLink
     /// The type of the decoded objects: the owner of their `ToMany`
     /// relations.
-    let entityType: any Entity.Type
+    @usableFromInline let entityType: any Entity.Type
     /// The coding key of the id property, when it is not `id`: its column
     /// is `id` all the same.
     let renamedIdKey: String?
@@ -46,8 +47,8 @@ final class EntityDecoder: Decoder {
     /// The keyed container of the first key type asked for.
     @exclusivity(unchecked) private var keptContainer = KeptContainer()
 
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    @usableFromInline var codingPath: [any CodingKey] { [] }
+    @usableFromInline var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(plan: PropertyPlan, link: StoreLink, entityType: any Entity.Type) {
         self.plan = plan
@@ -97,7 +98,7 @@ final class EntityDecoder: Decoder {
     }
 
     /// The id of the entity of the row, for its `ToMany` relations.
-    var ownerId: Id {
+    @usableFromInline var ownerId: Id {
         get throws {
             let id: Int64 = try row.decode(forColumn: "id")
             return Id(bitPattern: id)
@@ -105,6 +106,7 @@ final class EntityDecoder: Decoder {
     }
 
     /// The index of the column `name`, or nil when the row has none.
+    @usableFromInline
     func index(ofColumn name: String) -> Int? {
         guard readsStatement else { return lookUpColumn(name) }
         let lookup = lookupCount
@@ -129,7 +131,7 @@ final class EntityDecoder: Decoder {
     /// The value of the column `name`, or nil when it is NULL or missing: a
     /// property added in a later version of the entity reads NULL in older
     /// rows, and gets the zero value of its type, as in ObjectBox.
-    @inline(__always)
+    @inlinable @inline(__always)
     func value<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, ofColumn name: String) throws -> Value? {
         guard let index = index(ofColumn: name) else { return nil }
         return try row.decodeIfPresent(Value.self, atIndex: index)
@@ -146,15 +148,15 @@ final class EntityDecoder: Decoder {
         return relation
     }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    @usableFromInline func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         keptContainer.container(for: Key.self) { KeyedDecodingContainer(Container<Key>(decoder: self)) }
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    @usableFromInline func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         throw ObjectBoxError.illegalState(message: "an entity must decode its properties with a keyed container")
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    @usableFromInline func singleValueContainer() throws -> any SingleValueDecodingContainer {
         throw ObjectBoxError.illegalState(message: "an entity must decode its properties with a keyed container")
     }
 

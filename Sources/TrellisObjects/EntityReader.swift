@@ -21,8 +21,14 @@ import Trellis
 /// (as JSON) are supported too.
 ///
 /// A reader is valid during the call it is given to only.
+///
+/// The reads of values and relations are inlinable, so that they are
+/// specialized for the types of the entity's properties where the
+/// `@Entity` macro writes them: an unspecialized generic read would make
+/// the runtime look up the metadata of `Optional<Value>` or `ToOne<Target>`
+/// for each property of each object.
 public struct EntityReader {
-    private let decoder: Unretained<EntityDecoder>
+    @usableFromInline let decoder: Unretained<EntityDecoder>
 
     init(_ decoder: EntityDecoder) {
         self.decoder = Unretained(decoder)
@@ -30,25 +36,28 @@ public struct EntityReader {
 
     /// The value of a column that SQLite reads straight (numbers, strings,
     /// data).
+    @inlinable
     public func read<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(_ column: String) throws -> Value {
         if let value = try decoder.read({ try $0.value(Value.self, ofColumn: column) }) { return value }
-        if let zero = zeroValue(Value.self) { return zero }
-        return try container.decode(Value.self, forKey: ColumnKey(column))
+        return try readMissing(Value.self, column)
     }
 
     /// The value of a column that SQLite reads straight, nil for NULL or a
     /// missing column.
+    @inlinable
     public func readIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(_ column: String) throws -> Value? {
         try decoder.read { try $0.value(Value.self, ofColumn: column) }
     }
 
     /// An unsigned 64-bit integer, such as an ``Id``: the store keeps all
     /// its bits in a signed SQLite integer.
+    @inlinable
     public func read(_ column: String) throws -> UInt64 {
         try readIfPresent(column) ?? 0
     }
 
     /// An unsigned 64-bit integer, nil for NULL or a missing column.
+    @inlinable
     public func readIfPresent(_ column: String) throws -> UInt64? {
         try decoder.read { try $0.value(Int64.self, ofColumn: column) }.map(UInt64.init(bitPattern:))
     }
@@ -66,6 +75,7 @@ public struct EntityReader {
 
     /// The `ToOne` relation of the property, whose target id is in the
     /// column `<property>Id`. The target loads lazily.
+    @inlinable
     public func readRelation<Target: Entity & AnyObject>(_ property: String) throws -> ToOne<Target> {
         try decoder.read { decoder in
             let targetId = try decoder.value(Int64.self, ofColumn: property + "Id").map(Id.init(bitPattern:))
@@ -75,10 +85,19 @@ public struct EntityReader {
 
     /// The `ToMany` relation of the property, attached to the object read:
     /// its objects load lazily.
+    @inlinable
     public func readRelation<Related: Entity & AnyObject, each Owner>(_ property: String) throws -> ToMany<Related, repeat each Owner> {
         try decoder.read { decoder in
             ToMany(link: decoder.link, ownerType: decoder.entityType, ownerId: try decoder.ownerId, propertyName: property)
         }
+    }
+
+    /// The value of a column that is NULL or missing: the zero of numbers,
+    /// strings and booleans, or what the `Codable` conformance reads.
+    @usableFromInline
+    func readMissing<Value: Decodable>(_ type: Value.Type, _ column: String) throws -> Value {
+        if let zero = zeroValue(Value.self) { return zero }
+        return try container.decode(Value.self, forKey: ColumnKey(column))
     }
 
     /// The container that the `Codable` conformance of the entity would

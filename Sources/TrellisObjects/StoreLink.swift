@@ -7,6 +7,7 @@
 /// link, as cheap as retaining the store, and reads the weak reference only
 /// when it loads. A relation whose store is gone throws when it loads,
 /// rather than reading as empty.
+@usableFromInline
 final class StoreLink: @unchecked Sendable {
     // Written once, by the store's initializer.
     private(set) weak var store: Store?

@@ -81,6 +81,7 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
     }
 
     /// A relation read from the database: the objects load from `store`.
+    @usableFromInline
     init(link: StoreLink, ownerType: any Entity.Type, ownerId: Id, propertyName: String) {
         self.link = link
         self.ownerType = ownerType

@@ -62,6 +62,7 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
     }
 
     /// A relation read from the database: the target loads from `store`.
+    @usableFromInline
     init(targetId: Id?, link: StoreLink) {
         storedTargetId = targetId == 0 ? nil : targetId
         isLoaded = storedTargetId == nil

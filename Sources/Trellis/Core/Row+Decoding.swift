@@ -61,25 +61,6 @@ extension Row {
         return try decodeConverting(Value.self, atIndex: index)
     }
 
-    /// The value at `index`, an index of the row's columns that a lookup
-    /// found, or nil when it is NULL.
-    @inlinable @inline(__always)
-    func decodeColumnIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ type: Value.Type, atIndex index: Int) throws -> Value?
-    {
-        if let sqliteStatement {
-            switch Value._decodeColumn(sqliteStatement: sqliteStatement, index: CInt(truncatingIfNeeded: offset &+ index)) {
-            case .none: return nil
-            case .some(.some(let value)): return value
-            case .some(.none): return try decodeConverting(Value.self, atIndex: index)
-            }
-        }
-        let dbValue = storedValues[valuesOffset &+ index]
-        if dbValue.isNull { return nil }
-        if let value = Value.fromDatabaseValue(dbValue) { return value }
-        return try decodeConverting(Value.self, atIndex: index)
-    }
-
     /// The value at `index` when it does not read straight from the row:
     /// a conversion, or a thrown error.
     @usableFromInline @inline(never)

@@ -12,6 +12,7 @@
 /// the `init(from:)` or `encode(to:)` that asked for it, while its coder is
 /// alive (the caller holds it); a coder keeps the coders of the nested
 /// containers it makes.
+@usableFromInline
 package struct Unretained<Object: AnyObject> {
     @usableFromInline let reference: Unmanaged<Object>
 

@@ -215,7 +215,7 @@ public struct RecordRowReader<Record: FetchableRecord> {
     {
         let position = nextPosition()
         do {
-            if position < leadingColumnCount { return try row.decodeColumnIfPresent(Value.self, atIndex: position) }
+            if position < leadingColumnCount { return try row.decodeIfPresent(Value.self, atIndex: position) }
             guard let index = row.index(ofColumn: key), !row.hasNull(atIndex: index) else { return nil }
             return try row.decode(Value.self, atIndex: index)
         } catch let error as RowDecodingError {
@@ -251,7 +251,7 @@ public struct RecordRowReader<Record: FetchableRecord> {
             return try decodeWithStrategy(Value.self, forKey: key)
         }
         do {
-            if position < leadingColumnCount { return try row.decodeColumnIfPresent(Value.self, atIndex: position) }
+            if position < leadingColumnCount { return try row.decodeIfPresent(Value.self, atIndex: position) }
             guard let index = row.index(ofColumn: key), !row.hasNull(atIndex: index) else { return nil }
             return try row.decode(Value.self, atIndex: index)
         } catch let error as RowDecodingError {
