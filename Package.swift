@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"700.0.0"),
         // `swift package generate-documentation`: builds the DocC catalogs (CI checks them).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The property-based tests of quoted names only.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -88,12 +90,15 @@ let package = Package(
         ),
         .testTarget(
             name: "TrellisObjectsTests",
-            dependencies: ["TrellisObjects"],
+            dependencies: ["TrellisObjects", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "TrellisTests",
-            dependencies: ["Trellis", "TrellisSQLite", "TrellisCrashWriter"],
+            dependencies: [
+                "Trellis", "TrellisSQLite", "TrellisCrashWriter",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The process that the crash-consistency tests kill.

@@ -15,7 +15,11 @@ public struct CommandError: Error, CustomStringConvertible, Sendable {
 public enum SchemaInspector {
     /// Opens the file read-only and reports its schema. The file is never
     /// created nor changed.
-    public static func inspect(path: String) throws -> DatabaseReport {
+    ///
+    /// The file is treated as untrusted (``Configuration/defensive``): its
+    /// schema can not call a function nor write. A schema made to keep
+    /// SQLite busy stops the inspection after `timeLimit` seconds.
+    public static func inspect(path: String, timeLimit: TimeInterval = 60) throws -> DatabaseReport {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandError("no such file: \(path)")
@@ -34,7 +38,8 @@ public enum SchemaInspector {
         }
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.busyMode = .timeout(2)
+        configuration.defensive = true
+        configuration.busyMode = .timeout(min(2, timeLimit))
         // SQLite reads a name that starts with `file:` as a URI, which may
         // name another file: the checked file is the opened one.
         let openedPath = path.hasPrefix("file:") ? "./" + path : path
@@ -45,11 +50,28 @@ public enum SchemaInspector {
             throw CommandError(describe(error, path: path))
         }
         defer { try? dbQueue.close() }
+        // Past the limit, each statement is interrupted as soon as it runs:
+        // one interrupt only stops the statement running at that moment.
+        let watchdog = DispatchSource.makeTimerSource(queue: .global())
+        watchdog.schedule(deadline: .now() + timeLimit, repeating: .milliseconds(20))
+        watchdog.setEventHandler { dbQueue.interrupt() }
+        watchdog.resume()
+        defer { watchdog.cancel() }
+        let deadline = Date(timeIntervalSinceNow: timeLimit)
+        let inspected: DatabaseReport
         do {
-            return try dbQueue.read { db in try report(db, path: path) }
+            inspected = try dbQueue.read { db in try report(db, path: path) }
         } catch let error as DatabaseError {
+            if Date() >= deadline { throw timeLimitError(path: path, timeLimit: timeLimit) }
             throw CommandError(describe(error, path: path))
         }
+        // The tables read after the limit hold interruption errors.
+        if Date() >= deadline { throw timeLimitError(path: path, timeLimit: timeLimit) }
+        return inspected
+    }
+
+    private static func timeLimitError(path: String, timeLimit: TimeInterval) -> CommandError {
+        CommandError("\(path) took longer than \(timeLimit) s to inspect: the inspection stopped")
     }
 
     /// `SQLITE_READONLY_ROLLBACK`: the file has a hot journal, which a

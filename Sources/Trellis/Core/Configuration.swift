@@ -33,6 +33,29 @@ public struct Configuration: Sendable {
     /// Whether the connection can not write. Default false.
     public var readonly = false
 
+    /// Whether the connection opens a file that may have been crafted to
+    /// attack the application: one a user handed over, downloaded, or
+    /// found on a shared disk. Default false.
+    ///
+    /// A crafted schema may hold views, triggers, generated columns, check
+    /// constraints and indexes that call the application's functions when
+    /// the application reads it, or rely on `writable_schema` to corrupt the
+    /// file. A defensive connection turns on SQLite's defensive mode
+    /// (`SQLITE_DBCONFIG_DEFENSIVE`), sets `trusted_schema` off, so that the
+    /// schema may only call the functions SQLite marks innocuous (none of
+    /// the application's), checks the size of each cell it reads
+    /// (`cell_size_check`), and reads the file without memory mapping it.
+    /// A statement that the schema makes call a function then throws
+    /// instead of running it.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.defensive = true
+    /// config.readonly = true
+    /// let dbQueue = try DatabaseQueue(path: downloadedPath, configuration: config)
+    /// ```
+    public var defensive = false
+
     /// A label that names the connection in errors and traces.
     public var label: String?
 

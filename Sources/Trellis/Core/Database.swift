@@ -210,6 +210,8 @@ public final class Database {
             _ = trellis_sqlite_db_config_int(connection, SQLITE_DBCONFIG_DQS_DML, 0)
             _ = trellis_sqlite_db_config_int(connection, SQLITE_DBCONFIG_DQS_DDL, 0)
         }
+        // Before any statement reads the schema that it distrusts.
+        if configuration.defensive { try enterDefensiveMode(connection) }
         switch configuration.busyMode {
         case .immediateError:
             break

@@ -189,6 +189,15 @@ extension DatabaseFunction {
         capitalize, lowercase, uppercase, localizedCapitalize, localizedLowercase, localizedUppercase,
     ]
 
+    /// Whether SQLite may call the function from the schema of a file
+    /// that ``Configuration/defensive`` does not trust (`SQLITE_INNOCUOUS`):
+    /// Trellis's own functions only, which change the case of a string and
+    /// nothing else. A database whose generated columns call them can then
+    /// still be opened defensively.
+    var isInnocuous: Bool {
+        Self.builtIn.contains { $0 === self }
+    }
+
     /// A function of one text argument; other values pass through.
     private static func stringFunction(
         _ name: String, pure: Bool, _ transform: @escaping @Sendable (String) -> String) -> DatabaseFunction
@@ -210,7 +219,7 @@ extension Database {
     /// ```
     public func add(function: DatabaseFunction) {
         guard let connection = sqliteConnection else { return }
-        let flags = SQLITE_UTF8 | (function.isPure ? SQLITE_DETERMINISTIC : 0)
+        let flags = SQLITE_UTF8 | (function.isPure ? SQLITE_DETERMINISTIC : 0) | (function.isInnocuous ? SQLITE_INNOCUOUS : 0)
         // SQLite keeps the function until it is replaced or the connection
         // closes, then calls the destructor, which releases it.
         let userData = Unmanaged.passRetained(function).toOpaque()

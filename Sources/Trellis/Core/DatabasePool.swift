@@ -106,8 +106,11 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         let openCount = readers.count + openingReaders.values.reduce(0, +)
         if let leastBusy, readerLoads[leastBusy] == 0 || openCount >= max(1, readerConfiguration.maximumReaderCount) {
             readerLoads[leastBusy] += 1
+            // Read under the lock: another thread may be appending a
+            // reader it opened (found by ThreadSanitizer).
+            let reader = readers[leastBusy]
             lock.unlock()
-            return readers[leastBusy]
+            return reader
         }
         let thread = ObjectIdentifier(Thread.current)
         if openingReaders[thread] != nil {

@@ -256,18 +256,22 @@ extension String {
     }
 
     /// The string between quotes, with inner quotes doubled.
-    private func quoted(by quote: Character) -> String {
+    ///
+    /// Quotes are found among the Unicode scalars, as SQLite reads them:
+    /// a quote followed by a combining mark (`"\u{301}`) is one Swift
+    /// `Character` that is not equal to the quote, yet it ends the name.
+    private func quoted(by quote: Unicode.Scalar) -> String {
         var result = String(quote)
         result.reserveCapacity(utf8.count + 2)
-        if contains(quote) {
-            for character in self {
-                if character == quote { result.append(quote) }
-                result.append(character)
+        if utf8.contains(UInt8(quote.value)) {
+            for scalar in unicodeScalars {
+                if scalar == quote { result.unicodeScalars.append(quote) }
+                result.unicodeScalars.append(scalar)
             }
         } else {
             result += self
         }
-        result.append(quote)
+        result.unicodeScalars.append(quote)
         return result
     }
 }

@@ -93,6 +93,9 @@ public struct FTS3: VirtualTableModule, Sendable {
         // SQLite's fts3tokenize table, on a private connection: tokenizing
         // needs no database of the caller.
         let db = try Database(path: ":memory:", configuration: Configuration(), label: "FTS3 tokenization")
+        // The connection's cached statements refer to it: only closing it
+        // frees it.
+        defer { db.close() }
         try db.execute(sql: "CREATE VIRTUAL TABLE tokenizer USING fts3tokenize(\(tokenizer.quotedComponents.joined(separator: ", ")))")
         return try String.fetchAll(db, sql: "SELECT token FROM tokenizer WHERE input = ? ORDER BY position", arguments: [string])
     }

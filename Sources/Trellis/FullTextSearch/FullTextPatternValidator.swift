@@ -22,6 +22,9 @@ enum FullTextPatternValidator {
     private static func validate(_ rawPattern: String, createSQL: String) throws {
         do {
             let db = try Database(path: ":memory:", configuration: Configuration(), label: "full-text pattern validation")
+            // The connection's cached statements refer to it: only closing
+            // it frees it.
+            defer { db.close() }
             try db.execute(sql: createSQL)
             try db.execute(sql: "SELECT * FROM pattern WHERE pattern MATCH ?", arguments: [rawPattern])
         } catch let error as DatabaseError {

@@ -1,0 +1,1 @@
+../../../Sources/TrellisCLICore/DatabaseReport.swift
