@@ -32,7 +32,14 @@ public struct EntityMacro: ExtensionMacro, MemberMacro {
         members.append(write(entity, access: access))
         members.append(entityId(entity, access: access))
 
-        let conformance = protocols.isEmpty ? "" : ": TrellisObjects.EntityBinding"
+        // A class that may have subclasses can not have the read loops,
+        // which return `[Self]`.
+        var mayHaveSubclasses = false
+        if case .class(isFinal: false) = entity.record.kind { mayHaveSubclasses = true }
+        let conformances = protocols.map(\.trimmedDescription).filter { name in
+            !(mayHaveSubclasses && name.hasSuffix("_EntityReadLoops"))
+        }.map { name in name.hasPrefix("TrellisObjects.") ? name : "TrellisObjects." + name }
+        let conformance = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
         let extensionDecl: DeclSyntax = """
             extension \(type.trimmed)\(raw: conformance) {
             \(raw: members.joined(separator: "\n\n"))

@@ -131,7 +131,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
         // Every list is attached to its stored owner, so that later changes
         // can be applied and reads reach the database; modified ones are
         // written.
-        let ownerId = entity.id
+        let ownerId = encoded.toManys.isEmpty ? 0 : entity.id
         for toMany in encoded.toManys {
             let relation = toMany.relation
             let property = toMany.property

@@ -1,3 +1,5 @@
+import Trellis
+
 /// An entity that reads and writes its objects itself, without `Codable`
 /// and without reflection: what the ``Entity()`` macro generates. A box
 /// uses the binding when its entity type has one; other entities go
@@ -43,6 +45,33 @@ public protocol EntityBinding: Entity {
     /// property: the store reads it, and writes the id of a new object
     /// into it.
     var entityId: Id { get set }
+}
+
+/// The loops that read the objects of an entity with a binding, compiled
+/// where the type conforms, for the type itself: a box reads objects through
+/// them with no dynamic call or type lookup per object. The ``Entity()``
+/// macro adds this conformance to final classes and structs (a class that
+/// may have subclasses can not return `[Self]`); there is nothing to
+/// implement.
+public protocol _EntityReadLoops: EntityBinding {
+    /// The objects of the rows of `statement`, run with `arguments`.
+    static func _readAll(_ statement: Statement, arguments: StatementArguments?, with reader: EntityReader) throws -> [Self]
+
+    /// The object of the first row of `statement`, run with its one
+    /// parameter set to `argument`: the read by id.
+    static func _readOne(_ statement: Statement, argument: DatabaseValue, with reader: EntityReader) throws -> Self?
+}
+
+extension _EntityReadLoops {
+    @inlinable
+    public static func _readAll(_ statement: Statement, arguments: StatementArguments?, with reader: EntityReader) throws -> [Self] {
+        try statement.decodeAll(arguments: arguments) { row in try reader.readObject(Self.self, from: row) }
+    }
+
+    @inlinable
+    public static func _readOne(_ statement: Statement, argument: DatabaseValue, with reader: EntityReader) throws -> Self? {
+        try statement.decodeOne(argument: argument) { row in try reader.readObject(Self.self, from: row) }
+    }
 }
 
 extension EntityBinding {

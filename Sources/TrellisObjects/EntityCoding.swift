@@ -12,6 +12,14 @@ import Trellis
 class EntityCoding<T: Entity> {
     /// The coding that fits `T`.
     static func make() -> EntityCoding<T> {
+        if let classType = T.self as? any (_EntityReadLoops & AnyObject).Type,
+           let coding = loopedClassCoding(classType) as? EntityCoding<T>
+        {
+            return coding
+        }
+        if let loopedType = T.self as? any _EntityReadLoops.Type, let coding = loopedValueCoding(loopedType) as? EntityCoding<T> {
+            return coding
+        }
         if let classType = T.self as? any (EntityBinding & AnyObject).Type,
            let coding = boundClassCoding(classType) as? EntityCoding<T>
         {
@@ -26,6 +34,8 @@ class EntityCoding<T: Entity> {
         return EntityCoding<T>()
     }
 
+    private static func loopedClassCoding<C: _EntityReadLoops & AnyObject>(_ type: C.Type) -> AnyObject { LoopedClassCoding<C>() }
+    private static func loopedValueCoding<B: _EntityReadLoops>(_ type: B.Type) -> AnyObject { LoopedValueCoding<B>() }
     private static func boundClassCoding<C: EntityBinding & AnyObject>(_ type: C.Type) -> AnyObject { BoundClassCoding<C>() }
     private static func boundValueCoding<B: EntityBinding>(_ type: B.Type) -> AnyObject { BoundValueCoding<B>() }
     private static func classCoding<C: Entity & AnyObject>(_ type: C.Type) -> AnyObject { ClassCoding<C>() }
@@ -62,7 +72,7 @@ class EntityCoding<T: Entity> {
 }
 
 /// A struct entity with a binding: read and written without `Codable`.
-final class BoundValueCoding<B: EntityBinding>: EntityCoding<B> {
+class BoundValueCoding<B: EntityBinding>: EntityCoding<B> {
     override func encode(_ entity: B, into encoder: EntityEncoder) throws {
         try encoder.encodeBound(entity)
     }
@@ -105,12 +115,36 @@ class ClassCoding<C: Entity & AnyObject>: EntityCoding<C> {
 }
 
 /// A class entity with a binding: read and written without `Codable`.
-final class BoundClassCoding<C: EntityBinding & AnyObject>: ClassCoding<C> {
+class BoundClassCoding<C: EntityBinding & AnyObject>: ClassCoding<C> {
     override func encode(_ entity: C, into encoder: EntityEncoder) throws {
         try encoder.encodeBound(entity)
     }
 
     override func decodeObject(_ row: Row, with decoder: EntityDecoder) throws -> AnyObject {
         try decoder.decodeBound(C.self, from: row)
+    }
+}
+
+/// A struct entity whose binding has its read loops: they are compiled for
+/// its type (see `_EntityReadLoops`).
+final class LoopedValueCoding<B: _EntityReadLoops>: BoundValueCoding<B> {
+    override func decodeAll(_ statement: Statement, arguments: StatementArguments?, with decoder: EntityDecoder) throws -> [B] {
+        try B._readAll(statement, arguments: arguments, with: EntityReader(decoder))
+    }
+
+    override func decodeOne(_ statement: Statement, argument: DatabaseValue, with decoder: EntityDecoder) throws -> B? {
+        try B._readOne(statement, argument: argument, with: EntityReader(decoder))
+    }
+}
+
+/// A final class entity whose binding has its read loops: they are
+/// compiled for its type (see `_EntityReadLoops`).
+final class LoopedClassCoding<C: _EntityReadLoops & AnyObject>: BoundClassCoding<C> {
+    override func decodeAll(_ statement: Statement, arguments: StatementArguments?, with decoder: EntityDecoder) throws -> [C] {
+        try C._readAll(statement, arguments: arguments, with: EntityReader(decoder))
+    }
+
+    override func decodeOne(_ statement: Statement, argument: DatabaseValue, with decoder: EntityDecoder) throws -> C? {
+        try C._readOne(statement, argument: argument, with: EntityReader(decoder))
     }
 }

@@ -39,9 +39,9 @@ final class EntityDecoder: Decoder {
     private var indexedColumns: [String] = []
     /// What the relation decoded next reads (see `ToOne.init(from:)`).
     @exclusivity(unchecked) var pendingRelation: PendingRelation?
-    /// The column of each property name looked up, in the order of the
-    /// lookups of a row: the same for every row of an entity type.
-    @exclusivity(unchecked) private var columns: [(name: String, index: Int?)] = []
+    /// The column of each column or relation name looked up, in the order
+    /// of the lookups of a row: the same for every row of an entity type.
+    @exclusivity(unchecked) private var columns: [(key: String, isRelation: Bool, index: Int?)] = []
     /// The number of column lookups of the current row.
     @exclusivity(unchecked) private var lookupCount = 0
     /// The keyed container of the first key type asked for.
@@ -91,10 +91,16 @@ final class EntityDecoder: Decoder {
 
     /// Reads an entity from `row` with its binding.
     func decodeBound<B: EntityBinding>(_ type: B.Type, from row: Row) throws -> B {
+        startReading(row)
+        return try B(reading: EntityReader(self))
+    }
+
+    /// Prepares the read of an object from `row`.
+    @usableFromInline
+    func startReading(_ row: Row) {
         if row !== self.row { self.row = row }
         position = 0
         lookupCount = 0
-        return try B(reading: EntityReader(self))
     }
 
     /// The id of the entity of the row, for its `ToMany` relations.
@@ -108,17 +114,34 @@ final class EntityDecoder: Decoder {
     /// The index of the column `name`, or nil when the row has none.
     @usableFromInline
     func index(ofColumn name: String) -> Int? {
-        guard readsStatement else { return lookUpColumn(name) }
+        memoizedIndex(of: name, isRelation: false) { lookUpColumn(name) }
+    }
+
+    /// The index of the column of the `ToOne` relation `property`
+    /// (`<property>Id`), or nil when the row has none. The column name is
+    /// made only when the lookup is not memoized: a string concatenation
+    /// for each object would cost more than the read of its column.
+    @usableFromInline
+    func index(ofRelation property: String) -> Int? {
+        memoizedIndex(of: property, isRelation: true) { lookUpColumn(property + "Id") }
+    }
+
+    /// The index that `lookUp` finds for `key`, memoized by the position of
+    /// the lookup in the row: the rows of a statement make the same lookups
+    /// in the same order.
+    @inline(__always)
+    private func memoizedIndex(of key: String, isRelation: Bool, _ lookUp: () -> Int?) -> Int? {
+        guard readsStatement else { return lookUp() }
         let lookup = lookupCount
         lookupCount = lookup &+ 1
-        if lookup < columns.count && columns[lookup].name == name {
+        if lookup < columns.count && columns[lookup].key == key && columns[lookup].isRelation == isRelation {
             return columns[lookup].index
         }
-        let index = lookUpColumn(name)
+        let index = lookUp()
         if lookup < columns.count {
-            columns[lookup] = (name, index)
+            columns[lookup] = (key, isRelation, index)
         } else if lookup == columns.count {
-            columns.append((name, index))
+            columns.append((key, isRelation, index))
         }
         return index
     }
@@ -135,6 +158,14 @@ final class EntityDecoder: Decoder {
     func value<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, ofColumn name: String) throws -> Value? {
         guard let index = index(ofColumn: name) else { return nil }
         return try row.decodeIfPresent(Value.self, atIndex: index)
+    }
+
+    /// The target id in the column of the `ToOne` relation `property`, or
+    /// nil when it is NULL or missing.
+    @inlinable @inline(__always)
+    func targetId(ofRelation property: String) throws -> Id? {
+        guard let index = index(ofRelation: property) else { return nil }
+        return try row.decodeIfPresent(Int64.self, atIndex: index).map(Id.init(bitPattern:))
     }
 
     /// A relation of type `T`, made by `T` from `pending`.

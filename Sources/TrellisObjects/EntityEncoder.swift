@@ -71,13 +71,19 @@ final class EntityEncoder: Encoder {
     /// Forgets the encoded object: its relations refer to other objects,
     /// and to the store, which keeps the encoder.
     func removeAll() {
-        // Emptying an empty array still costs a call to the runtime: the
-        // encoder is often empty already (an entity without relations, the
-        // encode that follows the removal at the end of a put).
-        if !columns.isEmpty { columns.removeAll(keepingCapacity: true) }
-        if !values.isEmpty { values.removeAll(keepingCapacity: true) }
-        if !toOnes.isEmpty { toOnes.removeAll(keepingCapacity: true) }
-        if !toManys.isEmpty { toManys.removeAll(keepingCapacity: true) }
+        Self.empty(&columns)
+        Self.empty(&values)
+        Self.empty(&toOnes)
+        Self.empty(&toManys)
+    }
+
+    /// Empties `array` and keeps its storage. An entity has a few columns:
+    /// removing them one by one costs less than `removeAll(keepingCapacity:)`,
+    /// which replaces a range through the generic path of the standard
+    /// library, even for an array that is empty already.
+    @inline(__always)
+    private static func empty<Element>(_ array: inout [Element]) {
+        while !array.isEmpty { array.removeLast() }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -90,6 +96,26 @@ final class EntityEncoder: Encoder {
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         FailingSingleValueContainer()
+    }
+
+    /// The column of each `ToOne` relation written, by its position among
+    /// the relations of an object: the same for every object of a type.
+    @exclusivity(unchecked) private var relationColumns: [(property: String, column: String)] = []
+
+    /// The column of the next `ToOne` relation, `property`: `<property>Id`,
+    /// made once rather than for each object.
+    func columnOfNextRelation(_ property: String) -> String {
+        let position = toOnes.count
+        if position < relationColumns.count && relationColumns[position].property == property {
+            return relationColumns[position].column
+        }
+        let column = property + "Id"
+        if position < relationColumns.count {
+            relationColumns[position] = (property, column)
+        } else if position == relationColumns.count {
+            relationColumns.append((property, column))
+        }
+        return column
     }
 
     func append(_ column: String, _ value: DatabaseValue) {

@@ -46,6 +46,6 @@
 /// .now`). A class needs an `init()`, with which objects are made before
 /// their properties are read; a class that is not `final` says `: Entity`
 /// in its declaration, so that its `Codable` conformance is complete.
-@attached(extension, conformances: EntityBinding, names: named(init(reading:)), named(write(to:)), named(entityId))
+@attached(extension, conformances: EntityBinding, _EntityReadLoops, names: named(init(reading:)), named(write(to:)), named(entityId))
 @attached(member, names: arbitrary)
 public macro Entity() = #externalMacro(module: "TrellisMacrosPlugin", type: "EntityMacro")

@@ -34,6 +34,13 @@ public struct EntityReader {
         self.decoder = Unretained(decoder)
     }
 
+    /// The object of `row`, read by its binding with this reader.
+    @inlinable
+    func readObject<B: EntityBinding>(_ type: B.Type, from row: Row) throws -> B {
+        decoder.read { $0.startReading(row) }
+        return try B(reading: self)
+    }
+
     /// The value of a column that SQLite reads straight (numbers, strings,
     /// data).
     @inlinable
@@ -78,8 +85,7 @@ public struct EntityReader {
     @inlinable
     public func readRelation<Target: Entity & AnyObject>(_ property: String) throws -> ToOne<Target> {
         try decoder.read { decoder in
-            let targetId = try decoder.value(Int64.self, ofColumn: property + "Id").map(Id.init(bitPattern:))
-            return ToOne(targetId: targetId, link: decoder.link)
+            ToOne(targetId: try decoder.targetId(ofRelation: property), link: decoder.link)
         }
     }
 

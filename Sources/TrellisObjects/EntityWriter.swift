@@ -61,7 +61,7 @@ public struct EntityWriter {
     /// new target is put before the object.
     public func writeRelation<Target: Entity & AnyObject>(_ relation: ToOne<Target>, to property: String) throws {
         encoder.read { encoder in
-            let column = property + "Id"
+            let column = encoder.columnOfNextRelation(property)
             encoder.append(column, relation.targetId.map { Int64(bitPattern: $0).databaseValue } ?? .null)
             encoder.toOnes.append((property, column, relation))
         }

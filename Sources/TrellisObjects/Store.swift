@@ -422,7 +422,10 @@ struct InsertedObject {
 /// goes through a struct.
 final class PutContext {
     // Only touched by its put, inside a database access.
-    @exclusivity(unchecked) private var putting: Set<ObjectIdentifier> = []
+    /// The objects being put, each waiting for the relations of the next:
+    /// a stack, no deeper than `maximumDepth`, which a scan searches for
+    /// less than a hash of each object costs.
+    @exclusivity(unchecked) private var putting: [ObjectIdentifier] = []
     @exclusivity(unchecked) var putAgain: [() throws -> Void] = []
 
     func isPutting(_ object: AnyObject) -> Bool {
@@ -444,11 +447,17 @@ final class PutContext {
     static let maximumDepth = 48
 
     func begin(_ object: AnyObject) {
-        putting.insert(ObjectIdentifier(object))
+        putting.append(ObjectIdentifier(object))
     }
 
+    /// Ends the put of `object`, the last one begun: puts nest.
     func end(_ object: AnyObject) {
-        putting.remove(ObjectIdentifier(object))
+        let identifier = ObjectIdentifier(object)
+        if putting.last == identifier {
+            putting.removeLast()
+        } else if let index = putting.lastIndex(of: identifier) {
+            putting.remove(at: index)
+        }
     }
 
     /// Puts again the objects that waited for the ids of their targets.

@@ -31,11 +31,15 @@ import Trellis
 /// id the store gave it, which a struct copy would not keep. The owner may
 /// be a struct; copies of it share the relation.
 public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codable {
-    private var storedTargetId: Id?
-    private var loadedTarget: T?
-    private var isLoaded: Bool
+    // The state is read and written by the short methods of the relation,
+    // none of which gives it out for a long access: exclusivity is not
+    // checked at run time, where a check would cost more than the read of
+    // the relation's column.
+    @exclusivity(unchecked) private var storedTargetId: Id?
+    @exclusivity(unchecked) private var loadedTarget: T?
+    @exclusivity(unchecked) private var isLoaded: Bool
     /// The store that loads the target, once the relation is stored.
-    var link: StoreLink?
+    @exclusivity(unchecked) var link: StoreLink?
 
     /// No relation.
     public init(nilLiteral: ()) {
@@ -111,7 +115,7 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
     /// ```swift
     /// if amanda.spouse.target == nil, let error = amanda.spouse.loadError { print(error) }
     /// ```
-    public private(set) var loadError: (any Error)?
+    @exclusivity(unchecked) public private(set) var loadError: (any Error)?
 
     /// The related object, loaded on first access; throws when the database
     /// can not be read.
@@ -190,8 +194,9 @@ extension ToOne: AnyToOne {
     var hasUnsavedTarget: Bool { unsavedTarget != nil }
 
     func takeLoadError() -> (any Error)? {
-        defer { loadError = nil }
-        return loadError
+        guard let error = loadError else { return nil }
+        loadError = nil
+        return error
     }
 
     func putUnsavedTarget(_ db: Database, store: Store, context: PutContext) throws -> Bool {

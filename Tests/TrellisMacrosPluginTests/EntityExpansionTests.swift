@@ -6,7 +6,7 @@ import TrellisMacrosPlugin
 
 @Suite struct EntityExpansionTests {
     let macros: [String: MacroSpec] = [
-        "Entity": MacroSpec(type: EntityMacro.self, conformances: ["EntityBinding"]),
+        "Entity": MacroSpec(type: EntityMacro.self, conformances: ["EntityBinding", "_EntityReadLoops"]),
     ]
 
     func expect(
@@ -70,7 +70,7 @@ import TrellisMacrosPlugin
                 }
             }
 
-            extension Person: TrellisObjects.EntityBinding {
+            extension Person: TrellisObjects.EntityBinding, TrellisObjects._EntityReadLoops {
                 func write(to writer: TrellisObjects.EntityWriter) throws {
                     try writer.write(self.id, to: "id")
                     try writer.write(self.name, to: "name")
@@ -116,7 +116,7 @@ import TrellisMacrosPlugin
                 public static let kind = TrellisObjects.Property<Author, String>("kind")
             }
 
-            extension Author: TrellisObjects.EntityBinding {
+            extension Author: TrellisObjects.EntityBinding, TrellisObjects._EntityReadLoops {
                 public init(reading reader: TrellisObjects.EntityReader) throws {
                     self.id = try reader.read("id")
                     self.name = try reader.read("name")
@@ -256,7 +256,7 @@ import TrellisMacrosPlugin
                 }
             }
 
-            extension Member: TrellisObjects.EntityBinding {
+            extension Member: TrellisObjects.EntityBinding, TrellisObjects._EntityReadLoops {
                 func write(to writer: TrellisObjects.EntityWriter) throws {
                     try writer.write(self.email, to: "email")
                     try writer.write(self.city, to: "city")
@@ -297,7 +297,7 @@ import TrellisMacrosPlugin
                 static let serial = TrellisObjects.Property<Gadget, UInt64>("id")
             }
 
-            extension Gadget: TrellisObjects.EntityBinding {
+            extension Gadget: TrellisObjects.EntityBinding, TrellisObjects._EntityReadLoops {
                 init(reading reader: TrellisObjects.EntityReader) throws {
                     self.serial = try reader.read("id")
                     self.name = try reader.read("name")
@@ -335,7 +335,7 @@ import TrellisMacrosPlugin
                 static let id = TrellisObjects.Property<Note, Id>("id")
             }
 
-            extension Note: TrellisObjects.EntityBinding {
+            extension Note: TrellisObjects.EntityBinding, TrellisObjects._EntityReadLoops {
                 fileprivate init(reading reader: TrellisObjects.EntityReader) throws {
                     self.id = try reader.read("id")
                 }
