@@ -116,8 +116,20 @@ public struct EntityMacro: ExtensionMacro, MemberMacro {
         }
         signature += "init(reading reader: TrellisObjects.EntityReader) throws"
         for column in entity.columns where !column.property.isConstantWithValue {
+            let property = "self.\(column.property.identifier)"
+            let name = column.property.column.swiftLiteral
+            if case .class = entity.record.kind, column.relation == .toOne {
+                // The relation that `init()` made, when nothing else refers
+                // to it, becomes the relation read: no new relation for each
+                // object. The uniqueness is checked here, inline, so that the
+                // other accesses to the property need no exclusivity check.
+                lines.append("    if try !(isKnownUniquelyReferenced(&\(property)) && reader.readRelation(\(name), into: \(property))) {")
+                lines.append("        \(property) = try reader.readRelation(\(name))")
+                lines.append("    }")
+                continue
+            }
             let method = column.relation != .none ? "readRelation" : column.property.isOptional ? "readIfPresent" : "read"
-            lines.append("    self.\(column.property.identifier) = try reader.\(method)(\(column.property.column.swiftLiteral))")
+            lines.append("    \(property) = try reader.\(method)(\(name))")
         }
         return "\(signature) {\n\(lines.joined(separator: "\n"))\n}"
     }

@@ -89,6 +89,30 @@ public struct EntityReader {
         }
     }
 
+    /// Reads the `ToOne` relation of the property into `relation`, the
+    /// relation that the object's `init()` made, when it points nowhere:
+    /// the object then needs no new relation. Returns false, and reads
+    /// nothing, when `relation` was set otherwise.
+    ///
+    /// `relation` must belong to the object alone, which the caller checks
+    /// where the property is, so that the check costs no exclusivity check
+    /// on every other access to the property (as the ``Entity()`` macro
+    /// writes it):
+    ///
+    /// ```swift
+    /// if try !(isKnownUniquelyReferenced(&self.spouse) && reader.readRelation("spouse", into: self.spouse)) {
+    ///     self.spouse = try reader.readRelation("spouse")
+    /// }
+    /// ```
+    @inlinable
+    public func readRelation<Target: Entity & AnyObject>(_ property: String, into relation: ToOne<Target>) throws -> Bool {
+        guard relation.isUnset else { return false }
+        try decoder.read { decoder in
+            relation.attach(targetId: try decoder.targetId(ofRelation: property), link: decoder.link)
+        }
+        return true
+    }
+
     /// The `ToMany` relation of the property, attached to the object read:
     /// its objects load lazily.
     @inlinable

@@ -73,6 +73,20 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
         self.link = link
     }
 
+    /// Whether the relation is as `nil` made it: no target, no store, no
+    /// error.
+    @usableFromInline var isUnset: Bool {
+        storedTargetId == nil && loadedTarget == nil && link == nil && loadError == nil
+    }
+
+    /// Makes a relation that ``isUnset`` the relation read from the
+    /// database: its target loads from `link`.
+    @usableFromInline func attach(targetId: Id?, link: StoreLink) {
+        storedTargetId = targetId == 0 ? nil : targetId
+        isLoaded = storedTargetId == nil
+        self.link = link
+    }
+
     /// The related object, loaded on first access. Setting it sets the
     /// relation; put the owner to store it.
     public var target: T? {

@@ -66,7 +66,9 @@ import TrellisMacrosPlugin
                     self.score = try reader.read("score")
                     self.active = try reader.read("active")
                     self.nickname = try reader.readIfPresent("nickname")
-                    self.spouse = try reader.readRelation("spouse")
+                    if try !(isKnownUniquelyReferenced(&self.spouse) && reader.readRelation("spouse", into: self.spouse)) {
+                        self.spouse = try reader.readRelation("spouse")
+                    }
                 }
             }
 

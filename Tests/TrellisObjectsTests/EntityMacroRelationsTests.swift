@@ -38,7 +38,73 @@ private final class Tutor {
     var pupils: ToMany<Pupil> = nil   // objectbox: backlink = "teachers"
 }
 
+/// An entity whose `init()` gives every object the same relation: a read
+/// must not attach that shared relation to the row of one object.
+@Entity
+private final class Parcel {
+    nonisolated(unsafe) static let sharedNoSender: ToOne<Customer> = nil
+    var id: Id = 0
+    var label = ""
+    var sender: ToOne<Customer>
+
+    init() {
+        sender = Self.sharedNoSender
+    }
+}
+
+/// An entity whose `init()` sets its relation: the relation read replaces it.
+@Entity
+private final class Letter {
+    var id: Id = 0
+    var sender: ToOne<Customer> = ToOne(targetId: 999)
+}
+
 @Suite struct EntityMacroRelationsTests {
+    @Test func eachObjectReadGetsARelationOfItsOwn() throws {
+        let store = try Store()
+        let customers = store.box(for: Customer.self)
+        let sally = Customer()
+        sally.name = "Sally"
+        let bob = Customer()
+        bob.name = "Bob"
+        try customers.put([sally, bob])
+        let parcels = store.box(for: Parcel.self)
+        for (label, sender) in [("a", sally), ("b", bob)] {
+            let parcel = Parcel()
+            parcel.label = label
+            parcel.sender = ToOne(sender)
+            try parcels.put(parcel)
+        }
+
+        let read = try parcels.all()
+        #expect(read.map(\.sender.target?.name) == ["Sally", "Bob"])
+        #expect(read[0].sender !== read[1].sender)
+        // The relation that every new object shares still points nowhere.
+        #expect(Parcel.sharedNoSender.targetId == nil)
+        #expect(Parcel().sender.targetId == nil)
+        let one = try #require(try parcels.get(read[1].id))
+        #expect(one.sender.target?.name == "Bob")
+        #expect(Parcel.sharedNoSender.targetId == nil)
+    }
+
+    @Test func aRelationThatInitSetIsReplacedByTheStoredOne() throws {
+        let store = try Store()
+        let customers = store.box(for: Customer.self)
+        let sally = Customer()
+        sally.name = "Sally"
+        try customers.put(sally)
+        let letters = store.box(for: Letter.self)
+        let withSender = Letter()
+        withSender.sender.target = sally
+        let withoutSender = Letter()
+        withoutSender.sender.targetId = nil
+        try letters.put([withSender, withoutSender])
+
+        let read = try letters.all()
+        #expect(read.map(\.sender.targetId) == [sally.id, nil])
+        #expect(read[0].sender.target?.name == "Sally")
+    }
+
     @Test func backlinksNamedInCommentsListTheOrdersOfACustomer() throws {
         #expect(Customer.backlinks == ["orders": "customer"])
         let store = try Store()

@@ -346,8 +346,10 @@ private final class StartSignal: @unchecked Sendable {
     }
 
     /// Waits, without blocking the thread, until signaled; false after a
-    /// timeout.
-    func wait(seconds: Double = 10) async -> Bool {
+    /// timeout. The timeout is long: the whole suite runs in parallel, and
+    /// on a machine of two cores the signaling task may wait many seconds
+    /// for a thread (10 seconds were seen to fail).
+    func wait(seconds: Double = 120) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !lock.withLock({ isSignaled }) {
             if Date() > deadline { return false }
