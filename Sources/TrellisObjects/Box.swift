@@ -152,12 +152,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// The object with the given id, or nil.
     public func get(_ id: Id) throws -> T? {
-        try readTable(orIfMissing: nil) { db in
-            let statement = try db.cachedStatement(sql: table.selectByIdSQL(db))
-            return try withDecoder(reading: statement) { decoder in
-                try coding.decodeOne(statement, argument: Int64(bitPattern: id).databaseValue, with: decoder)
-            }
-        }
+        try coding.get(id, in: self)
     }
 
     /// The objects with the given ids, in the order of the ids; missing
@@ -368,7 +363,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// Runs `body` with the decoder of the box, or with a decoder of its
     /// own when the decoder of the box is busy: an entity whose decoding
     /// fetches other objects of its type.
-    private func withDecoder<R>(reading statement: Statement?, _ body: (EntityDecoder) throws -> R) throws -> R {
+    func withDecoder<R>(reading statement: Statement?, _ body: (EntityDecoder) throws -> R) throws -> R {
         let decoder = state.decoder.isInUse ? EntityDecoder(plan: state.decodingPlan, link: store.link, entityType: T.self) : state.decoder
         decoder.begin(statement)
         defer { decoder.end() }

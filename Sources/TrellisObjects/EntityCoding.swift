@@ -69,6 +69,16 @@ class EntityCoding<T: Entity> {
     func decodeOne(_ statement: Statement, argument: DatabaseValue, with decoder: EntityDecoder) throws -> T? {
         try statement.decodeOne(argument: argument) { row in try decode(row, with: decoder) }
     }
+
+    /// The object of `box` with the given id, or nil.
+    func get(_ id: Id, in box: Box<T>) throws -> T? {
+        try box.readTable(orIfMissing: nil) { db in
+            let statement = try db.cachedStatement(sql: box.table.selectByIdSQL(db))
+            return try box.withDecoder(reading: statement) { decoder in
+                try decodeOne(statement, argument: Int64(bitPattern: id).databaseValue, with: decoder)
+            }
+        }
+    }
 }
 
 /// A struct entity with a binding: read and written without `Codable`.
@@ -112,6 +122,27 @@ class ClassCoding<C: Entity & AnyObject>: EntityCoding<C> {
         let object = try statement.decodeOne(argument: argument) { row in try decodeObject(row, with: decoder) }
         return object.map { unsafeDowncast($0, to: C.self) }
     }
+
+    /// The object of the first row of `statement`, run with its one
+    /// parameter set to `argument`, as a reference.
+    func decodeObject(_ statement: Statement, argument: DatabaseValue, with decoder: EntityDecoder) throws -> AnyObject? {
+        try statement.decodeOne(argument: argument) { row in try decodeObject(row, with: decoder) }
+    }
+
+    /// The read by id runs with `AnyObject?` results, whose type is known
+    /// where the store is compiled: with `C?`, each read would look up the
+    /// metadata of `Optional<C>` for the generic calls it goes through.
+    override func get(_ id: Id, in box: Box<C>) throws -> C? {
+        let object: AnyObject? = try box.readTable(orIfMissing: nil) { db in
+            let statement = try db.cachedStatement(sql: box.table.selectByIdSQL(db))
+            return try box.withDecoder(reading: statement) { decoder in
+                try decodeObject(statement, argument: Int64(bitPattern: id).databaseValue, with: decoder)
+            }
+        }
+        guard let object else { return nil }
+        // `decodeObject` made a `C`.
+        return unsafeDowncast(object, to: C.self)
+    }
 }
 
 /// A class entity with a binding: read and written without `Codable`.
@@ -140,6 +171,11 @@ final class LoopedValueCoding<B: _EntityReadLoops>: BoundValueCoding<B> {
 /// A final class entity whose binding has its read loops: they are
 /// compiled for its type (see `_EntityReadLoops`).
 final class LoopedClassCoding<C: _EntityReadLoops & AnyObject>: BoundClassCoding<C> {
+    override func decodeObject(_ statement: Statement, argument: DatabaseValue, with decoder: EntityDecoder) throws -> AnyObject? {
+        guard let object = try C._readOne(statement, argument: argument, with: EntityReader(decoder)) else { return nil }
+        return object
+    }
+
     override func decodeAll(_ statement: Statement, arguments: StatementArguments?, with decoder: EntityDecoder) throws -> [C] {
         try C._readAll(statement, arguments: arguments, with: EntityReader(decoder))
     }
