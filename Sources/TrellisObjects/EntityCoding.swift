@@ -118,11 +118,6 @@ class ClassCoding<C: Entity & AnyObject>: EntityCoding<C> {
         return object.map { unsafeDowncast($0, to: C.self) }
     }
 
-    override func decodeOne(_ statement: Statement, argument: DatabaseValue, with decoder: EntityDecoder) throws -> C? {
-        let object = try statement.decodeOne(argument: argument) { row in try decodeObject(row, with: decoder) }
-        return object.map { unsafeDowncast($0, to: C.self) }
-    }
-
     /// The object of the first row of `statement`, run with its one
     /// parameter set to `argument`, as a reference.
     func decodeObject(_ statement: Statement, argument: DatabaseValue, with decoder: EntityDecoder) throws -> AnyObject? {
@@ -178,9 +173,5 @@ final class LoopedClassCoding<C: _EntityReadLoops & AnyObject>: BoundClassCoding
 
     override func decodeAll(_ statement: Statement, arguments: StatementArguments?, with decoder: EntityDecoder) throws -> [C] {
         try C._readAll(statement, arguments: arguments, with: EntityReader(decoder))
-    }
-
-    override func decodeOne(_ statement: Statement, argument: DatabaseValue, with decoder: EntityDecoder) throws -> C? {
-        try C._readOne(statement, argument: argument, with: EntityReader(decoder))
     }
 }
