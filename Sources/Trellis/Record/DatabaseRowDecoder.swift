@@ -530,12 +530,11 @@ private func decodeFetchable<R: FetchableRecord, T: Decodable, Key: CodingKey>(
     guard R.self == T.self else {
         return try decodeWithRowDecoder(T.self, in: recordType, from: row, parentPath: parentPath(), key: key)
     }
-    // R and T are the same type: the cast succeeds.
-    guard let record = try R(row: row) as? T else {
-        throw DecodingError.typeMismatch(T.self, DecodingError.Context(
-            codingPath: parentPath() + [key], debugDescription: "\(R.self) is not \(T.self)"))
-    }
-    return record
+    // R and T are the same type, checked above: the record's memory holds a
+    // T, which is copied out. A dynamic cast would ask the runtime to
+    // compare the types again, and cost more than the record's init(row:).
+    let record = try R(row: row)
+    return withUnsafePointer(to: record) { UnsafeRawPointer($0).load(as: T.self) }
 }
 
 @inline(never)
