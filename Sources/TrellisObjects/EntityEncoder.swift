@@ -11,7 +11,14 @@ import Trellis
 final class EntityEncoder: Encoder {
     // The state below is only touched by the put that uses the encoder,
     // inside a database access: exclusivity is not checked at run time.
+    /// The columns of the encoded object. The objects of a type have the
+    /// same columns: the array is kept from one object to the next and
+    /// written over in place, so that it stays the array the table cached,
+    /// which compares equal by identity.
     @exclusivity(unchecked) var columns: [String] = []
+    /// The number of columns of the object being encoded: the first of
+    /// `columns`, until the encoding ends and drops the others.
+    @exclusivity(unchecked) private var columnCount = 0
     @exclusivity(unchecked) var values: [DatabaseValue] = []
     @exclusivity(unchecked) var toOnes: [(property: String, column: String, relation: any AnyToOne)] = []
     @exclusivity(unchecked) var toManys: [(property: String, relation: any AnyToMany)] = []
@@ -49,11 +56,13 @@ final class EntityEncoder: Encoder {
         removeAll()
         position = 0
         try coding.encode(entity, into: self)
+        dropColumnsOfPreviousObject()
     }
 
     /// Encodes `entity` through its `Codable` conformance.
     func encodeCodable<E: Entity>(_ entity: E) throws {
         try entity.encode(to: self)
+        dropColumnsOfPreviousObject()
         if let renamedIdKey, let index = columns.firstIndex(of: renamedIdKey) {
             columns[index] = "id"
         }
@@ -71,7 +80,7 @@ final class EntityEncoder: Encoder {
     /// Forgets the encoded object: its relations refer to other objects,
     /// and to the store, which keeps the encoder.
     func removeAll() {
-        Self.empty(&columns)
+        columnCount = 0
         Self.empty(&values)
         Self.empty(&toOnes)
         Self.empty(&toManys)
@@ -119,8 +128,20 @@ final class EntityEncoder: Encoder {
     }
 
     func append(_ column: String, _ value: DatabaseValue) {
-        columns.append(column)
+        if columnCount < columns.count {
+            // Most often the same string: compared without reading it.
+            if columns[columnCount] != column { columns[columnCount] = column }
+        } else {
+            columns.append(column)
+        }
+        columnCount &+= 1
         values.append(value)
+    }
+
+    /// Drops the columns that the previous object had beyond those of the
+    /// encoded one.
+    private func dropColumnsOfPreviousObject() {
+        if columnCount < columns.count { columns.removeLast(columns.count - columnCount) }
     }
 
     /// The keyed container of an entity. It does not retain the encoder

@@ -33,6 +33,23 @@ private final class Tag: Entity {
     var books: ToMany<Book> = nil
 }
 
+/// An entity whose encoding leaves out a column when it has no value: the
+/// objects of one box do not all have the same columns.
+private struct Sticker: Entity, Codable {
+    var id: Id = 0
+    var text = ""
+    var color: String?
+
+    enum CodingKeys: String, CodingKey { case id, text, color }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(text, forKey: .text)
+        if let color { try container.encode(color, forKey: .color) }
+    }
+}
+
 /// An entity that declares its id after another property.
 private final class Note: Entity {
     var text = ""
@@ -86,6 +103,24 @@ private final class Publisher: Entity {
         #expect(try !box.remove(ids[1]))
         #expect(try box.removeAll() == 1)
         #expect(try box.isEmpty())
+    }
+
+    @Test func objectsOfOneBoxMayEncodeDifferentColumns() throws {
+        let store = try Store()
+        let box = store.box(for: Sticker.self)
+        let ids = try box.put([
+            Sticker(text: "sun", color: "yellow"),
+            Sticker(text: "cloud"),
+            Sticker(text: "sky", color: "blue"),
+            Sticker(text: "fog"),
+        ])
+        let rows = try store.queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT text, color FROM Sticker ORDER BY id")
+        }
+        #expect(rows.map { $0["text"] as String } == ["sun", "cloud", "sky", "fog"])
+        #expect(rows.map { $0["color"] as String? } == ["yellow", nil, "blue", nil])
+        #expect(try box.get(ids[1])?.color == nil)
+        #expect(try box.get(ids[2])?.color == "blue")
     }
 
     @Test func theIdIsChosenByTheStoreWhereverTheEntityDeclaresIt() throws {
