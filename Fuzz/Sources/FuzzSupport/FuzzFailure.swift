@@ -8,7 +8,10 @@ import Darwin
 /// crash, and `abort()` is one. A thrown error is not a failure: it is the
 /// answer Trellis owes to bad input.
 public func fuzzFailure(_ message: String) -> Never {
-    print("Broken invariant: \(message)")
+    // Written to standard error at once: `abort()` drops what standard
+    // output still buffers, and the message with it.
+    var line = "Broken invariant: \(message)\n"
+    line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
     abort()
 }
 

@@ -33,8 +33,15 @@ public struct FTS3Pattern: Hashable, Sendable {
     /// _ = try FTS3Pattern(rawPattern: "AND")
     /// ```
     ///
+    /// FTS3 has no unknown column: `title:` filters the column `title` of
+    /// a table that has one, and is a word elsewhere. So the pattern is
+    /// checked for every set of the names it writes before a colon, and is
+    /// valid whatever the columns of the table: `a OR title:` throws, as a
+    /// table with a `title` column would.
+    ///
     /// - throws: a ``DatabaseError`` with SQLite's message when the
-    ///   pattern is not valid.
+    ///   pattern is not valid, or when it writes more than 6 column names
+    ///   before a colon (each doubles the tables the check takes).
     public init(rawPattern: String) throws {
         try FullTextPatternValidator.validateFTS3(rawPattern)
         self.rawPattern = rawPattern

@@ -158,6 +158,59 @@ private struct Document: Codable, FetchableRecord, PersistableRecord {
         #expect(FTS3Pattern.fromDatabaseValue("a OR b".databaseValue)?.rawPattern == "a OR b")
     }
 
+    // A column filter followed by no word is nothing, and leaves the
+    // operator before it without an operand, on a table with that column
+    // only: the fuzzer found the first pattern below, which a table
+    // without a `title` column accepts.
+    @Test func rawPatternsAreValidWhateverTheColumnsOfTheTable() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE book USING fts4(title, body);
+                CREATE VIRTUAL TABLE titled USING fts4(title);
+                INSERT INTO book VALUES ('Moby Dick', 'Call me Ishmael');
+                INSERT INTO titled VALUES ('Moby Dick');
+                """)
+            func matches(_ table: String, _ rawPattern: String) throws -> [Int64] {
+                try Int64.fetchAll(db, sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ?", arguments: [rawPattern])
+            }
+            let refused: [(rawPattern: String, refusingTable: String)] = [
+                ("\"moby dick\" OR title:\u{1D}\0\0\0\0\0\0\0", "book"),
+                ("a OR title:", "book"),
+                ("x AND Title: ", "book"),
+                ("x NEAR (title:)", "book"),
+                ("(body:) OR title:", "titled"),
+            ]
+            for (rawPattern, refusingTable) in refused {
+                #expect(throws: DatabaseError.self, "\(rawPattern)") { try matches(refusingTable, rawPattern) }
+                let error = #expect(throws: DatabaseError.self, "\(rawPattern)") { try FTS3Pattern(rawPattern: rawPattern) }
+                #expect(error?.message?.hasPrefix("malformed MATCH expression: [") == true)
+            }
+            let accepted: [(rawPattern: String, bookMatches: [Int64])] = [
+                ("title: moby OR body:ishmael", [1]),
+                ("Title:dick", [1]),
+                ("moby AND body:dick", []),
+                ("missing: sqlite", []),
+                ("12:30", []),
+            ]
+            for (rawPattern, bookMatches) in accepted {
+                let pattern = try FTS3Pattern(rawPattern: rawPattern)
+                #expect(try matches("book", pattern.rawPattern) == bookMatches, "\(rawPattern)")
+                _ = try matches("titled", pattern.rawPattern)
+            }
+        }
+    }
+
+    // Each name before a colon doubles the tables the check takes.
+    @Test func rawPatternsWithTooManyPossibleColumnFiltersAreRefused() throws {
+        #expect(try FTS3Pattern(rawPattern: "a:x b:x c:x d:x e:x f:x A:x").rawPattern == "a:x b:x c:x d:x e:x f:x A:x")
+        let error = #expect(throws: DatabaseError.self) {
+            try FTS3Pattern(rawPattern: "a:x b:x c:x d:x e:x f:x g:x")
+        }
+        #expect(error?.message
+            == "FTS3 pattern with 7 column names before a colon, more than the 6 that can be checked: a:x b:x c:x d:x e:x f:x g:x")
+    }
+
     @Test func searchesWithTheQueryInterface() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { (db: Database) throws in

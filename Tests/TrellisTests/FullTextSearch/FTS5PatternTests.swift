@@ -83,6 +83,27 @@ import Trellis
         }
     }
 
+    // The input of the full-text fuzzer's finding: FTS5 refuses it at
+    // construction, as a table that holds documents does (the pattern that
+    // a table refused was the FTS3 one, see FTS4AndFTS3Tests).
+    @Test func aColumnFilterFollowedByNoWordIsRefused() throws {
+        let rawPattern = "\"moby dick\" OR title:\u{1D}\0\0\0\0\0\0\0"
+        let error = #expect(throws: DatabaseError.self) {
+            try FTS5Pattern(rawPattern: rawPattern, allowedColumns: ["title", "body"])
+        }
+        #expect(error?.message?.hasPrefix("fts5: syntax error near") == true)
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db: Database) throws in
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE book USING fts5(title, body);
+                INSERT INTO book VALUES ('Moby Dick', 'Call me Ishmael');
+                """)
+            #expect(throws: DatabaseError.self) {
+                try Row.fetchAll(db, sql: "SELECT rowid FROM book WHERE book MATCH ?", arguments: [rawPattern])
+            }
+        }
+    }
+
     @Test func rawPatternsOfTheGuideAreCheckedAgainstTheColumnsOfATable() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { (db: Database) throws in

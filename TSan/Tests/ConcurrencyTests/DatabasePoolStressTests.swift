@@ -1,0 +1,1 @@
+../../../Tests/TrellisTests/Reliability/DatabasePoolStressTests.swift

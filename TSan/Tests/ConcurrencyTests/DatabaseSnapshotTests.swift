@@ -1,0 +1,1 @@
+../../../Tests/TrellisTests/Core/DatabaseSnapshotTests.swift

@@ -1,0 +1,1 @@
+../../../Tests/TrellisTests/Observation/ValueObservationSchedulerTests.swift

@@ -1,0 +1,1 @@
+../../../Tests/TrellisTests/Observation/ValueObservationTests.swift
