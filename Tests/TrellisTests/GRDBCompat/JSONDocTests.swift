@@ -358,6 +358,11 @@ private struct Event: Codable, FetchableRecord, PersistableRecord, Equatable {
                 == #"{"a":1,"b":"c"}"#)
             #expect(try value(Database.jsonObject(["a": Database.jsonArray([1, 2])] as [String: any SQLExpressible]))
                 == #"{"a":[1,2]}"#)
+            // Literals as the symbol documentation writes them.
+            #expect(try value(Database.jsonArray([1, 2, "3", 4.0])) == #"[1,2,"3",4.0]"#)
+            #expect(try value(Database.jsonObject(["c": #"{"e":5}"#])) == #"{"c":"{\"e\":5}"}"#)
+            #expect(try value(Database.jsonObject(["c": Database.jsonObject(["e": 5])])) == #"{"c":{"e":5}}"#)
+            #expect(try value(Database.jsonObject(["c": Database.json(#"{"e":5}"#)])) == #"{"c":{"e":5}}"#)
             #expect(try value(Database.jsonQuote("foo")) == #""foo""#)
             #expect(try value(Database.jsonQuote(Database.json("[1]"))) == "[1]")
         }
