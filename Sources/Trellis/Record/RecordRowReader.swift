@@ -324,7 +324,10 @@ public struct RecordRowReader<Record: FetchableRecord> {
         return row
     }
 
-    @usableFromInline
+    // Inlinable, so that the loop over the rows is specialized for the
+    // record type: unspecialized, it looked up the metadata of `[Value]`
+    // for each record it appended.
+    @inlinable
     func decodePrefetched<Value: FetchableRecord>(_ type: Value.Type, forKey key: String) throws -> [Value] {
         do {
             return try row.decode([Value].self, forKey: key)
