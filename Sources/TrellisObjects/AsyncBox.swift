@@ -106,7 +106,7 @@ extension Box {
             let largest = try Table(tableName).select(Trellis.max(Column("id")), as: Int64.self).fetchOne(db) ?? 0
             let reserved = Swift.max(counter, largest) + 1
             try sequence.deleteAll(db)
-            try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", arguments: [tableName, reserved])
+            try Table("sqlite_sequence").insert(db, values: ["name": tableName, "seq": reserved])
             return Id(bitPattern: reserved)
         }
     }

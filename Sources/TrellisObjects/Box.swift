@@ -103,12 +103,11 @@ public final class Box<T: Entity>: @unchecked Sendable {
         }
         try table.prepare(db, for: encoded)
         if entity.id == 0 {
-            let insert = table.insert(encodedColumns: encoded.columns)
+            let insert = try table.insertStatement(db, encodedColumns: encoded.columns)
             // In place: the values are not read again before the next
             // encode, and a copy would cost an allocation per object.
             if let idIndex = insert.idIndex { encoded.values.remove(at: idIndex) }
-            let statement = try db.cachedStatement(sql: insert.sql)
-            try statement.execute(values: encoded.values)
+            try insert.statement.execute(values: encoded.values)
             let newId = Id(bitPattern: db.lastInsertedRowID)
             entity.id = newId
             guard entity.id == newId else {
@@ -116,8 +115,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
             }
             if let identity { store.didInsert(identity, of: T.self) }
         } else {
-            let statement = try db.cachedStatement(sql: table.upsertSQL(columns: encoded.columns))
-            try statement.execute(values: encoded.values)
+            try table.upsertStatement(db, columns: encoded.columns).execute(values: encoded.values)
         }
         if cycle {
             // Only a class object is put again: a cycle goes through

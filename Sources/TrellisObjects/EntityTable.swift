@@ -143,31 +143,29 @@ final class EntityTable: @unchecked Sendable {
         }
     }
 
-    /// `INSERT INTO t (columns) VALUES (...)`, for new objects: the encoded
-    /// columns but the id, which SQLite chooses, wherever the entity
-    /// declares it; and the position of the id among the encoded columns,
-    /// whose value the insert leaves out.
-    func insert(encodedColumns: [String]) -> (sql: String, idIndex: Int?) {
-        if let insertSQL, insertSQL.encodedColumns == encodedColumns { return (insertSQL.sql, insertSQL.idIndex) }
+    /// The statement that inserts new objects: the encoded columns but the
+    /// id, which SQLite chooses, wherever the entity declares it; and the
+    /// position of the id among the encoded columns, whose value the
+    /// insert leaves out. The SQL is written once per set of columns, and
+    /// its statement found in the connection's statement cache.
+    func insertStatement(_ db: Database, encodedColumns: [String]) throws -> (statement: Statement, idIndex: Int?) {
+        if let insertSQL, insertSQL.encodedColumns == encodedColumns {
+            return (try db.cachedStatement(sql: insertSQL.sql), insertSQL.idIndex)
+        }
         let idIndex = encodedColumns.firstIndex(of: "id")
         var columns = encodedColumns
         if let idIndex { columns.remove(at: idIndex) }
-        let sql = columns.isEmpty
-            ? "INSERT INTO \(name.quotedDatabaseIdentifier) DEFAULT VALUES"
-            : "INSERT INTO \(name.quotedDatabaseIdentifier) (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-                + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        insertSQL = (encodedColumns, sql, idIndex)
-        return (sql, idIndex)
+        let statement = try Table(name).insertStatement(db, columns: columns)
+        insertSQL = (encodedColumns, statement.sql, idIndex)
+        return (statement, idIndex)
     }
 
-    /// An insert that updates the row of an existing id.
-    func upsertSQL(columns: [String]) -> String {
-        if let upsertSQL, upsertSQL.columns == columns { return upsertSQL.sql }
-        var sql = "INSERT INTO \(name.quotedDatabaseIdentifier) (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-            + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ") ON CONFLICT(\"id\") DO "
-        let updates = columns.filter { $0 != "id" }.map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }
-        sql += updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", ")
-        upsertSQL = (columns, sql)
-        return sql
+    /// The statement that inserts an object that has an id, or updates
+    /// the row of that id.
+    func upsertStatement(_ db: Database, columns: [String]) throws -> Statement {
+        if let upsertSQL, upsertSQL.columns == columns { return try db.cachedStatement(sql: upsertSQL.sql) }
+        let statement = try Table(name).upsertStatement(db, columns: columns, onConflict: ["id"])
+        upsertSQL = (columns, statement.sql)
+        return statement
     }
 }

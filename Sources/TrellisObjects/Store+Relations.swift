@@ -123,9 +123,7 @@ extension Store {
                 }
             }
             try Table(name).filter(Column(ownerColumn) == Int64(bitPattern: ownerId)).deleteAll(db)
-            // The query interface writes no inserts: this one is prepared
-            // once per connection.
-            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(name.quotedDatabaseIdentifier) (\(ownerColumn.quotedDatabaseIdentifier), \(objectColumn.quotedDatabaseIdentifier)) VALUES (?, ?)")
+            let insert = try Table(name).insertStatement(db, columns: [ownerColumn, objectColumn], onConflict: .ignore)
             for object in objects where object.id != 0 {
                 try insert.execute(values: [Int64(bitPattern: ownerId).databaseValue, Int64(bitPattern: object.id).databaseValue])
             }

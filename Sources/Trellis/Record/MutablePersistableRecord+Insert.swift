@@ -147,17 +147,8 @@ extension MutablePersistableRecord {
         _ db: Database, columns: [String], conflict: Database.ConflictResolution, rowCount: Int = 1,
         returning: String? = nil) throws -> String
     {
-        let table = databaseTableName
         try checkTableExists(db)
-        var sql = conflict == .abort ? "INSERT" : "INSERT OR \(conflict.rawValue)"
-        sql += " INTO \(table.quotedDatabaseIdentifier) "
-        if columns.isEmpty {
-            sql += "DEFAULT VALUES"
-        } else {
-            let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-            sql += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ") VALUES "
-            sql += Array(repeating: row, count: rowCount).joined(separator: ", ")
-        }
+        var sql = InsertSQL(table: databaseTableName, columns: columns, conflict: conflict, rowCount: rowCount).sql
         if let returning { sql += " RETURNING " + returning }
         return sql
     }
