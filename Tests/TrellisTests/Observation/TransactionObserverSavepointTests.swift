@@ -53,9 +53,42 @@ private final class EventLog: TransactionObserver, @unchecked Sendable {
     }
 }
 
+/// One step of a savepoint scenario.
+private enum Step: Sendable, ExpressibleByStringLiteral {
+    /// Executes the SQL.
+    case sql(String)
+    /// Inserts a player with this score.
+    case insert(Int)
+    /// Logs `-- text`.
+    case mark(String)
+    /// Logs `-- text, in transaction: true` (or false).
+    case markTransactionState(String)
+
+    init(stringLiteral sql: String) {
+        self = .sql(sql)
+    }
+}
+
+/// A script of steps, how it accesses the database, what the observer
+/// logs, and the scores of the players it leaves.
+private struct Scenario: Sendable, CustomTestStringConvertible {
+    enum Access: Sendable {
+        case write, inTransaction, withoutTransaction
+    }
+
+    var behaviour: String
+    var access: Access
+    var observedTable: String? = nil
+    var steps: [Step]
+    var events: [String]
+    var scores: [Int]
+
+    var testDescription: String { behaviour }
+}
+
 @Suite struct TransactionObserverSavepointTests {
-    /// A database with player 1, and an observer of all tables.
-    private func makeDatabase(observer: EventLog = EventLog()) throws -> (DatabaseQueue, EventLog) {
+    /// A database with player 1 (score 0), without observer.
+    private func makePlayerDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
             try db.execute(sql: """
@@ -64,6 +97,12 @@ private final class EventLog: TransactionObserver, @unchecked Sendable {
                 CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT);
                 """)
         }
+        return dbQueue
+    }
+
+    /// A database with player 1, and an observer of all tables.
+    private func makeDatabase(observer: EventLog = EventLog()) throws -> (DatabaseQueue, EventLog) {
+        let dbQueue = try makePlayerDatabase()
         dbQueue.add(transactionObserver: observer)
         return (dbQueue, observer)
     }
@@ -72,206 +111,218 @@ private final class EventLog: TransactionObserver, @unchecked Sendable {
         try db.execute(sql: "INSERT INTO player (score) VALUES (?)", arguments: [score])
     }
 
-    private func playerCount(_ dbQueue: DatabaseQueue) throws -> Int? {
-        try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
+    private func scores(_ dbQueue: DatabaseQueue) throws -> [Int] {
+        try dbQueue.read { db in try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY id") }
     }
 
-    @Test func aNestedSavepointReleasedIntoItsParentWaitsForTheParent() throws {
-        let (dbQueue, log) = try makeDatabase()
-        try dbQueue.inTransaction { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try db.execute(sql: "UPDATE player SET score = 1 WHERE id = 1")
-            try db.execute(sql: "SAVEPOINT b")
-            try insert(db, 2)
-            try db.execute(sql: "RELEASE b")
-            log.mark("released b")
-            try db.execute(sql: "SAVEPOINT c")
-            try insert(db, 3)
-            try db.execute(sql: "ROLLBACK TO c")
-            log.mark("rolled back to c")
-            try insert(db, 4)
-            try db.execute(sql: "RELEASE a")
-            log.mark("released a")
-            return .commit
+    private func play(_ steps: [Step], on db: Database, log: EventLog) throws {
+        for step in steps {
+            switch step {
+            case let .sql(sql):
+                try db.execute(sql: sql)
+            case let .insert(score):
+                try insert(db, score)
+            case let .mark(text):
+                log.mark(text)
+            case let .markTransactionState(text):
+                log.mark("\(text), in transaction: \(db.isInsideTransaction)")
+            }
         }
-        #expect(log.events == [
-            "-- released b",
-            "-- rolled back to c",
-            "didChange update player 1",
-            "didChange insert player 2",
-            "didChange insert player 3",
-            "-- released a",
-            "willCommit",
-            "didCommit",
-        ])
-        #expect(try playerCount(dbQueue) == 3)
     }
 
-    @Test func releasingASavepointReleasesTheSavepointsInsideIt() throws {
-        let (dbQueue, log) = try makeDatabase()
-        try dbQueue.inTransaction { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 2)
-            try db.execute(sql: "SAVEPOINT b")
-            try insert(db, 3)
-            try db.execute(sql: "RELEASE a")
-            log.mark("released a")
-            return .commit
-        }
-        #expect(log.events == ["didChange insert player 2", "didChange insert player 3", "-- released a", "willCommit", "didCommit"])
-    }
+    private static let scenarios: [Scenario] = [
+        Scenario(
+            behaviour: "A nested savepoint released into its parent waits for the parent",
+            access: .inTransaction,
+            steps: [
+                "SAVEPOINT a", "UPDATE player SET score = 1 WHERE id = 1",
+                "SAVEPOINT b", .insert(2), "RELEASE b", .mark("released b"),
+                "SAVEPOINT c", .insert(3), "ROLLBACK TO c", .mark("rolled back to c"),
+                .insert(4), "RELEASE a", .mark("released a"),
+            ],
+            events: [
+                "-- released b",
+                "-- rolled back to c",
+                "didChange update player 1",
+                "didChange insert player 2",
+                "didChange insert player 3",
+                "-- released a",
+                "willCommit",
+                "didCommit",
+            ],
+            scores: [1, 2, 4]),
+        Scenario(
+            behaviour: "Releasing a savepoint releases the savepoints inside it",
+            access: .inTransaction,
+            steps: ["SAVEPOINT a", .insert(2), "SAVEPOINT b", .insert(3), "RELEASE a", .mark("released a")],
+            events: ["didChange insert player 2", "didChange insert player 3", "-- released a", "willCommit", "didCommit"],
+            scores: [0, 2, 3]),
+        Scenario(
+            behaviour: "Rolling back to a savepoint drops the changes of the savepoints inside it",
+            access: .inTransaction,
+            steps: [
+                "SAVEPOINT a", .insert(2), "SAVEPOINT b", .insert(3), "ROLLBACK TO a", .mark("rolled back to a"),
+                .insert(4), "RELEASE a", .mark("released a"),
+            ],
+            events: ["-- rolled back to a", "didChange insert player 2", "-- released a", "willCommit", "didCommit"],
+            scores: [0, 4]),
+        Scenario(
+            behaviour: "A savepoint rolled back to stays open and keeps the changes that follow",
+            access: .inTransaction,
+            steps: ["SAVEPOINT a", .insert(2), "ROLLBACK TO a", .insert(3), .mark("before release"), "RELEASE a"],
+            events: ["-- before release", "didChange insert player 2", "willCommit", "didCommit"],
+            scores: [0, 3]),
+        Scenario(
+            behaviour: "A commit delivers the changes of the savepoints left open",
+            access: .withoutTransaction,
+            steps: [
+                "BEGIN", .insert(1), "SAVEPOINT a", .insert(2), .mark("before commit"),
+                "COMMIT", .mark("after commit"), .insert(3),
+            ],
+            events: [
+                "didChange insert player 2",
+                "-- before commit",
+                "didChange insert player 3",
+                "willCommit",
+                "didCommit",
+                "-- after commit",
+                "didChange insert player 4",
+                "willCommit",
+                "didCommit",
+            ],
+            scores: [0, 1, 2, 3]),
+        Scenario(
+            behaviour: "A rollback drops the changes of the savepoints left open",
+            access: .withoutTransaction,
+            steps: [
+                "BEGIN", .insert(1), "SAVEPOINT a", .insert(2), .mark("before rollback"),
+                "ROLLBACK", .mark("after rollback"), .insert(3),
+            ],
+            events: [
+                "didChange insert player 2",
+                "-- before rollback",
+                "didRollback",
+                "-- after rollback",
+                "didChange insert player 2",
+                "willCommit",
+                "didCommit",
+            ],
+            scores: [0, 3]),
+        Scenario(
+            behaviour: "A savepoint that begins the transaction commits when released",
+            access: .withoutTransaction,
+            steps: [
+                "SAVEPOINT a", .insert(1), .markTransactionState("in a"),
+                "SAVEPOINT b", .insert(2), "RELEASE b", .mark("released b"),
+                "RELEASE a", .markTransactionState("released a"),
+            ],
+            events: [
+                "-- in a, in transaction: true",
+                "-- released b",
+                "didChange insert player 2",
+                "didChange insert player 3",
+                "willCommit",
+                "didCommit",
+                "-- released a, in transaction: false",
+            ],
+            scores: [0, 1, 2]),
+        Scenario(
+            behaviour: "A savepoint that begins the transaction can be rolled back to, then released",
+            access: .withoutTransaction,
+            steps: [
+                "SAVEPOINT a", .insert(1), "ROLLBACK TO a", .markTransactionState("rolled back to a"),
+                .insert(2), "RELEASE a", .markTransactionState("released a"),
+            ],
+            events: [
+                "-- rolled back to a, in transaction: true",
+                "didChange insert player 2",
+                "willCommit",
+                "didCommit",
+                "-- released a, in transaction: false",
+            ],
+            scores: [0, 2]),
+        Scenario(
+            behaviour: "A savepoint that begins the transaction ends with COMMIT or ROLLBACK",
+            access: .withoutTransaction,
+            steps: [
+                "SAVEPOINT a", .insert(1), "SAVEPOINT b", .insert(2), .mark("before commit"),
+                "COMMIT", .mark("after commit"),
+                "SAVEPOINT c", .insert(3), "ROLLBACK", .markTransactionState("after rollback"),
+            ],
+            events: [
+                "-- before commit",
+                "didChange insert player 2",
+                "didChange insert player 3",
+                "willCommit",
+                "didCommit",
+                "-- after commit",
+                "didRollback",
+                "-- after rollback, in transaction: false",
+            ],
+            scores: [0, 1, 2]),
+        Scenario(
+            behaviour: "Events are filtered when they happen, and delivered when released",
+            access: .write,
+            observedTable: "team",
+            steps: [
+                "SAVEPOINT a", .insert(1), "INSERT INTO team (name) VALUES ('Reds')",
+                .mark("before release"), "RELEASE a",
+            ],
+            events: ["-- before release", "didChange insert team 1", "willCommit", "didCommit"],
+            scores: [0, 1]),
+        Scenario(
+            behaviour: "Savepoint names ignore case, and the innermost of two namesakes is released",
+            access: .write,
+            steps: [
+                "SAVEPOINT a", .insert(1), "SAVEPOINT A", .insert(2), "RELEASE a", .mark("released inner a"),
+                .insert(3), #"RELEASE "A""#, .mark("released outer a"),
+            ],
+            events: [
+                "-- released inner a",
+                "didChange insert player 2",
+                "didChange insert player 3",
+                "didChange insert player 4",
+                "-- released outer a",
+                "willCommit",
+                "didCommit",
+            ],
+            scores: [0, 1, 2, 3]),
+        Scenario(
+            behaviour: "The rows of a DELETE rolled back to are not notified",
+            access: .write,
+            steps: ["SAVEPOINT a", "DELETE FROM player", "ROLLBACK TRANSACTION TO SAVEPOINT a", "RELEASE SAVEPOINT a"],
+            events: ["willCommit", "didCommit"],
+            scores: [0]),
+        Scenario(
+            behaviour: "The savepoints of multiple-statement SQL are followed",
+            access: .write,
+            steps: [
+                """
+                SAVEPOINT a; INSERT INTO player (score) VALUES (1); RELEASE a;
+                SAVEPOINT b; INSERT INTO player (score) VALUES (2);
+                """,
+                .mark("after execute"), "ROLLBACK TO b",
+            ],
+            events: ["didChange insert player 2", "-- after execute", "willCommit", "didCommit"],
+            scores: [0, 1]),
+    ]
 
-    @Test func rollingBackToASavepointDropsTheChangesOfTheSavepointsInsideIt() throws {
-        let (dbQueue, log) = try makeDatabase()
-        try dbQueue.inTransaction { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 2)
-            try db.execute(sql: "SAVEPOINT b")
-            try insert(db, 3)
-            try db.execute(sql: "ROLLBACK TO a")
-            log.mark("rolled back to a")
-            try insert(db, 4)
-            try db.execute(sql: "RELEASE a")
-            log.mark("released a")
-            return .commit
+    @Test(arguments: scenarios)
+    private func changesReachObserversWhenSavepointsEnd(_ scenario: Scenario) throws {
+        let (dbQueue, log) = try makeDatabase(observer: EventLog(observing: scenario.observedTable))
+        switch scenario.access {
+        case .write:
+            try dbQueue.write { db in try play(scenario.steps, on: db, log: log) }
+        case .inTransaction:
+            try dbQueue.inTransaction { db in
+                try play(scenario.steps, on: db, log: log)
+                return .commit
+            }
+        case .withoutTransaction:
+            try dbQueue.writeWithoutTransaction { db in try play(scenario.steps, on: db, log: log) }
         }
-        #expect(log.events == ["-- rolled back to a", "didChange insert player 2", "-- released a", "willCommit", "didCommit"])
-        #expect(try dbQueue.read { db in try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY id") } == [0, 4])
-    }
-
-    @Test func aSavepointRolledBackToStaysOpenAndKeepsTheChangesThatFollow() throws {
-        let (dbQueue, log) = try makeDatabase()
-        try dbQueue.inTransaction { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 2)
-            try db.execute(sql: "ROLLBACK TO a")
-            try insert(db, 3)
-            log.mark("before release")
-            try db.execute(sql: "RELEASE a")
-            return .commit
-        }
-        #expect(log.events == ["-- before release", "didChange insert player 2", "willCommit", "didCommit"])
-    }
-
-    @Test func aCommitDeliversTheChangesOfTheSavepointsLeftOpen() throws {
-        let (dbQueue, log) = try makeDatabase()
-        try dbQueue.writeWithoutTransaction { db in
-            try db.execute(sql: "BEGIN")
-            try insert(db, 1)
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 2)
-            log.mark("before commit")
-            try db.execute(sql: "COMMIT")
-            log.mark("after commit")
-            try insert(db, 3)
-        }
-        #expect(log.events == [
-            "didChange insert player 2",
-            "-- before commit",
-            "didChange insert player 3",
-            "willCommit",
-            "didCommit",
-            "-- after commit",
-            "didChange insert player 4",
-            "willCommit",
-            "didCommit",
-        ])
-    }
-
-    @Test func aRollbackDropsTheChangesOfTheSavepointsLeftOpen() throws {
-        let (dbQueue, log) = try makeDatabase()
-        try dbQueue.writeWithoutTransaction { db in
-            try db.execute(sql: "BEGIN")
-            try insert(db, 1)
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 2)
-            log.mark("before rollback")
-            try db.execute(sql: "ROLLBACK")
-            log.mark("after rollback")
-            try insert(db, 3)
-        }
-        #expect(log.events == [
-            "didChange insert player 2",
-            "-- before rollback",
-            "didRollback",
-            "-- after rollback",
-            "didChange insert player 2",
-            "willCommit",
-            "didCommit",
-        ])
-    }
-
-    @Test func aSavepointThatBeginsTheTransactionCommitsWhenReleased() throws {
-        let (dbQueue, log) = try makeDatabase()
-        try dbQueue.writeWithoutTransaction { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 1)
-            log.mark("in a, in transaction: \(db.isInsideTransaction)")
-            try db.execute(sql: "SAVEPOINT b")
-            try insert(db, 2)
-            try db.execute(sql: "RELEASE b")
-            log.mark("released b")
-            try db.execute(sql: "RELEASE a")
-            log.mark("released a, in transaction: \(db.isInsideTransaction)")
-        }
-        #expect(log.events == [
-            "-- in a, in transaction: true",
-            "-- released b",
-            "didChange insert player 2",
-            "didChange insert player 3",
-            "willCommit",
-            "didCommit",
-            "-- released a, in transaction: false",
-        ])
-        #expect(try playerCount(dbQueue) == 3)
-    }
-
-    @Test func aSavepointThatBeginsTheTransactionCanBeRolledBackToThenReleased() throws {
-        let (dbQueue, log) = try makeDatabase()
-        try dbQueue.writeWithoutTransaction { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 1)
-            try db.execute(sql: "ROLLBACK TO a")
-            log.mark("rolled back to a, in transaction: \(db.isInsideTransaction)")
-            try insert(db, 2)
-            try db.execute(sql: "RELEASE a")
-            log.mark("released a, in transaction: \(db.isInsideTransaction)")
-        }
-        #expect(log.events == [
-            "-- rolled back to a, in transaction: true",
-            "didChange insert player 2",
-            "willCommit",
-            "didCommit",
-            "-- released a, in transaction: false",
-        ])
-    }
-
-    @Test func aSavepointThatBeginsTheTransactionEndsWithCommitOrRollback() throws {
-        let (dbQueue, log) = try makeDatabase()
-        try dbQueue.writeWithoutTransaction { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 1)
-            try db.execute(sql: "SAVEPOINT b")
-            try insert(db, 2)
-            log.mark("before commit")
-            try db.execute(sql: "COMMIT")
-            log.mark("after commit")
-            try db.execute(sql: "SAVEPOINT c")
-            try insert(db, 3)
-            try db.execute(sql: "ROLLBACK")
-            log.mark("after rollback, in transaction: \(db.isInsideTransaction)")
-        }
-        #expect(log.events == [
-            "-- before commit",
-            "didChange insert player 2",
-            "didChange insert player 3",
-            "willCommit",
-            "didCommit",
-            "-- after commit",
-            "didRollback",
-            "-- after rollback, in transaction: false",
-        ])
-        #expect(try playerCount(dbQueue) == 3)
+        #expect(log.events == scenario.events)
+        #expect(try scores(dbQueue) == scenario.scores)
     }
 
     @Test func anObserverThatRefusesTheCommitOfAReleaseRollsItBack() throws {
@@ -287,7 +338,7 @@ private final class EventLog: TransactionObserver, @unchecked Sendable {
             #expect(!db.isInsideTransaction)
         }
         #expect(log.events == ["didChange insert player 2", "willCommit", "didRollback"])
-        #expect(try playerCount(dbQueue) == 1)
+        #expect(try scores(dbQueue) == [0])
     }
 
     @Test func inSavepointOutsideOfATransactionIsTheTransaction() throws {
@@ -340,19 +391,7 @@ private final class EventLog: TransactionObserver, @unchecked Sendable {
             try insert(db, 2)
         }
         #expect(log.events == ["didChange insert player 2", "willCommit", "didCommit"])
-        #expect(try dbQueue.read { db in try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY id") } == [0, 2])
-    }
-
-    @Test func eventsAreFilteredWhenTheyHappenAndDeliveredWhenReleased() throws {
-        let (dbQueue, log) = try makeDatabase(observer: EventLog(observing: "team"))
-        try dbQueue.write { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 1)
-            try db.execute(sql: "INSERT INTO team (name) VALUES ('Reds')")
-            log.mark("before release")
-            try db.execute(sql: "RELEASE a")
-        }
-        #expect(log.events == ["-- before release", "didChange insert team 1", "willCommit", "didCommit"])
+        #expect(try scores(dbQueue) == [0, 2])
     }
 
     @Test func anObserverThatStopsObservingStopsDuringTheDeliveryOfASavepoint() throws {
@@ -360,20 +399,14 @@ private final class EventLog: TransactionObserver, @unchecked Sendable {
         log.stopsAfterEachChange = true
         let (dbQueue, _) = try makeDatabase(observer: log)
         try dbQueue.write { db in
-            try insert(db, 1)
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 2)
-            try db.execute(sql: "RELEASE a")
+            try play([.insert(1), "SAVEPOINT a", .insert(2), "RELEASE a"], on: db, log: log)
         }
         #expect(log.events == ["didChange insert player 2", "willCommit", "didCommit"])
         log.events = []
         try dbQueue.write { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 3)
-            try insert(db, 4)
-            log.mark("before release")
-            try db.execute(sql: "RELEASE a")
-            try insert(db, 5)
+            try play(
+                ["SAVEPOINT a", .insert(3), .insert(4), .mark("before release"), "RELEASE a", .insert(5)],
+                on: db, log: log)
         }
         #expect(log.events == ["-- before release", "didChange insert player 4", "willCommit", "didCommit"])
     }
@@ -383,36 +416,9 @@ private final class EventLog: TransactionObserver, @unchecked Sendable {
         try dbQueue.write { db in
             try db.execute(sql: "SAVEPOINT a")
             try db.notifyChanges(in: Table("player"))
-            log.mark("notified")
-            try db.execute(sql: "ROLLBACK TO a")
-            try db.execute(sql: "RELEASE a")
-            log.mark("released")
+            try play([.mark("notified"), "ROLLBACK TO a", "RELEASE a", .mark("released")], on: db, log: log)
         }
         #expect(log.events == ["didChange()", "-- notified", "-- released", "willCommit", "didCommit"])
-    }
-
-    @Test func savepointNamesIgnoreCaseAndTheInnermostOfTwoNamesakesIsReleased() throws {
-        let (dbQueue, log) = try makeDatabase()
-        try dbQueue.write { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 1)
-            try db.execute(sql: "SAVEPOINT A")
-            try insert(db, 2)
-            try db.execute(sql: "RELEASE a")
-            log.mark("released inner a")
-            try insert(db, 3)
-            try db.execute(sql: "RELEASE \"A\"")
-            log.mark("released outer a")
-        }
-        #expect(log.events == [
-            "-- released inner a",
-            "didChange insert player 2",
-            "didChange insert player 3",
-            "didChange insert player 4",
-            "-- released outer a",
-            "willCommit",
-            "didCommit",
-        ])
     }
 
     @Test func releasingAnUnknownSavepointFailsAndChangesNothing() throws {
@@ -428,80 +434,40 @@ private final class EventLog: TransactionObserver, @unchecked Sendable {
         #expect(log.events == ["-- still in a", "didChange insert player 2", "willCommit", "didCommit"])
     }
 
-    @Test func theRowsOfADeleteRolledBackToAreNotNotified() throws {
-        let (dbQueue, log) = try makeDatabase()
-        try dbQueue.write { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try db.execute(sql: "DELETE FROM player")
-            try db.execute(sql: "ROLLBACK TRANSACTION TO SAVEPOINT a")
-            try db.execute(sql: "RELEASE SAVEPOINT a")
-        }
-        #expect(log.events == ["willCommit", "didCommit"])
-        #expect(try playerCount(dbQueue) == 1)
-    }
-
-    @Test func savepointsOfMultipleStatementSQLAreFollowed() throws {
-        let (dbQueue, log) = try makeDatabase()
-        try dbQueue.write { db in
-            try db.execute(sql: """
-                SAVEPOINT a; INSERT INTO player (score) VALUES (1); RELEASE a;
-                SAVEPOINT b; INSERT INTO player (score) VALUES (2);
-                """)
-            log.mark("after execute")
-            try db.execute(sql: "ROLLBACK TO b")
-        }
-        #expect(log.events == ["didChange insert player 2", "-- after execute", "willCommit", "didCommit"])
-    }
-
     @Test func anObserverAddedInsideASavepointGetsTheChangesMadeAfterwards() throws {
         let (dbQueue, log) = try makeDatabase()
         let late = EventLog()
         try dbQueue.write { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 1)
+            try play(["SAVEPOINT a", .insert(1)], on: db, log: log)
             db.add(transactionObserver: late, extent: .nextTransaction)
-            try insert(db, 2)
-            try db.execute(sql: "RELEASE a")
+            try play([.insert(2), "RELEASE a"], on: db, log: log)
         }
         #expect(log.events == ["didChange insert player 2", "didChange insert player 3", "willCommit", "didCommit"])
         #expect(late.events == ["didChange insert player 3", "willCommit", "didCommit"])
     }
 
     @Test func theOnlyObserverAddedInsideASavepointSeesItRolledBack() throws {
-        let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
-            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, score INTEGER); INSERT INTO player (score) VALUES (0)")
-        }
+        let dbQueue = try makePlayerDatabase()
         let log = EventLog()
         try dbQueue.write { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 1)
+            try play(["SAVEPOINT a", .insert(1)], on: db, log: log)
             db.add(transactionObserver: log, extent: .databaseLifetime)
-            try insert(db, 2)
-            log.mark("before rollback to")
-            try db.execute(sql: "ROLLBACK TO a")
-            try insert(db, 3)
-            log.mark("before release")
-            try db.execute(sql: "RELEASE a")
+            try play(
+                [.insert(2), .mark("before rollback to"), "ROLLBACK TO a", .insert(3), .mark("before release"), "RELEASE a"],
+                on: db, log: log)
         }
         #expect(log.events == ["-- before rollback to", "-- before release", "didChange insert player 2", "willCommit", "didCommit"])
     }
 
     @Test func anObserverRemovedAndAddedAgainInsideASavepointGetsItsChanges() throws {
-        let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
-            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, score INTEGER); INSERT INTO player (score) VALUES (0)")
-        }
+        let dbQueue = try makePlayerDatabase()
         let log = EventLog()
         dbQueue.add(transactionObserver: log, extent: .databaseLifetime)
         try dbQueue.write { db in
-            try db.execute(sql: "SAVEPOINT a")
-            try insert(db, 1)
+            try play(["SAVEPOINT a", .insert(1)], on: db, log: log)
             db.remove(transactionObserver: log)
             db.add(transactionObserver: log, extent: .databaseLifetime)
-            try insert(db, 2)
-            log.mark("before release")
-            try db.execute(sql: "RELEASE a")
+            try play([.insert(2), .mark("before release"), "RELEASE a"], on: db, log: log)
         }
         #expect(log.events == ["-- before release", "didChange insert player 2", "didChange insert player 3", "willCommit", "didCommit"])
     }

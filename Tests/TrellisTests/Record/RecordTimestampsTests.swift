@@ -35,7 +35,10 @@ private final class TickingClock: Sendable {
     }
 }
 
-private func makeDatabase(clock: TickingClock) throws -> DatabaseQueue {
+/// A database with a player table, whose transaction dates tick from
+/// `date(1000)`.
+private func makeDatabase() throws -> DatabaseQueue {
+    let clock = TickingClock()
     var config = Configuration()
     config.transactionClock = .custom { _ in clock.next() }
     let dbQueue = try DatabaseQueue(configuration: config)
@@ -252,12 +255,23 @@ extension Timestamped.Player {
     }
 }
 
+/// A database whose clock ticks, where `player` is inserted at `date(1000)`.
+private func makeDatabase(inserting player: inout Timestamped.Player) throws -> DatabaseQueue {
+    let dbQueue = try makeDatabase()
+    try dbQueue.write { db in try player.insert(db) }
+    return dbQueue
+}
+
+/// A player as stored in the database.
+private func storedPlayer(_ dbQueue: DatabaseQueue, key: Int64 = 1) throws -> Timestamped.Player {
+    try dbQueue.read { db in try Timestamped.Player.find(db, key: key) }
+}
+
 // MARK: - Tests
 
 @Suite struct RecordTimestampsTests {
     @Test func anInsertedPlayerHasTimestamps() throws {
-        let clock = TickingClock()
-        let dbQueue = try makeDatabase(clock: clock)
+        let dbQueue = try makeDatabase()
 
         // A new player has no timestamps.
         var player = Insertion.Player(id: nil, name: "Arthur", score: 1000)
@@ -277,6 +291,11 @@ extension Timestamped.Player {
         let fetched = try dbQueue.read { db in try Insertion.Player.find(db, key: 1) }
         #expect(fetched.creationDate == date(1000))
         #expect(fetched.modificationDate == date(1000))
+        // Dates are stored as UTC text, with milliseconds.
+        let row = try dbQueue.read { db in
+            try Row.fetchOne(db, sql: "SELECT creationDate, modificationDate FROM player")
+        }
+        #expect(row == ["creationDate": "1970-01-01 00:16:40.000", "modificationDate": "1970-01-01 00:16:40.000"])
 
         // An inserted record has both a creation and a modification date.
         try dbQueue.write { db in
@@ -376,8 +395,7 @@ extension Timestamped.Player {
     }
 
     @Test func theModificationDateIsExplicitlyUpdated() throws {
-        let clock = TickingClock()
-        let dbQueue = try makeDatabase(clock: clock)
+        let dbQueue = try makeDatabase()
         try dbQueue.write { db in
             var player = Insertion.Player(name: "Arthur", score: 1000)
             try player.insert(db)
@@ -406,8 +424,7 @@ extension Timestamped.Player {
     }
 
     @Test func persistedPlayersHaveNonOptionalTimestamps() throws {
-        let clock = TickingClock()
-        let dbQueue = try makeDatabase(clock: clock)
+        let dbQueue = try makeDatabase()
 
         // Insert
         try dbQueue.write { db in
@@ -420,6 +437,7 @@ extension Timestamped.Player {
             #expect(persistedPlayer.id == 1)                        // not optional
             #expect(persistedPlayer.creationDate == date(1000))     // not optional
             #expect(persistedPlayer.modificationDate == date(1000)) // not optional
+            #expect(player.id == 1)
         }
 
         // Fetch
@@ -431,8 +449,7 @@ extension Timestamped.Player {
     }
 
     @Test func timestampedRecordsSetTheirTimestampsOnInsertion() throws {
-        let clock = TickingClock()
-        let dbQueue = try makeDatabase(clock: clock)
+        let dbQueue = try makeDatabase()
         try dbQueue.write { db in
             // An inserted record has both a creation and a modification date.
             var player = Timestamped.Player(name: "Arthur", score: 1000)
@@ -449,10 +466,8 @@ extension Timestamped.Player {
     }
 
     @Test func updateWithTimestampBumpsTheModificationDate() throws {
-        let clock = TickingClock()
-        let dbQueue = try makeDatabase(clock: clock)
         var player = Timestamped.Player(name: "Arthur", score: 1000)
-        try dbQueue.write { db in try player.insert(db) }
+        let dbQueue = try makeDatabase(inserting: &player)
 
         try dbQueue.write { db in
             // Bump the modification date and update all columns in the database.
@@ -460,21 +475,20 @@ extension Timestamped.Player {
             try player.updateWithTimestamp(db)
         }
         #expect(player.modificationDate == date(2000))
+        #expect(try storedPlayer(dbQueue).modificationDate == date(2000))
 
         try dbQueue.write { db in
             try player.updateWithTimestamp(db, modificationDate: date(42))
         }
-        let stored = try dbQueue.read { db in try Timestamped.Player.find(db, key: 1) }
+        let stored = try storedPlayer(dbQueue)
         #expect(stored.score == 1001)
         #expect(stored.creationDate == date(1000))
         #expect(stored.modificationDate == date(42))
     }
 
     @Test func updateChangesWithTimestampBumpsTheDateOfModifiedRecordsOnly() throws {
-        let clock = TickingClock()
-        let dbQueue = try makeDatabase(clock: clock)
         var player = Timestamped.Player(name: "Arthur", score: 1000)
-        try dbQueue.write { db in try player.insert(db) }
+        let dbQueue = try makeDatabase(inserting: &player)
 
         try dbQueue.write { db in
             // Only bump the modification date if record is changed, and only
@@ -484,7 +498,8 @@ extension Timestamped.Player {
             }
             #expect(modified == false)
         }
-        #expect(try dbQueue.read { db in try Timestamped.Player.find(db, key: 1) }.modificationDate == date(1000))
+        #expect(player.modificationDate == date(1000))
+        #expect(try storedPlayer(dbQueue).modificationDate == date(1000))
 
         try dbQueue.write { db in
             // Another process changes the name: only the modified columns
@@ -495,7 +510,7 @@ extension Timestamped.Player {
             }
             #expect(modified)
         }
-        var stored = try dbQueue.read { db in try Timestamped.Player.find(db, key: 1) }
+        var stored = try storedPlayer(dbQueue)
         #expect(stored.name == "Barbara")
         #expect(stored.score == 2000)
         #expect(stored.modificationDate == date(2000))
@@ -509,30 +524,34 @@ extension Timestamped.Player {
             }
             #expect(modified)
         }
-        stored = try dbQueue.read { db in try Timestamped.Player.find(db, key: 1) }
+        stored = try storedPlayer(dbQueue)
         #expect(stored.score == 2000)
         #expect(stored.modificationDate == date(3000))
     }
 
     @Test func touchOnlyUpdatesTheModificationDate() throws {
-        let clock = TickingClock()
-        let dbQueue = try makeDatabase(clock: clock)
         var player = Timestamped.Player(name: "Arthur", score: 1000)
-        try dbQueue.write { db in try player.insert(db) }
+        let dbQueue = try makeDatabase(inserting: &player)
         try dbQueue.write { db in
             try db.execute(sql: "UPDATE player SET score = 0")
             // Only update the modification date in the database.
             try player.touch(db)
         }
-        let stored = try dbQueue.read { db in try Timestamped.Player.find(db, key: 1) }
+        let stored = try storedPlayer(dbQueue)
         #expect(stored.score == 0)
+        #expect(stored.creationDate == date(1000))
         #expect(stored.modificationDate == date(2000))
         #expect(player.modificationDate == date(2000))
+
+        // An explicit modification date.
+        try dbQueue.write { db in
+            try player.touch(db, modificationDate: date(42))
+        }
+        #expect(try storedPlayer(dbQueue).modificationDate == date(42))
     }
 
     @Test func saveWithTimestampInsertsOrUpdates() throws {
-        let clock = TickingClock()
-        let dbQueue = try makeDatabase(clock: clock)
+        let dbQueue = try makeDatabase()
         var player = Timestamped.Player(name: "Arthur", score: 1000)
         try dbQueue.write { db in
             // No id: inserted.
@@ -548,6 +567,7 @@ extension Timestamped.Player {
         }
         #expect(player.modificationDate == date(2000))
         #expect(try dbQueue.read { db in try Timestamped.Player.fetchCount(db) } == 1)
+        #expect(try storedPlayer(dbQueue).score == 1001)
 
         try dbQueue.write { db in
             // An id and no row: RecordError.recordNotFound, then inserted.
@@ -559,5 +579,14 @@ extension Timestamped.Player {
         #expect(stored.first?.score == 1001)
         #expect(stored.first?.creationDate == date(1000))
         #expect(stored.first?.modificationDate == date(3000))
+
+        try dbQueue.write { db in
+            // A new player with an id: RecordError.recordNotFound, then
+            // inserted with its timestamps.
+            var barbara = Timestamped.Player(id: 42, name: "Barbara", score: 500)
+            try barbara.saveWithTimestamp(db)
+            #expect(barbara.creationDate == date(4000))
+        }
+        #expect(try storedPlayer(dbQueue, key: 42).name == "Barbara")
     }
 }

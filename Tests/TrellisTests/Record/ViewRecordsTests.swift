@@ -55,25 +55,30 @@ private struct GameSchemaSource: DatabaseSchemaSource {
 }
 
 /// Captures what the dump methods print.
-private final class Output: TextOutputStream, @unchecked Sendable {
+private final class Output: TextOutputStream {
     var text = ""
     func write(_ string: String) { text += string }
+}
+
+/// The tables of the article, which both shapes of the captain view read.
+private func createTeamsAndPlayers(_ db: Database) throws {
+    try db.create(table: "team") { t in
+        t.primaryKey("id", .text)
+        t.column("name", .text).notNull()
+    }
+
+    try db.create(table: "player") { t in
+        t.primaryKey("id", .text)
+        t.column("name", .text).notNull()
+        t.belongsTo("team", onDelete: .setNull)
+        t.column("isCaptain", .boolean).notNull()
+    }
 }
 
 private func makeMigrator() -> DatabaseMigrator {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("Teams and players") { db in
-        try db.create(table: "team") { t in
-            t.primaryKey("id", .text)
-            t.column("name", .text).notNull()
-        }
-
-        try db.create(table: "player") { t in
-            t.primaryKey("id", .text)
-            t.column("name", .text).notNull()
-            t.belongsTo("team", onDelete: .setNull)
-            t.column("isCaptain", .boolean).notNull()
-        }
+        try createTeamsAndPlayers(db)
 
         // One unique captain per team
         try db.create(
@@ -93,8 +98,8 @@ private func makeMigrator() -> DatabaseMigrator {
 }
 
 private func registerTriggers(_ migrator: inout DatabaseMigrator) {
-    migrator.registerMigration("Captain insert") { db in
-        try db.execute(sql: """
+    let triggers = [
+        ("Captain insert", """
             -- Insert trigger
             CREATE TRIGGER captain_insert
             INSTEAD OF INSERT ON captain
@@ -107,10 +112,8 @@ private func registerTriggers(_ migrator: inout DatabaseMigrator) {
                 INSERT INTO player(id, name, teamId, isCaptain)
                 VALUES (NEW.id, NEW.name, NEW.teamId, 1);
             END;
-            """)
-    }
-    migrator.registerMigration("Captain update") { db in
-        try db.execute(sql: """
+            """),
+        ("Captain update", """
             -- Update trigger
             CREATE TRIGGER captain_update
             INSTEAD OF UPDATE ON captain
@@ -123,17 +126,18 @@ private func registerTriggers(_ migrator: inout DatabaseMigrator) {
                 UPDATE player SET name = NEW.name, teamId = NEW.teamId, isCaptain = 1
                 WHERE id = NEW.id;
             END;
-            """)
-    }
-    migrator.registerMigration("Captain delete") { db in
-        try db.execute(sql: """
+            """),
+        ("Captain delete", """
             -- Delete trigger
             CREATE TRIGGER captain_delete
             INSTEAD OF DELETE ON captain
             BEGIN
                 DELETE FROM player WHERE id = OLD.id;
             END;
-            """)
+            """),
+    ]
+    for (name, sql) in triggers {
+        migrator.registerMigration(name) { db in try db.execute(sql: sql) }
     }
 }
 
@@ -152,6 +156,21 @@ private func makeConfiguredQueue(migrator: DatabaseMigrator) throws -> DatabaseQ
     let dbQueue = try DatabaseQueue(configuration: config)
     try migrator.migrate(dbQueue)
     return dbQueue
+}
+
+/// A configured database queue whose captains can be inserted, updated
+/// and deleted through the INSTEAD OF triggers of the article.
+private func makeQueueWithTriggers() throws -> DatabaseQueue {
+    var migrator = makeMigrator()
+    registerTriggers(&migrator)
+    return try makeConfiguredQueue(migrator: migrator)
+}
+
+/// What `dumpTables` prints for the teams, the players and the captains.
+private func dumpGame(_ db: Database) throws -> String {
+    let output = Output()
+    try db.dumpTables(["team", "player", "captain"], to: output)
+    return output.text
 }
 
 @Suite struct ViewRecordsTests {
@@ -180,7 +199,6 @@ private func makeConfiguredQueue(migrator: DatabaseMigrator) throws -> DatabaseQ
             let message = "database view captain has no primary key"
             // KO: Requires extra configuration
             // SQLite error 1: database view captain has no primary key
-            #expect(throws: DatabaseError.self) { _ = try Captain.find(db, id: "bob") }
             for operation in [
                 { _ = try Captain.find(db, id: "bob") },
                 { _ = try db.primaryKey("captain") },
@@ -192,8 +210,15 @@ private func makeConfiguredQueue(migrator: DatabaseMigrator) throws -> DatabaseQ
                 #expect(error.resultCode == .SQLITE_ERROR)
                 #expect(error.message == message)
             }
-            // The connection is still usable.
+            // The connection is still usable, and the update changed nothing.
             #expect(try Captain.fetchCount(db) == 2)
+            #expect(try Captain.fetchAll(db).map(\.name).sorted() == ["Alice", "Bob"])
+
+            // Without an INSTEAD OF trigger, SQLite itself refuses to modify the view.
+            let sqlError = try #require(throws: DatabaseError.self) {
+                try db.execute(sql: "UPDATE captain SET name = 'Bobby' WHERE id = 'bob'")
+            }
+            #expect(sqlError.message == "cannot modify captain because it is a view")
         }
     }
 
@@ -233,6 +258,12 @@ private func makeConfiguredQueue(migrator: DatabaseMigrator) throws -> DatabaseQ
                 .joining(required: Team.captain)
                 .fetchAll(db)
             #expect(Set(teamsWithCaptain.map(\.id)) == ["red", "blue"])
+            let orderedTeamIds = try Team
+                .joining(required: Team.captain)
+                .order(Column("id"))
+                .fetchAll(db)
+                .map(\.id)
+            #expect(orderedTeamIds == ["blue", "red"])
 
             // All (captain, team) pairs
             struct CaptainWithTeam: Decodable, FetchableRecord {
@@ -248,11 +279,8 @@ private func makeConfiguredQueue(migrator: DatabaseMigrator) throws -> DatabaseQ
     }
 
     @Test func insertingRowsIntoAView() throws {
-        var migrator = makeMigrator()
-        registerTriggers(&migrator)
-        let dbQueue = try makeConfiguredQueue(migrator: migrator)
-        let output = Output()
-        try dbQueue.write { db in
+        let dbQueue = try makeQueueWithTriggers()
+        let dump = try dbQueue.write { db in
             try Team(id: "red", name: "Red").insert(db)
             try Team(id: "blue", name: "Blue").insert(db)
             try Team(id: "green", name: "Green").insert(db)
@@ -267,9 +295,9 @@ private func makeConfiguredQueue(migrator: DatabaseMigrator) throws -> DatabaseQ
             // team          player                  captain
             // green|Green   diane|Diane|green|0     eugene|Eugene|green
             //               eugene|Eugene|green|1
-            try db.dumpTables(["team", "player", "captain"], to: output)
+            return try dumpGame(db)
         }
-        #expect(output.text == """
+        #expect(dump == """
             team
             blue|Blue
             green|Green
@@ -290,11 +318,8 @@ private func makeConfiguredQueue(migrator: DatabaseMigrator) throws -> DatabaseQ
     }
 
     @Test func updatingRowsInAView() throws {
-        var migrator = makeMigrator()
-        registerTriggers(&migrator)
-        let dbQueue = try makeConfiguredQueue(migrator: migrator)
-        let output = Output()
-        try dbQueue.write { db in
+        let dbQueue = try makeQueueWithTriggers()
+        let dump = try dbQueue.write { db in
             try Team(id: "red", name: "Red").insert(db)
             try Team(id: "blue", name: "Blue").insert(db)
             try Captain(id: "alice", name: "Alice", teamId: "red").insert(db)
@@ -315,14 +340,15 @@ private func makeConfiguredQueue(migrator: DatabaseMigrator) throws -> DatabaseQ
             // team        player              captain
             // blue|Blue   alice|Alice|red|0   bob|Bobby|red
             // red|Red     bob|Bobby|red|1
-            try db.dumpTables(["team", "player", "captain"], to: output)
+            let text = try dumpGame(db)
 
             // An update that changes no row of the view is a missing record.
             #expect(throws: RecordError.self) {
                 try Captain(id: "nobody", name: "Nobody", teamId: "red").update(db)
             }
+            return text
         }
-        #expect(output.text == """
+        #expect(dump == """
             team
             blue|Blue
             red|Red
@@ -338,17 +364,14 @@ private func makeConfiguredQueue(migrator: DatabaseMigrator) throws -> DatabaseQ
     }
 
     @Test func deletingRowsFromAView() throws {
-        var migrator = makeMigrator()
-        registerTriggers(&migrator)
-        let dbQueue = try makeConfiguredQueue(migrator: migrator)
-        let output = Output()
+        let dbQueue = try makeQueueWithTriggers()
         try dbQueue.write { db in
             try Team(id: "red", name: "Red").insert(db)
             try Team(id: "blue", name: "Blue").insert(db)
             try Player(id: "alice", name: "Alice", teamId: "red", isCaptain: false).insert(db)
             try Player(id: "bob", name: "Bobby", teamId: "red", isCaptain: true).insert(db)
         }
-        try dbQueue.write { db in
+        let dump = try dbQueue.write { db in
             // Delete Alice, who is not a captain: no row of the view
             let aliceDeleted = try Captain.deleteOne(db, id: "alice")
             #expect(aliceDeleted == false)
@@ -360,9 +383,9 @@ private func makeConfiguredQueue(migrator: DatabaseMigrator) throws -> DatabaseQ
 
             // Delete all captains
             try Captain.deleteAll(db)
-            try db.dumpTables(["team", "player", "captain"], to: output)
+            return try dumpGame(db)
         }
-        #expect(output.text == """
+        #expect(dump == """
             team
             blue|Blue
             red|Red
@@ -373,6 +396,29 @@ private func makeConfiguredQueue(migrator: DatabaseMigrator) throws -> DatabaseQ
             captain
 
             """)
+    }
+
+    @Test func deletingCaptainsThroughAViewDeletesThoseRowsOfTheTableOnly() throws {
+        let dbQueue = try makeQueueWithTriggers()
+        try dbQueue.write { db in
+            try insertTeamsAndPlayers(db)
+            try Player(id: "diane", name: "Diane", teamId: nil, isCaptain: false).insert(db)
+
+            // Alice, a captain, is deleted from the player table.
+            #expect(try Captain.deleteOne(db, id: "alice"))
+            #expect(try Player.fetchOne(db, id: "alice") == nil)
+
+            // So is Bob, fetched from the view.
+            let bob = try Captain.find(db, id: "bob")
+            #expect(try bob.delete(db))
+            #expect(try Player.fetchOne(db, id: "bob") == nil)
+
+            // Deleting all captains keeps the players who are not in the
+            // view: Craig, who is no captain, and Diane, who has no team.
+            try Player(id: "eugene", name: "Eugene", teamId: "red", isCaptain: true).insert(db)
+            try Captain.deleteAll(db)
+            #expect(try Player.order(Column("id")).fetchAll(db).map(\.id) == ["craig", "diane"])
+        }
     }
 
     @Test func schemaSourcesAreCheckedAndCombined() throws {
@@ -437,16 +483,7 @@ private func makeConfiguredQueue(migrator: DatabaseMigrator) throws -> DatabaseQ
         }
         var migrator = DatabaseMigrator()
         migrator.registerMigration("Teams and players") { db in
-            try db.create(table: "team") { t in
-                t.primaryKey("id", .text)
-                t.column("name", .text).notNull()
-            }
-            try db.create(table: "player") { t in
-                t.primaryKey("id", .text)
-                t.column("name", .text).notNull()
-                t.belongsTo("team", onDelete: .setNull)
-                t.column("isCaptain", .boolean).notNull()
-            }
+            try createTeamsAndPlayers(db)
             try db.execute(sql: """
                 CREATE VIEW captain AS
                 SELECT teamId, name
