@@ -9,7 +9,10 @@ import Trellis
 /// and runs its closure on a thread of a thread pool, not on an event loop:
 /// the closure is synchronous, as the closures of `DatabaseQueue` are, and
 /// its statements wait for the server's answers. A thrown error rolls the
-/// transaction back:
+/// transaction back.
+///
+/// The closure receives a ``Trellis/Database``, as on SQLite: raw SQL,
+/// query interface requests and record methods run unchanged.
 ///
 /// ```swift
 /// let client = PostgresClient(configuration: configuration)
@@ -17,10 +20,11 @@ import Trellis
 /// // `client.run()` runs in a task of its own, as postgres-nio requires.
 ///
 /// try await database.write { db in
-///     try db.execute(sql: "INSERT INTO player (name, score) VALUES (?, ?)", arguments: ["Arthur", 100])
+///     var player = Player(id: nil, name: "Arthur", score: 100)
+///     try player.insert(db)
 /// }
 /// let players = try await database.read { db in
-///     try Player.fetchAll(db, sql: "SELECT * FROM player ORDER BY score DESC")
+///     try Player.order(Column("score").desc).fetchAll(db)
 /// }
 /// ```
 ///
@@ -66,7 +70,7 @@ public final class PostgreSQLDatabase: Sendable {
     ///     try db.execute(sql: "UPDATE player SET score = score + 1")
     /// }
     /// ```
-    public func write<T: Sendable>(_ updates: @escaping @Sendable (PostgreSQLDatabase.Connection) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await access(begin: "BEGIN", updates)
     }
 
@@ -78,21 +82,23 @@ public final class PostgreSQLDatabase: Sendable {
     ///     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
     /// }
     /// ```
-    public func read<T: Sendable>(_ value: @escaping @Sendable (PostgreSQLDatabase.Connection) throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await access(begin: "BEGIN READ ONLY", value)
     }
 
     private func access<T: Sendable>(
         begin: String,
-        _ body: @escaping @Sendable (PostgreSQLDatabase.Connection) throws -> T) async throws -> T
+        _ body: @escaping @Sendable (Database) throws -> T) async throws -> T
     {
         let logger = self.logger
         let threadPool = self.threadPool
         return try await client.withConnection { connection in
             try await threadPool.runIfActive {
-                let db = PostgreSQLDatabase.Connection(connection: connection, logger: logger)
-                defer { db.endAccess() }
-                return try db.inTransaction(begin: begin) { try body(db) }
+                let server = PostgresServerConnection(connection: connection, logger: logger)
+                // A connection of its own for each access: it keeps no
+                // state that another access could see.
+                let db = Database(server: server, label: "PostgreSQL")
+                return try db.inServerAccess(begin: begin, body)
             }
         }
     }

@@ -188,17 +188,17 @@ struct PostgreSQLConnectionMisuseTests {
     /// access: it must not run statements there.
     @Test func aConnectionUsedAfterItsAccessThrows() async throws {
         final class Box: @unchecked Sendable {
-            var connection: PostgreSQLDatabase.Connection?
+            var database: Database?
         }
         let box = Box()
         try await PostgresTestServer.withDatabase { database in
-            try await database.read { db in box.connection = db }
-            let escaped = try #require(box.connection)
+            try await database.read { db in box.database = db }
+            let escaped = try #require(box.database)
             let error = try #require(throws: DatabaseError.self) {
                 try escaped.execute(sql: "SELECT 1")
             }
             #expect(error.resultCode == .SQLITE_MISUSE)
-            #expect(error.message == "PostgreSQL connection used outside of its access")
+            #expect(error.message?.hasPrefix("Database was used outside of its access") == true)
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The SQL language of a database engine: the one place that knows how
 /// SQLite and PostgreSQL differ.
 ///
@@ -91,11 +93,53 @@ extension SQLDialect {
     }
 }
 
+/// One statement of SQL written for SQLite, as the engine runs it, before
+/// it has arguments: see ``SQLDialect/templates(_:)``.
+package struct DialectStatementTemplate: Equatable, Sendable {
+    /// The statement as it was written, trimmed, for errors and traces.
+    package var sql: String
+
+    /// The statement as the engine runs it (`$1`, `$2`... on PostgreSQL).
+    package var engineSQL: String
+
+    /// The engine's parameters in the order of their numbers, each written
+    /// as an SQLite placeholder (`?`, `:name`, `?3`): SQLite numbers these
+    /// placeholders as the engine numbers its parameters.
+    package var placeholders: [String]
+
+    /// The length in UTF-8 bytes of the translated SQL up to the end of
+    /// the statement, its semicolon included: where the next one starts.
+    package var utf8Count: Int
+}
+
+extension SQLDialect {
+    /// The statements of SQL written for SQLite, translated for the engine
+    /// as ``statements(_:arguments:)`` translates them, with the
+    /// placeholders of their parameters instead of values: a statement
+    /// prepared once runs with the arguments that are bound later.
+    ///
+    /// SQLite numbers `?` and the first use of each name in the order of
+    /// the text, as PostgreSQL's translation does; `$1`... keep their
+    /// numbers, as `?1`...
+    package func templates(_ sql: String) throws -> [DialectStatementTemplate] {
+        var translation = PostgreSQLStatements(sql: sql, arguments: nil)
+        _ = try translation.translate()
+        return translation.templates
+    }
+}
+
 /// The split of SQL into statements, and the translation of `?` and named
 /// parameters into PostgreSQL's `$n`.
 private struct PostgreSQLStatements {
     let sql: String
-    let arguments: StatementArguments
+    /// Nil when translating templates: parameters take no value.
+    let arguments: StatementArguments?
+    private(set) var templates: [DialectStatementTemplate] = []
+    private var statementStart = 0
+    private var placeholders: [String] = []
+    private var highestNumber = 0
+    /// The UTF-8 length of the statements before the current one.
+    private var utf8Count = 0
     private var scalars: [Unicode.Scalar]
     private var position = 0
     private var positionalIndex = 0
@@ -108,7 +152,7 @@ private struct PostgreSQLStatements {
     private var usesNumberedParameters = false
     private var hasContent = false
 
-    init(sql: String, arguments: StatementArguments) {
+    init(sql: String, arguments: StatementArguments?) {
         self.sql = sql
         self.arguments = arguments
         self.scalars = Array(sql.unicodeScalars)
@@ -145,8 +189,9 @@ private struct PostgreSQLStatements {
                 copy(count: 2)
                 continue
             case ";":
+                try endStatement(end: position)
                 position += 1
-                try endStatement()
+                statementStart = position
                 continue
             default:
                 break
@@ -159,7 +204,9 @@ private struct PostgreSQLStatements {
                 copy(count: 2)
             case "?":
                 position += 1
-                values.append(positionalIndex < arguments.values.count ? arguments.values[positionalIndex] : .null)
+                let positional = arguments?.values ?? []
+                values.append(positionalIndex < positional.count ? positional[positionalIndex] : .null)
+                placeholders.append("?")
                 positionalIndex += 1
                 result += "$\(values.count)"
             case ":", "@", "$":
@@ -168,7 +215,8 @@ private struct PostgreSQLStatements {
                 copy()
             }
         }
-        try endStatement()
+        try endStatement(end: position)
+        guard let arguments else { return statements }
         if positionalIndex != arguments.values.count {
             throw DatabaseError.misuse(
                 "wrong number of statement arguments: expected \(positionalIndex), got \(arguments.values.count)",
@@ -177,24 +225,41 @@ private struct PostgreSQLStatements {
         return statements
     }
 
-    private mutating func endStatement() throws {
+    private mutating func endStatement(end: Int) throws {
         defer {
             result = ""
             values = []
             namedNumbers = [:]
             usesNumberedParameters = false
             hasContent = false
+            placeholders = []
+            highestNumber = 0
+        }
+        // The statement and its semicolon, if any.
+        for scalar in scalars[statementStart..<min(end + 1, scalars.count)] {
+            utf8Count += UTF8.width(scalar)
         }
         guard hasContent else { return }
         if usesNumberedParameters {
-            guard values.isEmpty, positionalIndex == 0 else {
+            guard values.isEmpty, arguments == nil || positionalIndex == 0 else {
                 throw DatabaseError.misuse("numbered parameters ($1) can not be mixed with ? or named parameters", sql: sql)
             }
-            positionalIndex = arguments.values.count
-            statements.append(DialectStatement(sql: result, values: arguments.values))
+            // SQLite holds the values of the parameters: its limit applies.
+            guard highestNumber <= 32766 else {
+                throw DatabaseError.misuse("too many SQL variables: $\(highestNumber)", sql: sql)
+            }
+            placeholders = highestNumber == 0 ? [] : (1...highestNumber).map { "?\($0)" }
+            let positional = arguments?.values ?? []
+            positionalIndex = positional.count
+            statements.append(DialectStatement(sql: result, values: positional))
         } else {
             statements.append(DialectStatement(sql: result, values: values))
         }
+        var written = ""
+        written.unicodeScalars.append(contentsOf: scalars[statementStart..<end])
+        templates.append(DialectStatementTemplate(
+            sql: written.trimmingCharacters(in: .whitespacesAndNewlines), engineSQL: result, placeholders: placeholders,
+            utf8Count: utf8Count))
     }
 
     private mutating func copyQuoted(by quote: Unicode.Scalar) {
@@ -212,7 +277,12 @@ private struct PostgreSQLStatements {
             if let next = peek(1), ("0"..."9").contains(next) {
                 usesNumberedParameters = true
                 copy()
-                while let digit = peek(), ("0"..."9").contains(digit) { copy() }
+                var digits = ""
+                while let digit = peek(), ("0"..."9").contains(digit) {
+                    digits.unicodeScalars.append(digit)
+                    copy()
+                }
+                highestNumber = max(highestNumber, Int(digits) ?? 0)
                 return
             }
             if let tag = dollarQuoteTag() {
@@ -230,14 +300,21 @@ private struct PostgreSQLStatements {
             name.unicodeScalars.append(scalars[end])
             end += 1
         }
-        guard let value = arguments.namedValues[name] else {
-            throw DatabaseError.misuse("missing statement argument: \(name)", sql: sql)
+        let value: DatabaseValue
+        if let arguments {
+            guard let named = arguments.namedValues[name] else {
+                throw DatabaseError.misuse("missing statement argument: \(name)", sql: sql)
+            }
+            value = named
+        } else {
+            value = .null
         }
         position = end
         if let number = namedNumbers[name] {
             result += "$\(number)"
         } else {
             values.append(value)
+            placeholders.append(":" + name)
             namedNumbers[name] = values.count
             result += "$\(values.count)"
         }

@@ -36,7 +36,7 @@ public final class SQLGenerationContext {
     init(_ db: Database, parent: SQLGenerationContext? = nil, inlinesValues: Bool = false, dialect: SQLDialect? = nil) {
         self.db = db
         self.parent = parent
-        self.dialect = dialect ?? parent?.dialect ?? .sqlite
+        self.dialect = dialect ?? parent?.dialect ?? db.dialect
         self.inlinesValues = inlinesValues || parent?.inlinesValues == true
         self.depth = parent?.depth ?? 0
     }

@@ -5,24 +5,28 @@ import Trellis
 // resolve it: by the connection's `search_path`, case-sensitively (Trellis
 // quotes every identifier it writes).
 
-extension PostgreSQLDatabase.Connection {
+// They answer `Database`'s `tableExists(_:)`, `columns(in:)`,
+// `primaryKey(_:)` and `foreignKeys(on:)`.
+
+extension PostgresServerConnection {
     /// Whether a table (or a view) exists.
-    ///
-    /// ```swift
-    /// if try db.tableExists("player") { ... }
-    /// ```
-    public func tableExists(_ name: String) throws -> Bool {
-        try Bool.fetchOne(self, sql: "SELECT to_regclass(quote_ident(?)) IS NOT NULL", arguments: [name]) ?? false
+    func tableExists(_ name: String) throws -> Bool {
+        let rows = try self.rows("SELECT to_regclass(quote_ident(?)) IS NOT NULL AS found", arguments: [name])
+        return try rows.first?.decode(Bool.self, atIndex: 0) ?? false
+    }
+
+    /// Whether a view exists.
+    func viewExists(_ name: String) throws -> Bool {
+        let rows = try self.rows("""
+            SELECT relkind IN ('v', 'm') FROM pg_catalog.pg_class WHERE oid = to_regclass(quote_ident(?))
+            """, arguments: [name])
+        return try rows.first?.decode(Bool.self, atIndex: 0) ?? false
     }
 
     /// The columns of a table, in the order of their definition. Throws a
     /// `no such table` error when the table does not exist.
-    ///
-    /// ```swift
-    /// let names = try db.columns(in: "player").map(\.name)
-    /// ```
-    public func columns(in table: String) throws -> [ColumnInfo] {
-        let rows = try Row.fetchAll(self, sql: """
+    func columns(in table: String) throws -> [ColumnInfo] {
+        let rows = try self.rows("""
             SELECT a.attname AS name,
                    format_type(a.atttypid, a.atttypmod) AS type,
                    a.attnotnull AS notnull,
@@ -51,11 +55,7 @@ extension PostgreSQLDatabase.Connection {
     /// The primary key of a table. Throws when the table does not exist,
     /// or has no primary key: a PostgreSQL table has no rowid to stand in
     /// for one.
-    ///
-    /// ```swift
-    /// let key = try db.primaryKey("player").columns  // ["id"]
-    /// ```
-    public func primaryKey(_ table: String) throws -> PrimaryKeyInfo {
+    func primaryKey(_ table: String) throws -> PrimaryKeyInfo {
         let keyColumns = try columns(in: table)
             .filter { $0.primaryKeyIndex > 0 }
             .sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
@@ -68,17 +68,11 @@ extension PostgreSQLDatabase.Connection {
     /// The foreign keys of a table, in the order of their creation, with
     /// their column pairs in the order of their definition. Throws when the
     /// table does not exist.
-    ///
-    /// ```swift
-    /// for foreignKey in try db.foreignKeys(on: "book") {
-    ///     print(foreignKey.destinationTable, foreignKey.originColumns)
-    /// }
-    /// ```
-    public func foreignKeys(on table: String) throws -> [ForeignKeyInfo] {
+    func foreignKeys(on table: String) throws -> [ForeignKeyInfo] {
         guard try tableExists(table) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }
-        let rows = try Row.fetchAll(self, sql: """
+        let rows = try self.rows("""
             SELECT c.oid::int8 AS constraint_id,
                    (SELECT relname FROM pg_catalog.pg_class WHERE oid = c.confrelid) AS destination_table,
                    (SELECT attname FROM pg_catalog.pg_attribute WHERE attrelid = c.conrelid AND attnum = k.origin) AS origin,
