@@ -153,6 +153,28 @@ private struct Membership: FetchableRecord, PersistableRecord, Equatable, Sendab
     }
 
     @Test(arguments: Engine.available)
+    func batchesAndFetchingPersistenceMethods(_ engine: Engine) async throws {
+        try await engine.write { db in
+            try engine.createPlayers(db)
+            let inserted = try [
+                Player(id: nil, name: "Arthur", score: 100),
+                Player(id: nil, name: "Barbara", score: 50),
+            ].insertAll(db)
+            #expect(inserted.map(\.id) == [1, 2])
+            var craig = Player(id: nil, name: "Craig", score: 80)
+            let fetched = try craig.insertAndFetch(db)
+            #expect(fetched == Player(id: 3, name: "Craig", score: 80))
+            #expect(craig.id == nil)
+            craig.id = 3
+            craig.score = 90
+            #expect(try craig.updateAndFetch(db) == craig)
+            var david = Player(id: 3, name: "David", score: 10)
+            #expect(try david.upsertAndFetch(db) == david)
+            #expect(try Player.fetchCount(db) == 3)
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func theQueryInterfaceRunsUnchanged(_ engine: Engine) async throws {
         try await engine.write { db in
             try engine.createPlayers(db)

@@ -86,6 +86,18 @@ import Testing
         #expect(error.message == "missing statement argument: missing")
     }
 
+    @Test func templatesKeepTheParametersAsSQLitePlaceholders() throws {
+        // The placeholders that hold the arguments of a statement prepared
+        // for a server: SQLite numbers them as PostgreSQL numbers `$n`.
+        let templates = try postgreSQL.templates("INSERT INTO t VALUES (?, :n, ?, :n); SELECT $2, $1 ;  -- end")
+        #expect(templates.map(\.sql) == ["INSERT INTO t VALUES (?, :n, ?, :n)", "SELECT $2, $1"])
+        #expect(templates.map(\.engineSQL) == ["INSERT INTO t VALUES ($1, $2, $3, $2)", " SELECT $2, $1 "])
+        #expect(templates.map(\.placeholders) == [["?", ":n", "?"], ["?1", "?2"]])
+        // Where each statement ends, in UTF-8 bytes: the next one starts there.
+        #expect(templates.map(\.utf8Count) == [36, 52])
+        #expect(try postgreSQL.templates("  -- nothing\n ; ").isEmpty)
+    }
+
     @Test func blobLiteralsAreWrittenForEachEngine() {
         let blob = Data([0x00, 0xAB, 0x10]).databaseValue
         #expect(SQLDialect.sqlite.literal(blob) == blob.sqlLiteral)
