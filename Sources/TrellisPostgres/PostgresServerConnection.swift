@@ -57,6 +57,18 @@ final class PostgresServerConnection: DatabaseServerConnection {
         return DatabaseServerRows(columnNames: names, values: values, rowCount: result.rows.count, changesCount: changesCount)
     }
 
+    func columnNames(of statement: DialectStatement, sql: String, arguments: StatementArguments) throws -> [String] {
+        let firstWord = statement.sql.drop { $0.isWhitespace }.prefix { $0.isLetter }.uppercased()
+        guard ["SELECT", "WITH", "VALUES", "TABLE"].contains(firstWord) else { return [] }
+        // A server tells the columns with the rows, and a query may return
+        // none: this one returns one row, of NULLs, in the query's columns,
+        // which it does not run.
+        var described = statement
+        described.sql = "SELECT trellis_columns.* FROM (VALUES (1)) AS trellis_row "
+            + "LEFT JOIN (\(statement.sql)) AS trellis_columns ON FALSE"
+        return try run(described, sql: sql, arguments: arguments).columnNames
+    }
+
     /// The rows of a catalog query, written with `?` for its arguments.
     func rows(_ sql: String, arguments: StatementArguments) throws -> [Row] {
         var rows: [Row] = []

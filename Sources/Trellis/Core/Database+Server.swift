@@ -29,6 +29,7 @@ extension Database {
         do {
             value = try body(self)
             try throwUnreportedDecodingError()
+            try throwPendingServerError()
         } catch {
             if serverTransactionIsOpen { try? execute(sql: "ROLLBACK") }
             throw error
@@ -61,6 +62,7 @@ extension Database {
         guard let server, let serverStatement = statement.server else {
             throw DatabaseError.misuse("a statement of a database server ran on another connection", sql: statement.sql)
         }
+        try throwPendingServerError()
         let values = try serverStatement.boundValues(of: statement.sqliteStatement)
         let rows = try server.run(
             DialectStatement(sql: serverStatement.engineSQL, values: values),
@@ -74,7 +76,8 @@ extension Database {
         case .commitsTransaction, .rollsBackTransaction: serverTransactionIsOpen = false
         case .none, .changesSchema, .rollsBackToSavepoint: break
         }
-        statement.updateColumns(rows.columnNames)
+        // Without rows, the server tells no columns.
+        if rows.rowCount > 0 { statement.takeServerColumns(rows.columnNames) }
         return rows
     }
 
@@ -106,6 +109,37 @@ extension Database {
         let value = try decode(row)
         try row.checkRecordedDecodingError()
         return value
+    }
+
+    /// The names of the columns of a statement of the server, before it
+    /// runs: row adapters and prefetches read them. An error is thrown by
+    /// the next statement.
+    func describeOnServer(_ statement: Statement) -> [String] {
+        guard let server, let serverStatement = statement.server else { return [] }
+        do {
+            let values = try serverStatement.boundValues(of: statement.sqliteStatement)
+            return try server.columnNames(
+                of: DialectStatement(sql: serverStatement.engineSQL, values: values),
+                sql: statement.sql, arguments: StatementArguments(values: values))
+        } catch {
+            if pendingServerError == nil { pendingServerError = error }
+            return []
+        }
+    }
+
+    /// Remembers the use of a feature that only SQLite has, on a server, by
+    /// a method that can not throw: the next statement throws instead of
+    /// running without it.
+    func recordUnsupportedFeature(_ feature: String) {
+        guard let server, pendingServerError == nil else { return }
+        pendingServerError = server.dialect.unsupported(feature)
+    }
+
+    private func throwPendingServerError() throws {
+        if let error = pendingServerError {
+            pendingServerError = nil
+            throw error
+        }
     }
 
     /// Throws the `not supported` error of a feature that only SQLite has,

@@ -186,6 +186,10 @@ public final class Database {
     @exclusivity(unchecked) var serverLastInsertedRowID: Int64 = 0
     @exclusivity(unchecked) var serverTransactionIsOpen = false
 
+    /// The error of a feature that only SQLite has, used on a server by a
+    /// method that can not throw: the next statement throws it.
+    @exclusivity(unchecked) var pendingServerError: (any Error)?
+
     /// Opens a connection. Throws when the file can not be opened or is not
     /// a database.
     init(path: String, configuration: Configuration, label: String) throws {
@@ -919,7 +923,10 @@ public final class Database {
     /// ``Configuration/publicStatementArguments`` is true;
     /// `expandedDescription` always shows them.
     public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)? = nil) {
-        guard let connection = sqliteConnection else { return }
+        guard let connection = sqliteConnection else {
+            if trace != nil { recordUnsupportedFeature("trace(options:_:)") }
+            return
+        }
         // SQLite forgets the previous callback before the tracer that it
         // refers to is released.
         sqlite3_trace_v2(connection, 0, nil, nil)

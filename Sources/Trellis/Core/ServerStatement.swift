@@ -19,6 +19,10 @@ final class ServerStatement {
     /// The number of parameters of the server's SQL.
     let parameterCount: Int
 
+    /// Whether the statement only reads, as its first word says: a
+    /// statement that starts with `WITH` may write, and does not count.
+    let isQuery: Bool
+
     /// What running the statement does to the connection, as far as a
     /// connection must know without the server telling it.
     let effect: Effect
@@ -50,6 +54,8 @@ final class ServerStatement {
         engineSQL = template.engineSQL
         parameterCount = template.placeholders.count
         effect = Self.effect(of: template.sql)
+        let firstWord = template.sql.prefix { $0.isLetter }.uppercased()
+        isQuery = ["SELECT", "VALUES", "TABLE", "SHOW", "EXPLAIN"].contains(firstWord)
     }
 
     /// The SQLite statement that holds the arguments of `template`.

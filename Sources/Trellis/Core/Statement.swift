@@ -148,7 +148,6 @@ public final class Statement {
         self.invalidatesSchemaCache = server.effect.invalidatesSchemaCache
         self.region = StatementRegion()
         self._columnCount = 0
-        self._columnNames = []
         self.schemaGeneration = database.schemaGeneration
         // The server refuses the writes of a read-only transaction.
         self.isAllowedInReadOnlyAccess = true
@@ -165,6 +164,12 @@ public final class Statement {
     /// The names of the columns, from left to right.
     public var columnNames: [String] {
         if let names = _columnNames { return names }
+        if server != nil {
+            // Asked before the statement ran.
+            let names = database.describeOnServer(self)
+            takeServerColumns(names)
+            return names
+        }
         let names = Self.columnNames(of: sqliteStatement)
         _columnNames = names
         return names
@@ -180,7 +185,8 @@ public final class Statement {
 
     /// Whether the statement does not write to the database file.
     public var isReadonly: Bool {
-        sqlite3_stmt_readonly(sqliteStatement) != 0
+        if let server { return server.isQuery }
+        return sqlite3_stmt_readonly(sqliteStatement) != 0
     }
 
     /// Returns the index of the leftmost column named `name`, compared
@@ -364,8 +370,19 @@ public final class Statement {
         updateColumns(Self.columnNames(of: sqliteStatement))
     }
 
+    /// Takes the columns that the server told for the statement.
+    func takeServerColumns(_ names: [String]) {
+        if let known = _columnNames, known == names { return }
+        if _columnNames == nil {
+            _columnCount = names.count
+            _columnNames = names
+        } else {
+            updateColumns(names)
+        }
+    }
+
     /// Takes the new columns, and forgets what the old ones made.
-    func updateColumns(_ names: [String]) {
+    private func updateColumns(_ names: [String]) {
         guard names != columnNames else { return }
         _columnCount = names.count
         _columnNames = names
