@@ -71,7 +71,62 @@ private struct Membership: FetchableRecord, PersistableRecord, Equatable, Sendab
     }
 }
 
+/// A record of a table that the schema DSL creates.
+private struct Team: Codable, FetchableRecord, MutablePersistableRecord, Equatable, Sendable {
+    var id: Int64?
+    var name: String
+    var rating: Double?
+    var logo: Data?
+    var founded: Date?
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
 @Suite struct SharedRecordTests {
+    @Test(arguments: Engine.available)
+    func theSchemaDSLCreatesTablesForBothEngines(_ engine: Engine) async throws {
+        let founded = Date(timeIntervalSince1970: 1_600_000_000)
+        try await engine.write { db in
+            try db.create(table: "team") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique()
+                t.column("rating", .double)
+                t.column("logo", .blob)
+                t.column("founded", .datetime)
+            }
+            try db.create(table: "member") { t in
+                t.primaryKey("id", .integer)
+                t.belongsTo("team").notNull()
+                t.column("name", .text).notNull()
+            }
+            var team = Team(id: nil, name: "Red", rating: 4.5, logo: Data([1, 2, 255]), founded: founded)
+            try team.insert(db)
+            #expect(team.id == 1)
+            #expect(try Team.fetchOne(db, key: 1) == team)
+            try db.execute(sql: #"INSERT INTO member ("teamId", name) VALUES (?, ?)"#, arguments: [team.id, "Arthur"])
+            #expect(try Int64.fetchOne(db, sql: "SELECT id FROM member") == 1)
+            #expect(try db.foreignKeys(on: "member").map(\.originColumns) == [["teamId"]])
+            #expect(try db.primaryKey("member").columns == ["id"])
+            #expect(try db.columns(in: "team").map(\.name) == ["id", "name", "rating", "logo", "founded"])
+
+            switch engine {
+            case .sqlite:
+                try db.create(table: "tag") { t in t.column("name", .text).collate(.nocase) }
+            case .postgreSQL:
+                let collation = try #require(throws: DatabaseError.self) {
+                    try db.create(table: "tag") { t in t.column("name", .text).collate(.nocase) }
+                }
+                #expect(collation.message == "COLLATE NOCASE is not supported by PostgreSQL")
+                let option = try #require(throws: DatabaseError.self) {
+                    try db.create(table: "tag", options: .withoutRowID) { t in t.primaryKey("name", .text) }
+                }
+                #expect(option.message == "The table option WITHOUT ROWID is not supported by PostgreSQL")
+            }
+        }
+    }
+
     @Test(arguments: Engine.available)
     func rawSQLRunsOnTheDatabase(_ engine: Engine) async throws {
         let (names, count, changes, rowNames) = try await engine.write { db in
