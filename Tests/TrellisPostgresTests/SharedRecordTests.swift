@@ -312,6 +312,23 @@ private struct Team: Codable, FetchableRecord, MutablePersistableRecord, Equatab
     }
 
     @Test(arguments: Engine.available)
+    func readOnlyRefusesWrites(_ engine: Engine) async throws {
+        try await engine.write { db in
+            try engine.createPlayers(db)
+            let count = try db.readOnly {
+                try Player.fetchCount(db) + (try Int.fetchOne(db, sql: "WITH t AS (SELECT 1 AS one) SELECT one FROM t") ?? 0)
+            }
+            #expect(count == 1)
+            let error = try #require(throws: DatabaseError.self) {
+                try db.readOnly { try db.execute(sql: "INSERT INTO player (name, score) VALUES ('Arthur', 1)") }
+            }
+            #expect(error.resultCode == .SQLITE_READONLY)
+            try Player(id: nil, name: "Barbara", score: 2).inserted(db)
+            #expect(try Player.fetchCount(db) == 1)
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func featuresThatOnlySQLiteHasThrowOnPostgreSQL(_ engine: Engine) async throws {
         try await engine.write { db in
             try engine.createPlayers(db)

@@ -19,8 +19,8 @@ final class ServerStatement {
     /// The number of parameters of the server's SQL.
     let parameterCount: Int
 
-    /// Whether the statement only reads, as its first word says: a
-    /// statement that starts with `WITH` may write, and does not count.
+    /// Whether the statement only reads, as its words say: a query, or a
+    /// `WITH` that names no writing statement.
     let isQuery: Bool
 
     /// What running the statement does to the connection, as far as a
@@ -54,8 +54,19 @@ final class ServerStatement {
         engineSQL = template.engineSQL
         parameterCount = template.placeholders.count
         effect = Self.effect(of: template.sql)
-        let firstWord = template.sql.prefix { $0.isLetter }.uppercased()
-        isQuery = ["SELECT", "VALUES", "TABLE", "SHOW", "EXPLAIN"].contains(firstWord)
+        isQuery = Self.isQuery(template.sql)
+    }
+
+    private static func isQuery(_ sql: String) -> Bool {
+        let words = sql.uppercased().split(whereSeparator: { !$0.isLetter && $0 != "_" })
+        switch words.first {
+        case "SELECT", "VALUES", "TABLE", "SHOW", "EXPLAIN":
+            return true
+        case "WITH":
+            return !words.contains { ["INSERT", "UPDATE", "DELETE", "MERGE"].contains($0) }
+        default:
+            return false
+        }
     }
 
     /// The SQLite statement that holds the arguments of `template`.

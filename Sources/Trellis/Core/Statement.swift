@@ -149,8 +149,9 @@ public final class Statement {
         self.region = StatementRegion()
         self._columnCount = 0
         self.schemaGeneration = database.schemaGeneration
-        // The server refuses the writes of a read-only transaction.
-        self.isAllowedInReadOnlyAccess = true
+        // `readOnly` runs inside the transaction of a server's access,
+        // which can not become read-only: the connection refuses writes.
+        self.isAllowedInReadOnlyAccess = server.isQuery
         self.server = server
     }
 
