@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
 import CompilerPluginSupport
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -110,3 +111,28 @@ let package = Package(
         ),
     ]
 )
+
+// Trellis on PostgreSQL, in a product of its own: a user of Trellis alone
+// does not build SwiftNIO. `TRELLIS_SKIP_POSTGRES=1` leaves it out of a
+// build: CI's AddressSanitizer pass does so, since the layer holds no
+// unsafe code and building SwiftNIO and BoringSSL again costs minutes.
+if ProcessInfo.processInfo.environment["TRELLIS_SKIP_POSTGRES"] == nil {
+    package.products.append(.library(name: "TrellisPostgres", targets: ["TrellisPostgres"]))
+    // The PostgreSQL driver, which pools connections.
+    package.dependencies.append(.package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"))
+    package.targets += [
+        .target(
+            name: "TrellisPostgres",
+            dependencies: [
+                "Trellis",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "TrellisPostgresTests",
+            dependencies: ["TrellisPostgres"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+}

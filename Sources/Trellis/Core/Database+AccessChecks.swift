@@ -14,7 +14,7 @@ extension Database {
     func checkIsInsideAccess(sql: String?) throws {
         guard isOutsideAccess else { return }
         // A closed connection says so, whatever the access.
-        _ = try openConnection()
+        if !usesServer { _ = try openConnection() }
         throw DatabaseError(
             resultCode: .SQLITE_MISUSE,
             message: "Database was used outside of its access: the Database given to the closure of read, write, "

@@ -40,7 +40,10 @@ extension Database {
     /// Installs SQLite's hooks when a handler is set, and removes them
     /// when it is not, so that connections without observers pay nothing.
     func installTransactionHooks() {
-        guard let connection = sqliteConnection else { return }
+        guard let connection = sqliteConnection else {
+            recordUnsupportedFeature("Transaction observation")
+            return
+        }
         guard transactionHookHandler != nil else {
             // Hooks go away, possibly while the statement that ended a
             // transaction runs: the statements stay (they only delete

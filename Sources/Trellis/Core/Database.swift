@@ -169,6 +169,27 @@ public final class Database {
     /// `SQLITE_INTERRUPT`: see `didEndAccess()`.
     @exclusivity(unchecked) var wasInterrupted = false
 
+    /// The server that runs the statements of the connection, when it is a
+    /// connection to a database server: `sqliteConnection` is then nil, and
+    /// the features that only SQLite has throw (see `Database+Server.swift`).
+    let server: (any DatabaseServerConnection)?
+
+    /// Whether `server` is set, for the inlined code of the fast paths,
+    /// which tests it once per statement run.
+    @usableFromInline
+    let usesServer: Bool
+
+    /// The counts that SQLite keeps for its connections, kept for a server
+    /// from the answers to the statements.
+    @exclusivity(unchecked) var serverChangesCount = 0
+    @exclusivity(unchecked) var serverTotalChangesCount = 0
+    @exclusivity(unchecked) var serverLastInsertedRowID: Int64 = 0
+    @exclusivity(unchecked) var serverTransactionIsOpen = false
+
+    /// The error of a feature that only SQLite has, used on a server by a
+    /// method that can not throw: the next statement throws it.
+    @exclusivity(unchecked) var pendingServerError: (any Error)?
+
     /// Opens a connection. Throws when the file can not be opened or is not
     /// a database.
     init(path: String, configuration: Configuration, label: String) throws {
@@ -178,6 +199,8 @@ public final class Database {
         }
         self.configuration = configuration
         self.description = label
+        self.server = nil
+        self.usesServer = false
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var connection: SQLiteConnection?
@@ -197,6 +220,15 @@ public final class Database {
             close()
             throw error
         }
+    }
+
+    /// A connection whose statements run on a database server: see
+    /// `Database+Server.swift`.
+    init(server: any DatabaseServerConnection, configuration: Configuration, label: String) {
+        self.configuration = configuration
+        self.description = label
+        self.server = server
+        self.usesServer = true
     }
 
     deinit {
@@ -299,6 +331,9 @@ public final class Database {
     @usableFromInline
     func openConnection() throws -> SQLiteConnection {
         guard let connection = sqliteConnection else {
+            // The SQLite connection is asked for by the features that only
+            // SQLite has.
+            if let server { throw server.dialect.unsupported("This SQLite feature") }
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed: \(description)")
         }
         return connection
@@ -321,22 +356,23 @@ public final class Database {
 
     /// The number of rows changed by the last INSERT, UPDATE or DELETE.
     public var changesCount: Int {
-        sqliteConnection.map { Int(sqlite3_changes64($0)) } ?? 0
+        sqliteConnection.map { Int(sqlite3_changes64($0)) } ?? serverChangesCount
     }
 
     /// The number of rows changed since the connection was opened.
     public var totalChangesCount: Int {
-        sqliteConnection.map { Int(sqlite3_total_changes64($0)) } ?? 0
+        sqliteConnection.map { Int(sqlite3_total_changes64($0)) } ?? serverTotalChangesCount
     }
 
-    /// The rowid of the last inserted row.
+    /// The rowid of the last inserted row. On a server, the integer
+    /// primary key of the last record inserted.
     public var lastInsertedRowID: Int64 {
-        sqliteConnection.map { sqlite3_last_insert_rowid($0) } ?? 0
+        sqliteConnection.map { sqlite3_last_insert_rowid($0) } ?? serverLastInsertedRowID
     }
 
     /// Whether a transaction is open.
     public var isInsideTransaction: Bool {
-        sqliteConnection.map { sqlite3_get_autocommit($0) == 0 } ?? false
+        sqliteConnection.map { sqlite3_get_autocommit($0) == 0 } ?? serverTransactionIsOpen
     }
 
     // MARK: - Statements
@@ -455,10 +491,11 @@ public final class Database {
     func prepareStatement(utf8: ContiguousArray<CChar>, from offset: Int, persistent: Bool) throws
         -> (statement: Statement, next: Int, isLast: Bool)?
     {
-        let connection = try openConnection()
         if isOutsideAccess {
             try checkIsInsideAccess(sql: String(decoding: utf8.dropFirst(offset).prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self))
         }
+        if let server { return try prepareServerStatement(utf8: utf8, from: offset, dialect: server.dialect) }
+        let connection = try openConnection()
         return try utf8.withUnsafeBufferPointer { buffer in
             guard let start = buffer.baseAddress else { return nil }
             let end = start + buffer.count - 1  // the trailing NUL
@@ -527,7 +564,7 @@ public final class Database {
         if statement.schemaGeneration != schemaGeneration { try statement.refreshColumns() }
         // A statement kept past the access that prepared it, or past the
         // life of its queue.
-        if sqliteConnection == nil { _ = try openConnection() }
+        if sqliteConnection == nil && !usesServer { _ = try openConnection() }
         // As in GRDB, the only statement a cancelled access runs is ROLLBACK.
         if let accessCancellation, accessCancellation.isCancelled, !statement.region.rollsBack {
             throw CancellationError()
@@ -886,7 +923,10 @@ public final class Database {
     /// ``Configuration/publicStatementArguments`` is true;
     /// `expandedDescription` always shows them.
     public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)? = nil) {
-        guard let connection = sqliteConnection else { return }
+        guard let connection = sqliteConnection else {
+            if trace != nil { recordUnsupportedFeature("trace(options:_:)") }
+            return
+        }
         // SQLite forgets the previous callback before the tracer that it
         // refers to is released.
         sqlite3_trace_v2(connection, 0, nil, nil)

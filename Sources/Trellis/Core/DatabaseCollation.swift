@@ -68,7 +68,10 @@ public final class DatabaseCollation: Hashable, Sendable {
 extension Database {
     /// Makes a collation available to the SQL of this connection.
     public func add(collation: DatabaseCollation) {
-        guard let connection = sqliteConnection else { return }
+        guard let connection = sqliteConnection else {
+            recordUnsupportedFeature("add(collation:)")
+            return
+        }
         let context = Unmanaged.passRetained(collation).toOpaque()
         let code = sqlite3_create_collation_v2(connection, collation.name, SQLITE_UTF8, context, { context, count1, bytes1, count2, bytes2 in
             guard let context else { return 0 }
@@ -95,7 +98,10 @@ extension Database {
     /// db.remove(collation: reversed)
     /// ```
     public func remove(collation: DatabaseCollation) {
-        guard let connection = sqliteConnection else { return }
+        guard let connection = sqliteConnection else {
+            recordUnsupportedFeature("remove(collation:)")
+            return
+        }
         sqlite3_create_collation_v2(connection, collation.name, SQLITE_UTF8, nil, nil, nil)
         schemaCache.persistent["collation:" + collation.name.lowercased()] = nil
     }

@@ -43,6 +43,12 @@ public final class DatabaseCursor<Element>: Cursor {
             statement.reset()
         }
         try statement.database.willExecute(statement)
+        if statement.server != nil {
+            // The server gives every row at once.
+            prefetchedElements = try statement.database.fetchAllOnServer(statement, layout: layout, decode: decode).makeIterator()
+            isDone = true
+            return
+        }
         // Until it ends, the cursor owns the statement: a fetch of the same
         // SQL must not take it from the cache and bind other arguments,
         // even before the first step (SQLite calls it busy only after).

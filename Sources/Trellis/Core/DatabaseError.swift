@@ -34,6 +34,16 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// Whether the description shows the arguments.
     let publicStatementArguments: Bool
 
+    /// The SQLSTATE of an error reported by a PostgreSQL server (`23505`
+    /// for a unique violation), nil for SQLite. The result code of such an
+    /// error is the closest SQLite code: `SQLITE_CONSTRAINT_UNIQUE` for
+    /// `23505`, `SQLITE_ERROR` when there is none.
+    ///
+    /// ```swift
+    /// catch let error as DatabaseError where error.sqlState == "23505" { ... }
+    /// ```
+    public let sqlState: String?
+
     /// The primary result code.
     public var resultCode: ResultCode { extendedResultCode.primaryResultCode }
 
@@ -63,8 +73,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
 
     init(
         resultCode: ResultCode, message: String?, sql: String?, arguments: StatementArguments?,
-        publicStatementArguments: Bool)
+        publicStatementArguments: Bool, sqlState: String? = nil)
     {
+        self.sqlState = sqlState
         self.extendedResultCode = resultCode
         // Without a message, SQLite's text for the code, as in GRDB:
         // `DatabaseError(resultCode: .SQLITE_BUSY).message` is "database is locked".
@@ -97,7 +108,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     }
 
     private func description(withArguments showsArguments: Bool) -> String {
-        var text = "SQLite error \(resultCode.rawValue)"
+        var text = sqlState.map { "PostgreSQL error \($0)" } ?? "SQLite error \(resultCode.rawValue)"
         if let message {
             text += ": " + message
         }
@@ -142,7 +153,28 @@ extension DatabaseError {
         guard let error = error as? DatabaseError, error.sql != nil else { return error }
         return DatabaseError(
             resultCode: error.extendedResultCode, message: error.message, sql: error.sql,
-            arguments: StatementArguments(values: arguments), publicStatementArguments: error.publicStatementArguments)
+            arguments: StatementArguments(values: arguments), publicStatementArguments: error.publicStatementArguments,
+            sqlState: error.sqlState)
+    }
+
+    /// An error reported by a PostgreSQL server, with its SQLSTATE and
+    /// message, and the closest SQLite result code, so that code that
+    /// tests `resultCode` runs unchanged on both engines.
+    package init(sqlState: String, message: String?, sql: String?, arguments: StatementArguments?) {
+        let resultCode: ResultCode = switch sqlState {
+        case "23505": .SQLITE_CONSTRAINT_UNIQUE
+        case "23503": .SQLITE_CONSTRAINT_FOREIGNKEY
+        case "23502": .SQLITE_CONSTRAINT_NOTNULL
+        case "23514": .SQLITE_CONSTRAINT_CHECK
+        case _ where sqlState.hasPrefix("23"): .SQLITE_CONSTRAINT
+        case "40001", "40P01", "55P03": .SQLITE_BUSY
+        case "57014": .SQLITE_INTERRUPT
+        case "25006": .SQLITE_READONLY
+        default: .SQLITE_ERROR
+        }
+        self.init(
+            resultCode: resultCode, message: message, sql: sql, arguments: arguments,
+            publicStatementArguments: false, sqlState: sqlState)
     }
 
     /// A misuse of the library that a caller can fix: a wrong argument

@@ -218,7 +218,10 @@ extension Database {
     /// try Int.fetchOne(db, sql: "SELECT succ(1)") // 2
     /// ```
     public func add(function: DatabaseFunction) {
-        guard let connection = sqliteConnection else { return }
+        guard let connection = sqliteConnection else {
+            recordUnsupportedFeature("add(function:)")
+            return
+        }
         let flags = SQLITE_UTF8 | (function.isPure ? SQLITE_DETERMINISTIC : 0) | (function.isInnocuous ? SQLITE_INNOCUOUS : 0)
         // SQLite keeps the function until it is replaced or the connection
         // closes, then calls the destructor, which releases it.
@@ -249,7 +252,10 @@ extension Database {
 
     /// Removes an SQL function from the connection.
     public func remove(function: DatabaseFunction) {
-        guard let connection = sqliteConnection else { return }
+        guard let connection = sqliteConnection else {
+            recordUnsupportedFeature("remove(function:)")
+            return
+        }
         sqlite3_create_function_v2(
             connection, function.name, CInt(clamping: function.argumentCount ?? -1), SQLITE_UTF8, nil, nil, nil, nil, nil)
     }

@@ -99,6 +99,7 @@ extension Database {
             statement.reset()
         }
         try willExecute(statement)
+        if statement.server != nil { return try fetchAllOnServer(statement, layout: layout, decode: decode) }
         defer { statement.reset() }
         guard try statement.step() else { return [] }
         statement.checkColumnsAfterFirstStep()
@@ -125,6 +126,7 @@ extension Database {
             statement.reset()
         }
         try willExecute(statement)
+        if statement.server != nil { return try fetchOneOnServer(statement, layout: layout, decode: decode) }
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         statement.checkColumnsAfterFirstStep()

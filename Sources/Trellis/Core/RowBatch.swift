@@ -39,6 +39,16 @@ final class RowBatch {
         columnCount = layout?.baseCount ?? statement.columnCount
     }
 
+    /// A batch of rows already copied: the answer of a database server.
+    init(names: [String], layout: RowLayout?, values: [DatabaseValue], rowCount: Int) {
+        self.names = names
+        self.layout = layout
+        width = names.count
+        columnCount = layout?.baseCount ?? names.count
+        self.values = values
+        self.rowCount = rowCount
+    }
+
     /// Copies the current row of the statement that `row` reads, and
     /// returns its position in the batch.
     func append(_ row: Row) -> Int {

@@ -119,6 +119,12 @@ public final class Statement {
     @exclusivity(unchecked) private var _columnNames: [String]?
     @exclusivity(unchecked) private var _parameterNames: [String?]?
 
+    /// What the statement runs on the server of its connection, if the
+    /// connection is one to a server: its SQLite statement then only
+    /// holds the arguments (see ``ServerStatement``).
+    @usableFromInline
+    let server: ServerStatement?
+
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String, invalidatesSchemaCache: Bool, region: StatementRegion) {
         self.database = database
         self.sqliteStatement = sqliteStatement
@@ -129,6 +135,24 @@ public final class Statement {
         self.schemaGeneration = database.schemaGeneration
         self.isAllowedInReadOnlyAccess = sqlite3_stmt_readonly(sqliteStatement) != 0
             || sql.prefix(6).uppercased() == "PRAGMA"
+        self.server = nil
+    }
+
+    /// A statement of a connection to a server. Its columns are known
+    /// once it ran: the server tells them with the rows.
+    init(database: Database, template: DialectStatementTemplate) throws {
+        let server = ServerStatement(template: template)
+        self.database = database
+        self.sqliteStatement = try ServerStatement.makePlaceholder(for: template)
+        self.sql = template.sql
+        self.invalidatesSchemaCache = server.effect.invalidatesSchemaCache
+        self.region = StatementRegion()
+        self._columnCount = 0
+        self.schemaGeneration = database.schemaGeneration
+        // `readOnly` runs inside the transaction of a server's access,
+        // which can not become read-only: the connection refuses writes.
+        self.isAllowedInReadOnlyAccess = server.isQuery
+        self.server = server
     }
 
     deinit {
@@ -141,6 +165,12 @@ public final class Statement {
     /// The names of the columns, from left to right.
     public var columnNames: [String] {
         if let names = _columnNames { return names }
+        if server != nil {
+            // Asked before the statement ran.
+            let names = database.describeOnServer(self)
+            takeServerColumns(names)
+            return names
+        }
         let names = Self.columnNames(of: sqliteStatement)
         _columnNames = names
         return names
@@ -156,7 +186,8 @@ public final class Statement {
 
     /// Whether the statement does not write to the database file.
     public var isReadonly: Bool {
-        sqlite3_stmt_readonly(sqliteStatement) != 0
+        if let server { return server.isQuery }
+        return sqlite3_stmt_readonly(sqliteStatement) != 0
     }
 
     /// Returns the index of the leftmost column named `name`, compared
@@ -309,6 +340,11 @@ public final class Statement {
     /// column added, removed, or moved by a migration). The statement must
     /// not read its rows with the names and count of the old one.
     func refreshColumns() throws {
+        if server != nil {
+            // The columns come with the rows of each run.
+            schemaGeneration = database.schemaGeneration
+            return
+        }
         let names = try database.columnNames(ofSQL: sql)
         schemaGeneration = database.schemaGeneration
         updateColumns(names)
@@ -335,6 +371,17 @@ public final class Statement {
         updateColumns(Self.columnNames(of: sqliteStatement))
     }
 
+    /// Takes the columns that the server told for the statement.
+    func takeServerColumns(_ names: [String]) {
+        if let known = _columnNames, known == names { return }
+        if _columnNames == nil {
+            _columnCount = names.count
+            _columnNames = names
+        } else {
+            updateColumns(names)
+        }
+    }
+
     /// Takes the new columns, and forgets what the old ones made.
     private func updateColumns(_ names: [String]) {
         guard names != columnNames else { return }
@@ -359,6 +406,10 @@ public final class Statement {
     public func execute(arguments: StatementArguments? = nil) throws {
         if let arguments { try setArguments(arguments) } else { reset() }
         try database.willExecute(self)
+        if server != nil {
+            try database.executeOnServer(self)
+            return
+        }
         while try step() {}
     }
 

@@ -254,6 +254,15 @@ public struct DatabaseMigrator: Sendable {
     // MARK: Running
 
     func runMigrations(_ db: Database, upTo targetIdentifier: String?) throws {
+        for index in try pendingMigrations(db, upTo: targetIdentifier) {
+            try run(registered[index], db)
+        }
+    }
+
+    /// The positions of the registered migrations that must run, in order,
+    /// after the checks that come before any of them runs; creates the
+    /// table of applied migrations.
+    package func pendingMigrations(_ db: Database, upTo targetIdentifier: String?) throws -> [Int] {
         if let duplicate = duplicates.first {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "already registered migration: \"\(duplicate)\"")
         }
@@ -268,7 +277,9 @@ public struct DatabaseMigrator: Sendable {
         }
         // No migration: the database is left as it is, without a table of
         // applied migrations.
-        if registered.isEmpty { return }
+        if registered.isEmpty { return [] }
+        // The reference schema is SQLite's, built in memory.
+        if eraseDatabaseOnSchemaChange { try db.checkSQLiteOnly("eraseDatabaseOnSchemaChange") }
         if eraseDatabaseOnSchemaChange, try hasSchemaChanges(db) {
             try erase(db)
         }
@@ -279,9 +290,22 @@ public struct DatabaseMigrator: Sendable {
                 resultCode: .SQLITE_MISUSE,
                 message: "database is already migrated beyond migration \"\(targetIdentifier)\"")
         }
-        for migration in registered.prefix(lastIndex + 1) where !applied.contains(migration.identifier) {
-            try run(migration, db)
+        return registered.indices.prefix(lastIndex + 1).filter { !applied.contains(registered[$0].identifier) }
+    }
+
+    /// Runs the migration at `index` of the registered ones, on a server,
+    /// in the transaction of the access: the server runs schema statements
+    /// in transactions, and checks foreign keys as each statement runs
+    /// (`ForeignKeyChecks` has no effect there).
+    package func runMigrationOnServer(at index: Int, _ db: Database) throws {
+        guard registered.indices.contains(index) else {
+            throw DatabaseError.misuse("no registered migration at position \(index)")
         }
+        let migration = registered[index]
+        // Another process may have applied it since it was found pending.
+        if try appliedIdentifiers(db).contains(migration.identifier) { return }
+        try migration.migrate(db)
+        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
     }
 
     private func run(_ migration: Migration, _ db: Database) throws {

@@ -71,14 +71,16 @@ extension Table {
     /// (``Database/cachedStatement(sql:)``): asking again for the same
     /// columns returns it without compiling SQL again.
     ///
-    /// - throws: A ``DatabaseError`` from SQLite: a missing table or column.
+    /// - throws: A ``DatabaseError`` from the database: a missing table or
+    ///   column; on PostgreSQL, a conflict resolution other than `.abort`.
     public func insertStatement(
         _ db: Database,
         columns: [String],
         onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Statement
     {
-        let sql = InsertSQL(table: tableName, columns: columns, conflict: conflictResolution ?? .abort).sql
-        return try db.cachedStatement(sql: sql)
+        let conflict = conflictResolution ?? .abort
+        guard conflict == .abort || !db.usesServer else { throw db.dialect.unsupported("INSERT OR \(conflict.rawValue)") }
+        return try db.cachedStatement(sql: InsertSQL(table: tableName, columns: columns, conflict: conflict).sql)
     }
 
     /// The statement of ``upsert(_:values:onConflict:doUpdate:)`` for

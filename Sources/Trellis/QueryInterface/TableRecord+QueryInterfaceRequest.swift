@@ -217,7 +217,10 @@ extension QueryInterfaceRequest {
         context.assignNames(to: [relation.alias])
         var sql = try SQLQueryGenerator.withClause(relation.commonTableExpressions, context: context)
         sql += "UPDATE "
-        if let conflictResolution, conflictResolution != .abort { sql += "OR \(conflictResolution.rawValue) " }
+        if let conflictResolution, conflictResolution != .abort {
+            guard context.dialect.engine == .sqlite else { throw context.dialect.unsupported("UPDATE OR \(conflictResolution.rawValue)") }
+            sql += "OR \(conflictResolution.rawValue) "
+        }
         sql += relation.tableName.quotedDatabaseIdentifier + " SET "
         sql += try assignments.map { try $0.sql(context, alias: relation.alias) }.joined(separator: ", ")
         if relation.selectsRowsBySubquery {

@@ -79,6 +79,7 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
         returning: PersistenceReturning?) throws -> InsertionSuccess
     {
+        if db.usesServer { return try insertOnServer(db, onConflict: conflictResolution, returning: returning) }
         guard let returning else {
             return try insertWithoutCallbacks(db, onConflict: conflictResolution)
         }
@@ -109,6 +110,7 @@ extension MutablePersistableRecord {
     /// Runs the INSERT statement.
     @inlinable
     func insertWithoutCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
+        if db.usesServer { return try insertOnServer(db, onConflict: conflictResolution, returning: nil) }
         var container = try encodedContainer(db)
         let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
         let statement = try db.recordStatementCache.statement(
@@ -148,6 +150,7 @@ extension MutablePersistableRecord {
         returning: String? = nil) throws -> String
     {
         try checkTableExists(db)
+        guard conflict == .abort || !db.usesServer else { throw db.dialect.unsupported("INSERT OR \(conflict.rawValue)") }
         var sql = InsertSQL(table: databaseTableName, columns: columns, conflict: conflict, rowCount: rowCount).sql
         if let returning { sql += " RETURNING " + returning }
         return sql
@@ -191,6 +194,11 @@ extension Statement {
     @inlinable
     func executeBoundStatement(arguments: @autoclosure () -> [DatabaseValue]) throws {
         try database.willExecute(self)
+        if server != nil {
+            // The server's errors report the bound values.
+            try database.executeOnServer(self)
+            return
+        }
         do {
             while try step() {}
         } catch {

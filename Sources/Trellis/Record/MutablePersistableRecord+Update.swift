@@ -96,6 +96,7 @@ extension MutablePersistableRecord {
         let statement = try db.recordStatementCache.statement(
             db, key: .init(type: ObjectIdentifier(Self.self), operation: operation), columns: setColumns)
         {
+            guard conflict == .abort || !db.usesServer else { throw db.dialect.unsupported("UPDATE OR \(conflict.rawValue)") }
             var sql = conflict == .abort ? "UPDATE " : "UPDATE OR \(conflict.rawValue) "
             sql += table.quotedDatabaseIdentifier + " SET "
             sql += setColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")

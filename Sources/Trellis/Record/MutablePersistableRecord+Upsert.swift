@@ -28,10 +28,20 @@ extension MutablePersistableRecord {
         let table = Self.databaseTableName
         let primaryKey = try db.primaryKey(table)
         let context = SQLGenerationContext(db)
-        var sql = try Self.insertSQL(db, columns: container.columns, conflict: .abort)
-        context.arguments = container.values
+        // A server has no rowid: a NULL key of one column is left to the
+        // column's default, as an insert does (see `insertOnServer`), and
+        // the conflict target is the primary key unless told otherwise.
+        let serverKey = db.usesServer && primaryKey.columns.count == 1 ? primaryKey.columns[0] : nil
+        var columns = container.columns
+        if let serverKey, container.databaseValue(forColumn: serverKey)?.isNull ?? true {
+            columns.removeAll { $0.isEqualIgnoringASCIICase(serverKey) }
+        }
+        var sql = try Self.insertSQL(db, columns: columns, conflict: .abort)
+        context.arguments = columns.map { container.databaseValue(forColumn: $0) ?? .null }
         if !conflictTarget.isEmpty {
             sql += " ON CONFLICT(" + conflictTarget.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+        } else if db.usesServer {
+            sql += " ON CONFLICT(" + primaryKey.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
         } else {
             sql += " ON CONFLICT"
         }
@@ -56,7 +66,7 @@ extension MutablePersistableRecord {
         }
         sql += " DO UPDATE SET " + clauses.joined(separator: ", ")
         // WITHOUT ROWID tables have no rowid to return.
-        let rowIDName = try db.recordStatementCache.rowIDName(db, table)
+        let rowIDName = try serverKey?.quotedDatabaseIdentifier ?? db.recordStatementCache.rowIDName(db, table)
         sql += " RETURNING " + (rowIDName ?? "NULL")
         if let fetchType {
             // The columns that the fetched type selects, as in GRDB.
@@ -67,8 +77,20 @@ extension MutablePersistableRecord {
         guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values: context.arguments)) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "upsert returned no row", sql: sql)
         }
-        let rowID: Int64 = rowIDName != nil ? try row.decode(atIndex: 0) : db.lastInsertedRowID
-        let success = InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
+        let success: InsertionSuccess
+        if let serverKey {
+            // The key is the row id when it is an integer.
+            let key: DatabaseValue = row[0]
+            if case .int64(let rowID) = key.storage {
+                db.serverLastInsertedRowID = rowID
+                success = InsertionSuccess(rowID: rowID, rowIDColumn: serverKey, persistenceContainer: container)
+            } else {
+                success = InsertionSuccess(rowID: 0, rowIDColumn: nil, persistenceContainer: container)
+            }
+        } else {
+            let rowID: Int64 = rowIDName != nil ? try row.decode(atIndex: 0) : db.lastInsertedRowID
+            success = InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
+        }
         if fetchType != nil {
             let fetched = Row(columns: Array(zip(row.columnNames.dropFirst(), row.databaseValues.dropFirst())))
             return (success, fetched)

@@ -121,6 +121,8 @@ final class RecordStatementCache {
     /// primary key must stand for a rowid that no name selects.
     @usableFromInline
     func rowIDName(_ db: Database, _ table: String) throws -> String? {
+        // A server's tables have no rowid: their primary key stands for it.
+        if db.usesServer { return nil }
         let key = table.lowercased()
         if let known = rowIDNames[key] { return known }
         let columns = Set(try db.columns(in: table).map { $0.name.lowercased() })

@@ -183,20 +183,16 @@ public final class ColumnDefinition {
     /// The column definition. `table` is the table being created, if any,
     /// whose primary key a self-reference uses.
     func sql(_ db: Database, in table: TableDefinition? = nil) throws -> String {
+        let dialect = db.dialect
         var sql = name.quotedDatabaseIdentifier
-        if let type { sql += " " + type.rawValue }
-        if let (conflict, autoincrement) = primaryKey {
-            sql += " PRIMARY KEY"
-            if let conflict { sql += " ON CONFLICT \(conflict.rawValue)" }
-            if autoincrement { sql += " AUTOINCREMENT" }
-        }
+        sql += try dialect.columnTypeAndPrimaryKey(
+            type: type?.rawValue, isPrimaryKey: primaryKey != nil, conflict: primaryKey?.0?.rawValue,
+            autoincrement: primaryKey?.1 ?? false)
         if let notNull {
-            sql += " NOT NULL"
-            if let conflict = notNull { sql += " ON CONFLICT \(conflict.rawValue)" }
+            sql += " NOT NULL" + (try dialect.conflictClause(notNull?.rawValue))
         }
         if let unique {
-            sql += " UNIQUE"
-            if let conflict = unique { sql += " ON CONFLICT \(conflict.rawValue)" }
+            sql += " UNIQUE" + (try dialect.conflictClause(unique?.rawValue))
         }
         for check in checks {
             sql += " CHECK (" + (try check.inlinedSQL(db)) + ")"
@@ -204,14 +200,18 @@ public final class ColumnDefinition {
         if let defaultSQL {
             sql += " DEFAULT " + (try defaultSQL.inlinedSQL(db, parenthesized: true))
         }
+        if let collation {
+            try dialect.checkSchemaFeature("COLLATE \(collation)")
+            sql += " COLLATE " + collation
+        }
         if let customCollation {
             db.addIfNeeded(collation: customCollation)
         }
-        if let collation { sql += " COLLATE " + collation }
         if let reference {
             sql += " " + (try reference.referencesClause(db, in: table))
         }
         if let (expression, qualification) = generated {
+            if qualification != .stored { try dialect.checkSchemaFeature("A VIRTUAL generated column") }
             sql += " GENERATED ALWAYS AS (" + (try expression.inlinedSQL(db)) + ")"
             sql += qualification == .stored ? " STORED" : " VIRTUAL"
         }

@@ -8,7 +8,8 @@ extension Database {
     /// try db.schemaVersion() > version // true
     /// ```
     public func schemaVersion() throws -> Int32 {
-        try Int32.fetchOne(self, sql: "PRAGMA schema_version") ?? 0
+        try checkSQLiteOnly("schemaVersion()")
+        return try Int32.fetchOne(self, sql: "PRAGMA schema_version") ?? 0
     }
 
     /// Whether a table exists, in the given schema (`"main"`, `"temp"`,
@@ -21,7 +22,8 @@ extension Database {
     public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
         let key = SchemaCacheKey(name, schemaName)
         if let exists = schemaCache.tableExists[key] { return exists }
-        let exists = try schemaObjectExists(type: "table", name: name, in: schemaName)
+        let exists = try server.map { try $0.tableExists(checkServerSchema(name, schemaName)) }
+            ?? schemaObjectExists(type: "table", name: name, in: schemaName)
         schemaCache.tableExists[key] = exists
         return exists
     }
@@ -32,7 +34,8 @@ extension Database {
     /// if try db.triggerExists("player_insert") { ... }
     /// ```
     public func triggerExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
-        try schemaObjectExists(type: "trigger", name: name, in: schemaName)
+        try checkSQLiteOnly("triggerExists(_:)")
+        return try schemaObjectExists(type: "trigger", name: name, in: schemaName)
     }
 
     /// Whether a view exists, in the given schema or in any of them.
@@ -41,7 +44,8 @@ extension Database {
     /// if try db.viewExists("bestPlayer") { ... }
     /// ```
     public func viewExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
-        try schemaObjectExists(type: "view", name: name, in: schemaName)
+        if let server { return try server.viewExists(checkServerSchema(name, schemaName)) }
+        return try schemaObjectExists(type: "view", name: name, in: schemaName)
     }
 
     /// Whether the table is one of SQLite's own (`sqlite_sequence`...).
@@ -132,6 +136,11 @@ extension Database {
     public func columns(in table: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
         let key = SchemaCacheKey(table, schemaName)
         if let columns = schemaCache.columns[key] { return columns }
+        if let server {
+            let columns = try server.columns(in: checkServerSchema(table, schemaName))
+            schemaCache.columns[key] = columns
+            return columns
+        }
         try checkTableExists(table, in: schemaName)
         let rows = try Row.fetchAll(self, sql: pragma("table_xinfo", table, in: schemaName))
         let columns = rows.compactMap { row -> ColumnInfo? in
@@ -163,6 +172,11 @@ extension Database {
     public func primaryKey(_ table: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
         let key = SchemaCacheKey(table, schemaName)
         if let primaryKey = schemaCache.primaryKeys[key] { return primaryKey }
+        if let server {
+            let primaryKey = try server.primaryKey(checkServerSchema(table, schemaName))
+            schemaCache.primaryKeys[key] = primaryKey
+            return primaryKey
+        }
         let columns = try self.columns(in: table, in: schemaName)
         let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
         let primaryKey: PrimaryKeyInfo
@@ -209,6 +223,11 @@ extension Database {
     public func foreignKeys(on table: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
         let key = SchemaCacheKey(table, schemaName)
         if let foreignKeys = schemaCache.foreignKeys[key] { return foreignKeys }
+        if let server {
+            let foreignKeys = try server.foreignKeys(on: checkServerSchema(table, schemaName))
+            schemaCache.foreignKeys[key] = foreignKeys
+            return foreignKeys
+        }
         var result: [ForeignKeyInfo] = []
         for declared in try declaredForeignKeys(on: table, in: schemaName).sorted(by: { $0.id < $1.id }) {
             let destinationColumns: [String]
@@ -245,6 +264,7 @@ extension Database {
     ///
     /// - throws: A ``DatabaseError`` when the table does not exist.
     public func declaredForeignKeys(on table: String, in schemaName: String? = nil) throws -> [DeclaredForeignKeyInfo] {
+        try checkSQLiteOnly("declaredForeignKeys(on:)")
         try checkTableExists(table, in: schemaName)
         let rows = try Row.fetchAll(self, sql: pragma("foreign_key_list", table, in: schemaName))
         var foreignKeys: [DeclaredForeignKeyInfo] = []
@@ -292,6 +312,7 @@ extension Database {
     ///
     /// - throws: A ``DatabaseError`` when the table does not exist.
     public func indexes(on table: String, in schemaName: String? = nil, includingExpressions: Bool = false) throws -> [IndexInfo] {
+        try checkSQLiteOnly("indexes(on:)")
         let key = SchemaCacheKey(table, schemaName)
         if !includingExpressions, let indexes = schemaCache.indexes[key] { return indexes }
         try checkTableExists(table, in: schemaName)

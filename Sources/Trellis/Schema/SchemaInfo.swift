@@ -161,3 +161,26 @@ public struct DeclaredForeignKeyInfo: Hashable, Sendable {
     /// What an update of the referenced key does; nil for `NO ACTION`.
     public let onUpdate: Database.ForeignKeyAction?
 }
+
+// The schema of another engine (PostgreSQL's catalog) is described with
+// the same values as SQLite's.
+
+extension ColumnInfo {
+    package init(name: String, declaredType: String, notNull: Bool, defaultSQL: String?, primaryKeyPosition: Int, index: Int) {
+        self.init(name: name, type: declaredType, isNotNull: notNull, defaultValueSQL: defaultSQL,
+                  primaryKeyIndex: primaryKeyPosition, cid: index, generated: nil)
+    }
+}
+
+extension PrimaryKeyInfo {
+    /// A primary key of explicit columns: PostgreSQL tables have no rowid.
+    package init(explicitColumns columns: [String]) {
+        self.init(columns: columns, rowIDColumn: nil, isRowID: false)
+    }
+}
+
+extension ForeignKeyInfo {
+    package init(identifier: Int, destination: String, columnMapping: [(origin: String, destination: String)]) {
+        self.init(id: identifier, destinationTable: destination, mapping: columnMapping)
+    }
+}

@@ -318,14 +318,12 @@ public final class TableDefinition {
                 case .foreignKey(let request): return belongsToColumns[ObjectIdentifier(request)] ?? []
                 }
             }
-            var sql = "PRIMARY KEY (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
-            if let conflict { sql += " ON CONFLICT \(conflict.rawValue)" }
-            definitions.append(sql)
+            let sql = "PRIMARY KEY (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+            definitions.append(sql + (try db.dialect.conflictClause(conflict?.rawValue)))
         }
         for (columns, conflict) in uniqueKeys {
-            var sql = "UNIQUE (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
-            if let conflict { sql += " ON CONFLICT \(conflict.rawValue)" }
-            definitions.append(sql)
+            let sql = "UNIQUE (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+            definitions.append(sql + (try db.dialect.conflictClause(conflict?.rawValue)))
         }
         for foreignKey in tableForeignKeys {
             definitions.append("FOREIGN KEY (" + foreignKey.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ") "
@@ -346,6 +344,7 @@ public final class TableDefinition {
         var tableOptions: [String] = []
         if options.contains(.strict) { tableOptions.append("STRICT") }
         if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
+        if let option = tableOptions.first { try db.dialect.checkSchemaFeature("The table option \(option)") }
         if !tableOptions.isEmpty { sql += " " + tableOptions.joined(separator: ", ") }
 
         var statements = [sql]

@@ -30,9 +30,13 @@ public final class SQLGenerationContext {
     /// schema statements (CHECK, DEFAULT) can not have parameters.
     let inlinesValues: Bool
 
-    init(_ db: Database, parent: SQLGenerationContext? = nil, inlinesValues: Bool = false) {
+    /// The SQL language written: see ``SQLDialect``.
+    package let dialect: SQLDialect
+
+    init(_ db: Database, parent: SQLGenerationContext? = nil, inlinesValues: Bool = false, dialect: SQLDialect? = nil) {
         self.db = db
         self.parent = parent
+        self.dialect = dialect ?? parent?.dialect ?? db.dialect
         self.inlinesValues = inlinesValues || parent?.inlinesValues == true
         self.depth = parent?.depth ?? 0
     }
@@ -68,7 +72,7 @@ public final class SQLGenerationContext {
     /// Appends a value and returns its placeholder, or returns the value as
     /// an SQL literal when values are inlined.
     func bind(_ value: DatabaseValue) -> String {
-        if inlinesValues { return value.sqlLiteral }
+        if inlinesValues { return dialect.literal(value) }
         arguments.append(value)
         return "?"
     }

@@ -1,0 +1,150 @@
+import Foundation
+import TrellisSQLite
+
+/// What a ``Statement`` of a connection to a database server runs: its SQL
+/// in the server's dialect, and what running it does to the connection.
+///
+/// The SQLite statement of such a ``Statement`` is a placeholder,
+/// `SELECT ?, :name...`, with one parameter for each of the server's
+/// parameters, in the same order. It holds the arguments: every way of
+/// binding them (`setArguments`, the record persistence fast paths, key
+/// lookups) works on it unchanged, and the server's values are read back
+/// by stepping it once, when the statement runs. SQLite's code paths thus
+/// need no test of the engine, but where a statement runs.
+@usableFromInline
+final class ServerStatement {
+    /// The SQL that the server runs.
+    let engineSQL: String
+
+    /// The number of parameters of the server's SQL.
+    let parameterCount: Int
+
+    /// Whether the statement only reads, as its words say: a query, or a
+    /// `WITH` that names no writing statement.
+    let isQuery: Bool
+
+    /// What running the statement does to the connection, as far as a
+    /// connection must know without the server telling it.
+    let effect: Effect
+
+    enum Effect {
+        case none
+        /// A statement of the schema (`CREATE`, `ALTER`, `DROP`...): the
+        /// cached schema is stale once it ran.
+        case changesSchema
+        /// `BEGIN`, `START TRANSACTION`
+        case beginsTransaction
+        /// `COMMIT`, `END`
+        case commitsTransaction
+        /// `ROLLBACK` without `TO`, `ABORT`, which may undo schema changes.
+        case rollsBackTransaction
+        /// `ROLLBACK TO SAVEPOINT`, which may undo schema changes.
+        case rollsBackToSavepoint
+
+        /// Whether the cached schema is stale once the statement ran.
+        var invalidatesSchemaCache: Bool {
+            switch self {
+            case .changesSchema, .rollsBackTransaction, .rollsBackToSavepoint: true
+            case .none, .beginsTransaction, .commitsTransaction: false
+            }
+        }
+    }
+
+    init(template: DialectStatementTemplate) {
+        engineSQL = template.engineSQL
+        parameterCount = template.placeholders.count
+        effect = Self.effect(of: template.sql)
+        isQuery = Self.isQuery(template.sql)
+    }
+
+    private static func isQuery(_ sql: String) -> Bool {
+        let words = sql.uppercased().split(whereSeparator: { !$0.isLetter && $0 != "_" })
+        switch words.first {
+        case "SELECT", "VALUES", "TABLE", "SHOW", "EXPLAIN":
+            return true
+        case "WITH":
+            return !words.contains { ["INSERT", "UPDATE", "DELETE", "MERGE"].contains($0) }
+        default:
+            return false
+        }
+    }
+
+    /// The SQLite statement that holds the arguments of `template`.
+    static func makePlaceholder(for template: DialectStatementTemplate) throws -> SQLiteStatement {
+        let sql = template.placeholders.isEmpty ? "SELECT NULL" : "SELECT " + template.placeholders.joined(separator: ", ")
+        return try ServerPlaceholderConnection.shared.prepare(sql)
+    }
+
+    /// The values bound to the placeholder, in the order of the server's
+    /// parameters.
+    func boundValues(of placeholder: SQLiteStatement) throws -> [DatabaseValue] {
+        guard parameterCount > 0 else { return [] }
+        // Resetting keeps the bindings.
+        sqlite3_reset(placeholder)
+        defer { sqlite3_reset(placeholder) }
+        let code = sqlite3_step(placeholder)
+        guard code == SQLITE_ROW else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code),
+                message: "the arguments of the statement could not be read: \(String(cString: sqlite3_errstr(code)))")
+        }
+        return (0..<CInt(parameterCount)).map { DatabaseValue(sqliteStatement: placeholder, index: $0) }
+    }
+
+    /// What the first words of a statement say it does.
+    private static func effect(of sql: String) -> Effect {
+        let words = sql.uppercased()
+            .split(whereSeparator: { !$0.isLetter && $0 != "_" })
+            .prefix(4)
+        switch words.first {
+        case "CREATE", "ALTER", "DROP", "TRUNCATE", "COMMENT", "GRANT", "REVOKE":
+            return .changesSchema
+        case "BEGIN", "START":
+            return .beginsTransaction
+        case "COMMIT", "END":
+            return .commitsTransaction
+        case "ABORT":
+            return .rollsBackTransaction
+        case "ROLLBACK":
+            return words.contains("TO") ? .rollsBackToSavepoint : .rollsBackTransaction
+        default:
+            return .none
+        }
+    }
+}
+
+/// The in-memory SQLite connection that prepares the placeholders of the
+/// statements of servers (see ``ServerStatement``), shared by all
+/// connections: it is opened in SQLite's serialized mode, which makes its
+/// use from several threads safe, and a placeholder reads no table.
+final class ServerPlaceholderConnection: @unchecked Sendable {
+    static let shared = ServerPlaceholderConnection()
+
+    private let connection: SQLiteConnection?
+
+    private init() {
+        var connection: SQLiteConnection?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_MEMORY
+        if sqlite3_open_v2(":memory:", &connection, flags, nil) == SQLITE_OK {
+            self.connection = connection
+        } else {
+            sqlite3_close_v2(connection)
+            self.connection = nil
+        }
+    }
+
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        guard let connection else {
+            throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "the in-memory database of statement arguments could not be opened")
+        }
+        var statement: SQLiteStatement?
+        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            sqlite3_finalize(statement)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code),
+                message: "invalid statement parameters: \(String(cString: sqlite3_errstr(code)))", sql: sql)
+        }
+        return statement
+    }
+}

@@ -1,0 +1,84 @@
+import PostgresNIO
+import Trellis
+
+/// The connection of one access of a ``PostgreSQLDatabase``, under the
+/// ``Trellis/Database`` that the access's closure receives: it runs the
+/// statements of that database on a leased postgres-nio connection.
+///
+/// Each statement is sent on its own and waited for on the thread of the
+/// access, and its rows are copied as Trellis values (see
+/// `DatabaseValue+PostgresCell.swift`).
+final class PostgresServerConnection: DatabaseServerConnection {
+    private let connection: PostgresNIO.PostgresConnection
+    private let logger: Logger
+
+    init(connection: PostgresNIO.PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    var dialect: SQLDialect { .postgreSQL }
+
+    /// The commands whose row count is a number of changed rows.
+    private static let changingCommands: Set<String> = ["INSERT", "UPDATE", "DELETE", "MERGE"]
+
+    func run(_ statement: DialectStatement, sql: String, arguments: StatementArguments) throws -> DatabaseServerRows {
+        var bindings = PostgresBindings(capacity: statement.values.count)
+        for value in statement.values {
+            bindings.appendValue(PostgresParameter(value))
+        }
+        let query = PostgresQuery(unsafeSQL: statement.sql, binds: bindings)
+        let result: PostgresQueryResult
+        do {
+            result = try connection.query(query, logger: logger).wait()
+        } catch let error as PSQLError {
+            throw DatabaseError(error, sql: sql, arguments: arguments)
+        }
+        // PostgreSQL answers the COMMIT of a transaction that a failed
+        // statement aborted with a rollback, and no error: the caller that
+        // went on after the error must not believe its writes committed.
+        if result.metadata.command == "ROLLBACK", statement.sql.uppercased().hasPrefix("COMMIT") {
+            throw DatabaseError(
+                sqlState: "25P02", message: "the transaction was rolled back: a statement failed in it", sql: sql,
+                arguments: arguments)
+        }
+        var names: [String] = []
+        var values: [DatabaseValue] = []
+        if let first = result.rows.first {
+            names = first.map(\.columnName)
+            values.reserveCapacity(names.count * result.rows.count)
+        }
+        for row in result.rows {
+            for cell in row {
+                values.append(try DatabaseValue(cell))
+            }
+        }
+        let changesCount = Self.changingCommands.contains(result.metadata.command) ? result.metadata.rows : nil
+        return DatabaseServerRows(columnNames: names, values: values, rowCount: result.rows.count, changesCount: changesCount)
+    }
+
+    func columnNames(of statement: DialectStatement, sql: String, arguments: StatementArguments) throws -> [String] {
+        let firstWord = statement.sql.drop { $0.isWhitespace }.prefix { $0.isLetter }.uppercased()
+        guard ["SELECT", "WITH", "VALUES", "TABLE"].contains(firstWord) else { return [] }
+        // A server tells the columns with the rows, and a query may return
+        // none: this one returns one row, of NULLs, in the query's columns,
+        // which it does not run.
+        var described = statement
+        described.sql = "SELECT trellis_columns.* FROM (VALUES (1)) AS trellis_row "
+            + "LEFT JOIN (\(statement.sql)) AS trellis_columns ON FALSE"
+        return try run(described, sql: sql, arguments: arguments).columnNames
+    }
+
+    /// The rows of a catalog query, written with `?` for its arguments.
+    func rows(_ sql: String, arguments: StatementArguments) throws -> [Row] {
+        var rows: [Row] = []
+        for statement in try dialect.statements(sql, arguments: arguments) {
+            let answer = try run(statement, sql: sql, arguments: arguments)
+            let width = answer.columnNames.count
+            rows = (0..<answer.rowCount).map { index in
+                Row(columns: Array(zip(answer.columnNames, answer.values[(index * width)..<((index + 1) * width)])))
+            }
+        }
+        return rows
+    }
+}
