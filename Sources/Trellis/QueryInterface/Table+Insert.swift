@@ -37,6 +37,7 @@ extension Table {
     /// ```
     ///
     /// - parameters:
+    ///   - db: A connection in a write access.
     ///   - values: The values of the columns.
     ///   - conflictTarget: The columns of the key that detects the conflict.
     ///   - updatedColumns: The columns that the existing row takes from the
