@@ -204,6 +204,62 @@ private struct UserInfoPlayer: FetchableRecord, Decodable {
     }
 }
 
+private struct Country: Identifiable, FetchableRecord, PersistableRecord, Hashable {
+    var isoCode: String
+    var name: String
+    var population: Int
+
+    var id: String { isoCode }
+
+    init(isoCode: String, name: String, population: Int) {
+        self.isoCode = isoCode
+        self.name = name
+        self.population = population
+    }
+
+    init(row: Row) {
+        isoCode = row["isoCode"]
+        name = row["name"]
+        population = row["population"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["isoCode"] = isoCode
+        container["name"] = name
+        container["population"] = population
+    }
+}
+
+private struct Coordinate {
+    var latitude: Double
+    var longitude: Double
+}
+
+private struct MappedPlace: MutablePersistableRecord {
+    static let databaseTableName = "location"
+    var id: Int64?
+    var title: String
+    var coordinate: Coordinate
+
+    enum Columns {
+        static let id = Column("id")
+        static let title = Column("title")
+        static let latitude = Column("latitude")
+        static let longitude = Column("longitude")
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container[Columns.id] = id
+        container[Columns.title] = title
+        container[Columns.latitude] = coordinate.latitude
+        container[Columns.longitude] = coordinate.longitude
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
 @Suite struct ReadmeRecordsDocTests {
     private func makePlaceQueue() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
@@ -653,6 +709,58 @@ private struct UserInfoPlayer: FetchableRecord, Decodable {
                 // Failed insertion due to IGNORE policy
             }
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 1)
+        }
+    }
+    // MARK: PersistableRecord Protocol and Identifiable Records
+
+    @Test func encodeToContainerWithColumns() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "location") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("title", .text)
+                t.column("latitude", .double)
+                t.column("longitude", .double)
+            }
+            var paris = MappedPlace(
+                id: nil,
+                title: "Paris",
+                coordinate: Coordinate(latitude: 48.8534100, longitude: 2.3488000))
+            try paris.insert(db)
+            #expect(paris.id == 1)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM location"))
+            #expect(row == ["id": 1, "title": "Paris", "latitude": 48.8534100, "longitude": 2.3488000])
+        }
+    }
+
+    @Test func identifiableWithAPrimaryKeyNotCalledId() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "country") { t in
+                t.primaryKey("isoCode", .text)
+                t.column("name", .text).notNull()
+                t.column("population", .integer).notNull()
+            }
+            try Country(isoCode: "FR", name: "France", population: 67_848_156).insert(db)
+            try Country(isoCode: "US", name: "United States", population: 331_900_000).insert(db)
+            try Country(isoCode: "DE", name: "Germany", population: 83_200_000).insert(db)
+        }
+        let france = try dbQueue.read { db in
+            try Country.fetchOne(db, id: "FR")
+        }
+        #expect(france?.name == "France")
+        try dbQueue.write { (db) throws in
+            #expect(try Country.find(db, id: "US").name == "United States")
+            #expect(try Country.fetchAll(db, ids: ["FR", "US"]).map(\.id).sorted() == ["FR", "US"])
+            #expect(try Country.fetchSet(db, ids: ["FR", "XX"]).map(\.id) == ["FR"])
+            #expect(try Country.filter(id: "DE").fetchCount(db) == 1)
+            #expect(try Country.filter(ids: ["DE", "FR"]).fetchCount(db) == 2)
+            #expect(try Country.filter(keys: ["DE", "FR", "XX"]).fetchCount(db) == 2)
+            #expect(try Country.fetchAll(db, keys: ["FR", "US"]).count == 2)
+            #expect(try Country.exists(db, id: "FR"))
+            #expect(try Country.deleteOne(db, id: "FR"))
+            #expect(try Country.deleteAll(db, ids: ["US", "DE", "XX"]) == 2)
+            #expect(try Country.fetchCount(db) == 0)
         }
     }
 }
