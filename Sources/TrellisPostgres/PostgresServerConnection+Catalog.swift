@@ -76,17 +76,23 @@ extension PostgresServerConnection {
             SELECT c.oid::int8 AS constraint_id,
                    (SELECT relname FROM pg_catalog.pg_class WHERE oid = c.confrelid) AS destination_table,
                    (SELECT attname FROM pg_catalog.pg_attribute WHERE attrelid = c.conrelid AND attnum = k.origin) AS origin,
-                   (SELECT attname FROM pg_catalog.pg_attribute WHERE attrelid = c.confrelid AND attnum = k.destination) AS destination
+                   (SELECT attname FROM pg_catalog.pg_attribute WHERE attrelid = c.confrelid AND attnum = k.destination) AS destination,
+                   c.confdeltype::text AS on_delete,
+                   c.confupdtype::text AS on_update
             FROM pg_catalog.pg_constraint c,
                  unnest(c.conkey, c.confkey) WITH ORDINALITY AS k(origin, destination, ordinal)
             WHERE c.contype = 'f' AND c.conrelid = to_regclass(quote_ident(?))
             ORDER BY c.oid, k.ordinal
             """, arguments: [table])
         var result: [ForeignKeyInfo] = []
-        var current: (constraint: Int64, destination: String, mapping: [(origin: String, destination: String)])?
+        var current: (
+            constraint: Int64, destination: String, mapping: [(origin: String, destination: String)],
+            onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?)?
         func flush() {
             guard let current else { return }
-            result.append(ForeignKeyInfo(identifier: result.count, destination: current.destination, columnMapping: current.mapping))
+            result.append(ForeignKeyInfo(
+                identifier: result.count, destination: current.destination, columnMapping: current.mapping,
+                deleteAction: current.onDelete, updateAction: current.onUpdate))
         }
         for row in rows {
             let constraint: Int64 = try row.decode(forColumn: "constraint_id")
@@ -95,10 +101,25 @@ extension PostgresServerConnection {
                 current?.mapping.append(pair)
             } else {
                 flush()
-                current = (constraint, try row.decode(forColumn: "destination_table"), [pair])
+                current = (
+                    constraint, try row.decode(forColumn: "destination_table"), [pair],
+                    Self.foreignKeyAction(try row.decode(forColumn: "on_delete")),
+                    Self.foreignKeyAction(try row.decode(forColumn: "on_update")))
             }
         }
         flush()
         return result
+    }
+
+    /// The action of `pg_constraint.confdeltype` or `confupdtype`: nil for
+    /// `NO ACTION` ("a"), as SQLite's introspection reports it.
+    private static func foreignKeyAction(_ code: String) -> Database.ForeignKeyAction? {
+        switch code {
+        case "c": .cascade
+        case "r": .restrict
+        case "n": .setNull
+        case "d": .setDefault
+        default: nil
+        }
     }
 }

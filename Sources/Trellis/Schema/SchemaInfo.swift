@@ -180,7 +180,11 @@ extension PrimaryKeyInfo {
 }
 
 extension ForeignKeyInfo {
-    package init(identifier: Int, destination: String, columnMapping: [(origin: String, destination: String)]) {
-        self.init(id: identifier, destinationTable: destination, mapping: columnMapping)
+    package init(
+        identifier: Int, destination: String, columnMapping: [(origin: String, destination: String)],
+        deleteAction: Database.ForeignKeyAction? = nil, updateAction: Database.ForeignKeyAction? = nil)
+    {
+        self.init(id: identifier, destinationTable: destination, mapping: columnMapping,
+                  onDelete: deleteAction, onUpdate: updateAction)
     }
 }
