@@ -79,9 +79,8 @@ extension Table {
         columns: [String],
         onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Statement
     {
-        let conflict = conflictResolution ?? .abort
-        guard conflict == .abort || !db.usesServer else { throw db.dialect.unsupported("INSERT OR \(conflict.rawValue)") }
-        return try db.cachedStatement(sql: InsertSQL(table: tableName, columns: columns, conflict: conflict).sql)
+        let sql = try InsertSQL(table: tableName, columns: columns, conflict: conflictResolution ?? .abort).sql(db)
+        return try db.cachedStatement(sql: sql)
     }
 
     /// The statement of ``upsert(_:values:onConflict:doUpdate:)`` for
@@ -107,9 +106,9 @@ extension Table {
         }
         let conflictColumns = Set(conflictTarget.map { $0.lowercased() })
         let updated = updatedColumns ?? columns.filter { !conflictColumns.contains($0.lowercased()) }
-        let sql = InsertSQL(
+        let sql = try InsertSQL(
             table: tableName, columns: columns,
-            upsert: .update(conflictTarget: conflictTarget, columns: updated)).sql
+            upsert: InsertSQL.Upsert(conflictTarget: conflictTarget, updatedColumns: updated)).sql(db)
         return try db.cachedStatement(sql: sql)
     }
 

@@ -150,8 +150,7 @@ extension MutablePersistableRecord {
         returning: String? = nil) throws -> String
     {
         try checkTableExists(db)
-        guard conflict == .abort || !db.usesServer else { throw db.dialect.unsupported("INSERT OR \(conflict.rawValue)") }
-        var sql = InsertSQL(table: databaseTableName, columns: columns, conflict: conflict, rowCount: rowCount).sql
+        var sql = try InsertSQL(table: databaseTableName, columns: columns, conflict: conflict, rowCount: rowCount).sql(db)
         if let returning { sql += " RETURNING " + returning }
         return sql
     }

@@ -8,11 +8,11 @@
 /// INSERT INTO <table> DEFAULT VALUES
 /// ```
 struct InsertSQL {
-    /// What a row that conflicts with the inserted one updates.
-    enum Upsert {
-        /// `ON CONFLICT[(target)] DO UPDATE SET column = excluded.column...`
-        /// for `columns`, or `DO NOTHING` when there are none.
-        case update(conflictTarget: [String], columns: [String])
+    /// `ON CONFLICT[(conflictTarget)] DO UPDATE SET column = excluded.column...`
+    /// for `updatedColumns`, or `DO NOTHING` when there are none.
+    struct Upsert {
+        var conflictTarget: [String]
+        var updatedColumns: [String]
     }
 
     var table: String
@@ -21,6 +21,13 @@ struct InsertSQL {
     /// The number of rows of values (a multi-row insert).
     var rowCount = 1
     var upsert: Upsert?
+
+    /// The SQL for `db`: a conflict resolution is SQLite's only, and
+    /// throws on a database server.
+    func sql(_ db: Database) throws -> String {
+        guard conflict == .abort || !db.usesServer else { throw db.dialect.unsupported("INSERT OR \(conflict.rawValue)") }
+        return sql
+    }
 
     var sql: String {
         var sql = conflict == .abort ? "INSERT" : "INSERT OR \(conflict.rawValue)"
@@ -32,17 +39,14 @@ struct InsertSQL {
             sql += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ") VALUES "
             sql += Array(repeating: row, count: rowCount).joined(separator: ", ")
         }
-        switch upsert {
-        case nil:
-            break
-        case .update(let conflictTarget, let updatedColumns):
-            sql += conflictTarget.isEmpty
+        if let upsert {
+            sql += upsert.conflictTarget.isEmpty
                 ? " ON CONFLICT"
-                : " ON CONFLICT(" + conflictTarget.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
-            if updatedColumns.isEmpty {
+                : " ON CONFLICT(" + upsert.conflictTarget.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+            if upsert.updatedColumns.isEmpty {
                 sql += " DO NOTHING"
             } else {
-                sql += " DO UPDATE SET " + updatedColumns
+                sql += " DO UPDATE SET " + upsert.updatedColumns
                     .map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }
                     .joined(separator: ", ")
             }
