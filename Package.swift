@@ -114,8 +114,8 @@ let package = Package(
 
 // Trellis on PostgreSQL, in a product of its own: a user of Trellis alone
 // does not build SwiftNIO. `TRELLIS_SKIP_POSTGRES=1` leaves it out of a
-// build: CI's AddressSanitizer pass does so, since the layer holds no
-// unsafe code and building SwiftNIO and BoringSSL again costs minutes.
+// build, for work on the SQLite layers: SwiftNIO and BoringSSL cost
+// minutes to build, and postgres-nio need not be fetched at all.
 if ProcessInfo.processInfo.environment["TRELLIS_SKIP_POSTGRES"] == nil {
     package.products.append(.library(name: "TrellisPostgres", targets: ["TrellisPostgres"]))
     // The PostgreSQL driver, which pools connections.

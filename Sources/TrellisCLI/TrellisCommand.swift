@@ -33,7 +33,7 @@ struct TrellisCommand: ParsableCommand {
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Runs the seed scenarios on a new database file and prints what they fetch.")
+        abstract: "Runs the documented scenarios on a new database file and prints what they fetch.")
 
     @Option(name: .long, help: "The database file to create (a previous demo database is recreated; any other file is left alone).")
     var database: String = Demo.defaultPath

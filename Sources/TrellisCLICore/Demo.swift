@@ -2,7 +2,7 @@ import Foundation
 import Trellis
 import TrellisObjects
 
-/// `trellis demo`: the scenarios of the seed documents, run on a database
+/// `trellis demo`: the scenarios of the documentation, run on a database
 /// file, with what they fetch printed as tables.
 public enum Demo {
     /// The default database file, in the current folder.

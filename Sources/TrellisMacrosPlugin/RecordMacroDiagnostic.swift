@@ -1,7 +1,7 @@
 import SwiftDiagnostics
 import SwiftSyntax
 
-/// The errors and warnings of the record macros.
+/// The compile-time errors of the record macros.
 enum RecordMacroDiagnostic: DiagnosticMessage {
     case notAStructOrClass(macro: String)
     case columnNameNotALiteral
@@ -32,10 +32,4 @@ enum RecordMacroDiagnostic: DiagnosticMessage {
     }
 
     var severity: DiagnosticSeverity { .error }
-}
-
-/// A fix-it of the record macros.
-struct RecordMacroFixIt: FixItMessage {
-    let message: String
-    var fixItID: MessageID { MessageID(domain: "TrellisMacros", id: message) }
 }

@@ -19,6 +19,15 @@ import Trellis
 /// try authorBox.put(&author)                   // author.id is set
 /// let copy = try authorBox.put(struct: author)  // or a copy with the id
 /// ```
+///
+/// The throwing methods of a box throw ``ObjectBoxError``:
+/// `.uniqueViolation` for a put that repeats the value of a unique
+/// property, `.cannotWriteWhileReading` for a put or a remove inside
+/// `store.runInReadOnlyTransaction` or on a read-only store, and
+/// `.illegalState` for a misuse, whose
+/// message names it (a closed store, an entity type whose table another
+/// type of the same name uses, `put(mode: .insert)` of an object that
+/// exists). Other failures of SQLite (a full disk) are a `DatabaseError`.
 public final class Box<T: Entity>: @unchecked Sendable {
     // A box holds no mutable state: the store serializes database work.
     /// The store of the box.

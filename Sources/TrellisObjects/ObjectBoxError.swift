@@ -10,12 +10,13 @@ import Trellis
 /// }
 /// ```
 ///
-/// Other failures are ``ObjectBoxError`` (a misuse of the store) or the
-/// `DatabaseError` of SQLite (a full disk, for example).
+/// A misuse of the store is ``illegalState(message:)``; other failures
+/// are the `DatabaseError` of SQLite (a full disk, for example).
 public enum ObjectBoxError: Error, CustomStringConvertible, Sendable {
     /// A put would store a value that a unique property already has.
     case uniqueViolation(message: String)
-    /// `findUnique()` found several objects.
+    /// `findUnique()` found several objects, or a property query several
+    /// values.
     case nonUniqueResult(message: String)
     /// A put or a remove ran in a read-only transaction.
     case cannotWriteWhileReading(message: String)

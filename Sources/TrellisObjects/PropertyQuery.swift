@@ -68,8 +68,9 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
         try find(as: V.self)
     }
 
-    /// The only value, or nil when there is none; throws when there are
-    /// several.
+    /// The only value, or nil when there is none; throws
+    /// ``ObjectBoxError/nonUniqueResult(message:)`` when there are several,
+    /// as ``Query/findUnique()`` does.
     public func findUnique() throws -> V? {
         try findUnique(as: V.self)
     }
@@ -104,7 +105,7 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     private func findUnique<T: DatabaseValueConvertible>(as type: T.Type) throws -> T? {
         let values = try find(as: T.self, limit: 2)
         if values.count > 1 {
-            throw ObjectBoxError.uniqueViolation(message: "findUnique: several values of \(E.entityName).\(column) match the query")
+            throw ObjectBoxError.nonUniqueResult(message: "findUnique: several values of \(E.entityName).\(column) match the query")
         }
         return values.first
     }

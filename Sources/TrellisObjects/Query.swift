@@ -301,8 +301,8 @@ public final class Query<T: Entity> {
         }
     }
 
-    /// The only matching object, or nil when none matches; throws when
-    /// several do.
+    /// The only matching object, or nil when none matches; throws
+    /// ``ObjectBoxError/nonUniqueResult(message:)`` when several do.
     ///
     /// ```swift
     /// let joe = try personBox.query { Person.name == "Joe" }.build().findUnique()

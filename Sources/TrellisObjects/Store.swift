@@ -70,6 +70,11 @@ public final class Store: @unchecked Sendable {
     /// let small = try Store(directoryPath: "/path/to/cache", maxDbSizeInKByte: 10 * 1024)
     /// let scratch = try Store(directoryPath: Store.inMemoryPrefix + "scratch")
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` when `readOnly`
+    ///   names a folder without a store, or the database file can not be
+    ///   created; Foundation's error when the folder can not be created;
+    ///   a `DatabaseError` when SQLite can not open the file.
     public init(directoryPath: String, maxDbSizeInKByte: UInt64 = 1024 * 1024, fileMode: UInt32 = 0o644, readOnly: Bool = false) throws
     {
         self.directoryPath = directoryPath

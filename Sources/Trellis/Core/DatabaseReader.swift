@@ -17,10 +17,21 @@ public protocol DatabaseReader: AnyObject, Sendable {
 
     /// Runs `value` with a connection that can not write, and returns its
     /// result.
+    ///
+    /// - Throws: what `value` throws; a ``DatabaseError`` when the
+    ///   connection is closed, when the call comes from inside another
+    ///   access of the same connection (`Database methods are not
+    ///   reentrant`), or when SQLite can not start the read; the
+    ///   ``RowDecodingError`` of a row subscript that failed in `value`
+    ///   and that no fetch threw.
     func read<T>(_ value: (Database) throws -> T) throws -> T
 
     /// Runs `value` with a connection that can not write, without blocking
     /// the caller's thread.
+    ///
+    /// - Throws: the errors of the synchronous `read(_:)`, and
+    ///   `CancellationError` when the task is cancelled: the statements of
+    ///   the read that come after the cancellation throw it.
     func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T
 
     /// Runs `value` with a connection, without the guarantees of `read`:
@@ -131,6 +142,14 @@ extension DatabaseWriter {
     ///     try db.execute(sql: "UPDATE player SET score = score + 1")
     /// }
     /// ```
+    ///
+    /// - Throws: what `updates` throws, after the rollback; a
+    ///   ``DatabaseError`` when the connection is closed, when the call
+    ///   comes from inside another access of the same connection, or when
+    ///   SQLite can not begin or commit the transaction (`SQLITE_BUSY`,
+    ///   `SQLITE_FULL`, a deferred foreign key violation); the
+    ///   ``RowDecodingError`` of a row subscript that failed in `updates`
+    ///   and that no fetch threw, after the rollback.
     public func write<T>(_ updates: (Database) throws -> T) throws -> T {
         try writeWithoutTransaction { db in
             try db.inWriteTransaction { try updates(db) }

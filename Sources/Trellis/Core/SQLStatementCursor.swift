@@ -71,7 +71,7 @@ public final class SQLStatementCursor: Cursor {
         guard let arguments, !remainingValues.isEmpty else { return }
         throw DatabaseError(
             resultCode: .SQLITE_MISUSE,
-            message: "wrong number of statement arguments: \(arguments.values.count - remainingValues.count) expected, got \(arguments.values.count)",
+            message: "wrong number of statement arguments: expected \(arguments.values.count - remainingValues.count), got \(arguments.values.count)",
             sql: sql)
     }
 }

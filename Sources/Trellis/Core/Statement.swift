@@ -283,7 +283,7 @@ public final class Statement {
         guard count == expected else {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
-                message: "wrong number of statement arguments: \(count) for \(expected) parameters",
+                message: "wrong number of statement arguments: expected \(expected), got \(count)",
                 sql: sql)
         }
     }

@@ -59,7 +59,7 @@ import Trellis
                 try db.execute(sql: "INSERT INTO t VALUES (?); INSERT INTO t VALUES (?)", arguments: [1])
             }
             #expect(tooFew.resultCode == .SQLITE_MISUSE)
-            #expect(tooFew.message?.hasPrefix("wrong number of statement arguments") == true)
+            #expect(tooFew.message == "wrong number of statement arguments: expected 1, got 0")
             #expect(tooFew.sql == "INSERT INTO t VALUES (?)")
             // The first statement ran.
             #expect(try Int.fetchAll(db, sql: "SELECT a FROM t") == [1])
@@ -68,7 +68,8 @@ import Trellis
                 try db.execute(sql: "INSERT INTO t VALUES (?); INSERT INTO t VALUES (?)", arguments: [2, 3, 4])
             }
             #expect(tooMany.resultCode == .SQLITE_MISUSE)
-            #expect(tooMany.message?.hasPrefix("wrong number of statement arguments") == true)
+            // The last statement takes the values left: 2 for its 1 parameter.
+            #expect(tooMany.message == "wrong number of statement arguments: expected 1, got 2")
             #expect(try Int.fetchAll(db, sql: "SELECT a FROM t") == [1, 2])
         }
     }

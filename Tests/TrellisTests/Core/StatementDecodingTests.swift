@@ -50,7 +50,7 @@ import Trellis
             let error = #expect(throws: DatabaseError.self) {
                 _ = try statement.decodeOne(argument: 1.databaseValue) { try $0.decode(String.self, atIndex: 0) }
             }
-            #expect(error?.message == "wrong number of statement arguments: 1 for 2 parameters")
+            #expect(error?.message == "wrong number of statement arguments: expected 2, got 1")
         }
     }
 
@@ -76,7 +76,7 @@ import Trellis
             let error = #expect(throws: DatabaseError.self) {
                 try insert.execute(values: ["Dora".databaseValue])
             }
-            #expect(error?.message == "wrong number of statement arguments: 1 for 2 parameters")
+            #expect(error?.message == "wrong number of statement arguments: expected 2, got 1")
         }
         #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") } == 3)
     }
