@@ -71,6 +71,9 @@ extension Database {
             serverChangesCount = changes
             serverTotalChangesCount += changes
         }
+        // The key of a row that the statement inserted is unknown: the
+        // record methods that insert set it again once their statement ran.
+        if serverStatement.mayInsert { serverLastInsertedRowID = nil }
         switch serverStatement.effect {
         case .beginsTransaction: serverTransactionIsOpen = true
         case .commitsTransaction, .rollsBackTransaction: serverTransactionIsOpen = false
@@ -130,9 +133,9 @@ extension Database {
     /// Remembers the use of a feature that only SQLite has, on a server, by
     /// a method that can not throw: the next statement throws instead of
     /// running without it.
-    func recordUnsupportedFeature(_ feature: String) {
+    func recordUnsupportedFeature(_ feature: String, hint: String? = nil) {
         guard let server, pendingServerError == nil else { return }
-        pendingServerError = server.dialect.unsupported(feature)
+        pendingServerError = server.dialect.unsupported(feature, hint: hint)
     }
 
     private func throwPendingServerError() throws {

@@ -30,9 +30,11 @@ package struct SQLDialect: Sendable, Hashable {
     }
 
     /// The error thrown when a feature that only another engine has is
-    /// used: Trellis never drops it silently.
-    package func unsupported(_ feature: String) -> DatabaseError {
-        DatabaseError(resultCode: .SQLITE_ERROR, message: "\(feature) is not supported by \(name)")
+    /// used: Trellis never drops it silently. `hint` tells what to use
+    /// instead.
+    package func unsupported(_ feature: String, hint: String? = nil) -> DatabaseError {
+        DatabaseError(
+            resultCode: .SQLITE_ERROR, message: "\(feature) is not supported by \(name)" + (hint.map { ": " + $0 } ?? ""))
     }
 }
 
