@@ -31,6 +31,8 @@ extension Database {
             try throwUnreportedDecodingError()
             try throwPendingServerError()
         } catch {
+            // The error of the body is the one to report: a ROLLBACK that
+            // fails (the connection is lost) leaves no transaction either.
             if serverTransactionIsOpen { try? execute(sql: "ROLLBACK") }
             throw error
         }
