@@ -37,7 +37,7 @@ final class PostgresServerConnection: DatabaseServerConnection {
         // PostgreSQL answers the COMMIT of a transaction that a failed
         // statement aborted with a rollback, and no error: the caller that
         // went on after the error must not believe its writes committed.
-        if result.metadata.command == "ROLLBACK", statement.sql.uppercased().hasPrefix("COMMIT") {
+        if result.metadata.command == "ROLLBACK", Self.commitWords.contains(Self.firstWord(of: statement.sql)) {
             throw DatabaseError(
                 sqlState: "25P02", message: "the transaction was rolled back: a statement failed in it", sql: sql,
                 arguments: arguments)
@@ -57,9 +57,16 @@ final class PostgresServerConnection: DatabaseServerConnection {
         return DatabaseServerRows(columnNames: names, values: values, rowCount: result.rows.count, changesCount: changesCount)
     }
 
+    /// The words that commit a transaction: `END` is PostgreSQL's synonym
+    /// of `COMMIT`.
+    private static let commitWords: Set<String> = ["COMMIT", "END"]
+
+    private static func firstWord(of sql: String) -> String {
+        sql.drop { $0.isWhitespace }.prefix { $0.isLetter }.uppercased()
+    }
+
     func columnNames(of statement: DialectStatement, sql: String, arguments: StatementArguments) throws -> [String] {
-        let firstWord = statement.sql.drop { $0.isWhitespace }.prefix { $0.isLetter }.uppercased()
-        guard ["SELECT", "WITH", "VALUES", "TABLE"].contains(firstWord) else { return [] }
+        guard ["SELECT", "WITH", "VALUES", "TABLE"].contains(Self.firstWord(of: statement.sql)) else { return [] }
         // A server tells the columns with the rows, and a query may return
         // none: this one returns one row, of NULLs, in the query's columns,
         // which it does not run.

@@ -57,6 +57,26 @@ struct PostgreSQLDatabaseTests {
         }
     }
 
+    /// PostgreSQL answers the COMMIT (or END) of a transaction that a
+    /// failed statement aborted with a rollback: the access throws instead
+    /// of reporting a commit.
+    @Test(arguments: ["", "END"])
+    func aCommitAfterACaughtErrorThrows(_ explicitCommit: String) async throws {
+        try await PostgresTestServer.withDatabase { database in
+            try await createPlayerTable(database)
+            let error = await #expect(throws: DatabaseError.self) {
+                try await database.write { db in
+                    try db.execute(sql: "INSERT INTO player (name, score) VALUES ('Arthur', 1)")
+                    _ = try? db.execute(sql: "INSERT INTO player (name, score) VALUES ('Arthur', 2)")
+                    if !explicitCommit.isEmpty { try db.execute(sql: explicitCommit) }
+                }
+            }
+            #expect(error?.sqlState == "25P02")
+            let count = try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
+            #expect(count == 0)
+        }
+    }
+
     @Test func aReadCanNotWrite() async throws {
         try await PostgresTestServer.withDatabase { database in
             try await createPlayerTable(database)

@@ -108,7 +108,7 @@ extension CommonTableExpression {
 /// that joins every row (`ON 1`).
 private func crossJoinStorage(originTable: String, destination: SQLRelation) -> _AssociationStorage {
     var hop = AssociationHop(originTable: originTable, relation: destination, foreignKey: nil, direction: .belongsTo)
-    hop.onCondition = { _, _ in SQLExpression.sql("1") }
+    hop.onCondition = { _, _ in SQLExpression(.constantCondition(true)) }
     hop.onConditionIdentity = "all"
     return _AssociationStorage(impl: AssociationImpl(hops: [hop], explicitKey: nil, isToMany: false))
 }

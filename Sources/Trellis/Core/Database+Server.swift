@@ -31,6 +31,8 @@ extension Database {
             try throwUnreportedDecodingError()
             try throwPendingServerError()
         } catch {
+            // The error of the body is the one to report: a ROLLBACK that
+            // fails (the connection is lost) leaves no transaction either.
             if serverTransactionIsOpen { try? execute(sql: "ROLLBACK") }
             throw error
         }
@@ -71,6 +73,9 @@ extension Database {
             serverChangesCount = changes
             serverTotalChangesCount += changes
         }
+        // The key of a row that the statement inserted is unknown: the
+        // record methods that insert set it again once their statement ran.
+        if serverStatement.mayInsert { serverLastInsertedRowID = nil }
         switch serverStatement.effect {
         case .beginsTransaction: serverTransactionIsOpen = true
         case .commitsTransaction, .rollsBackTransaction: serverTransactionIsOpen = false
@@ -130,9 +135,9 @@ extension Database {
     /// Remembers the use of a feature that only SQLite has, on a server, by
     /// a method that can not throw: the next statement throws instead of
     /// running without it.
-    func recordUnsupportedFeature(_ feature: String) {
+    func recordUnsupportedFeature(_ feature: String, hint: String? = nil) {
         guard let server, pendingServerError == nil else { return }
-        pendingServerError = server.dialect.unsupported(feature)
+        pendingServerError = server.dialect.unsupported(feature, hint: hint)
     }
 
     private func throwPendingServerError() throws {

@@ -183,7 +183,10 @@ public final class Database {
     /// from the answers to the statements.
     @exclusivity(unchecked) var serverChangesCount = 0
     @exclusivity(unchecked) var serverTotalChangesCount = 0
-    @exclusivity(unchecked) var serverLastInsertedRowID: Int64 = 0
+    /// The key of the last record inserted, as SQLite's rowid of an
+    /// `INTEGER PRIMARY KEY`, 0 before any insertion: nil after a statement
+    /// that may have inserted a row whose key the connection did not read.
+    @exclusivity(unchecked) var serverLastInsertedRowID: Int64? = 0
     @exclusivity(unchecked) var serverTransactionIsOpen = false
 
     /// The error of a feature that only SQLite has, used on a server by a
@@ -364,10 +367,29 @@ public final class Database {
         sqliteConnection.map { Int(sqlite3_total_changes64($0)) } ?? serverTotalChangesCount
     }
 
-    /// The rowid of the last inserted row. On a server, the integer
-    /// primary key of the last record inserted.
+    /// The rowid of the last inserted row.
+    ///
+    /// ```swift
+    /// try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+    /// let playerId = db.lastInsertedRowID
+    /// ```
+    ///
+    /// A database server has no rowid: there it is the integer primary key
+    /// of the last record inserted (`insert`, `upsert`), which Trellis reads
+    /// back with `RETURNING`. After another statement that inserts, such as
+    /// raw SQL, the key is unknown: the property returns 0 and the next
+    /// statement, or the end of the access, throws a ``DatabaseError``
+    /// instead of going on with a wrong id. Read the key with
+    /// `INSERT ... RETURNING` there.
     public var lastInsertedRowID: Int64 {
-        sqliteConnection.map { sqlite3_last_insert_rowid($0) } ?? serverLastInsertedRowID
+        if let sqliteConnection { return sqlite3_last_insert_rowid(sqliteConnection) }
+        guard let rowID = serverLastInsertedRowID else {
+            recordUnsupportedFeature(
+                "lastInsertedRowID after an INSERT statement",
+                hint: "read the key with INSERT ... RETURNING, or insert a record")
+            return 0
+        }
+        return rowID
     }
 
     /// Whether a transaction is open.

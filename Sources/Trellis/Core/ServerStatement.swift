@@ -27,6 +27,11 @@ final class ServerStatement {
     /// connection must know without the server telling it.
     let effect: Effect
 
+    /// Whether the statement may insert rows, as its words say (`INSERT`,
+    /// `MERGE`, in a `WITH` as well): the connection then no longer knows
+    /// the last inserted row id.
+    let mayInsert: Bool
+
     enum Effect {
         case none
         /// A statement of the schema (`CREATE`, `ALTER`, `DROP`...): the
@@ -55,10 +60,15 @@ final class ServerStatement {
         parameterCount = template.placeholders.count
         effect = Self.effect(of: template.sql)
         isQuery = Self.isQuery(template.sql)
+        mayInsert = Self.words(of: template.sql).contains { $0 == "INSERT" || $0 == "MERGE" }
+    }
+
+    private static func words(of sql: String) -> [Substring] {
+        sql.uppercased().split(whereSeparator: { !$0.isLetter && $0 != "_" })
     }
 
     private static func isQuery(_ sql: String) -> Bool {
-        let words = sql.uppercased().split(whereSeparator: { !$0.isLetter && $0 != "_" })
+        let words = words(of: sql)
         switch words.first {
         case "SELECT", "VALUES", "TABLE", "SHOW", "EXPLAIN":
             return true
@@ -93,9 +103,7 @@ final class ServerStatement {
 
     /// What the first words of a statement say it does.
     private static func effect(of sql: String) -> Effect {
-        let words = sql.uppercased()
-            .split(whereSeparator: { !$0.isLetter && $0 != "_" })
-            .prefix(4)
+        let words = words(of: sql).prefix(4)
         switch words.first {
         case "CREATE", "ALTER", "DROP", "TRUNCATE", "COMMENT", "GRANT", "REVOKE":
             return .changesSchema

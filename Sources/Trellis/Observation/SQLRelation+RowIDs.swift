@@ -85,7 +85,7 @@ private struct RowIDAnalysis {
     /// the filters keep: a subquery, or SQL that Trellis does not read.
     func mayReadOtherRows(_ expression: SQLExpression) throws -> Bool {
         switch expression.impl {
-        case .value, .column, .rowID, .countAll:
+        case .value, .constantCondition, .column, .rowID, .countAll:
             return false
         case .literal, .exists, .subquery, .inSubquery, .correlated:
             return true

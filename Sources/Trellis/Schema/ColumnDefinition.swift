@@ -16,11 +16,18 @@ public final class ColumnDefinition {
     var unique: Database.ConflictResolution??
     var isIndexed = false
     var checks: [SQL] = []
-    var defaultSQL: SQL?
+    var defaultClause: DefaultClause?
     var collation: String?
     var customCollation: DatabaseCollation?
     var generated: (sql: SQL, qualification: Database.GeneratedColumnQualification)?
     var reference: ForeignKeyDefinition?
+
+    /// The default of a column: a value, written as a literal of the
+    /// column's type (see `SQLDialect.literal(_:columnType:)`), or SQL.
+    enum DefaultClause {
+        case value(DatabaseValue)
+        case sql(SQL)
+    }
 
     init(name: String, type: Database.ColumnType?) {
         self.name = name
@@ -102,7 +109,7 @@ public final class ColumnDefinition {
     /// ```
     @discardableResult
     public func defaults(to value: some DatabaseValueConvertible) -> Self {
-        defaultSQL = SQL(value.databaseValue.sqlExpression)
+        defaultClause = .value(value.databaseValue)
         return self
     }
 
@@ -113,7 +120,7 @@ public final class ColumnDefinition {
     /// ```
     @discardableResult
     public func defaults(sql: String) -> Self {
-        defaultSQL = SQL(sql: sql)
+        defaultClause = .sql(SQL(sql: sql))
         return self
     }
 
@@ -197,8 +204,13 @@ public final class ColumnDefinition {
         for check in checks {
             sql += " CHECK (" + (try check.inlinedSQL(db)) + ")"
         }
-        if let defaultSQL {
-            sql += " DEFAULT " + (try defaultSQL.inlinedSQL(db, parenthesized: true))
+        switch defaultClause {
+        case .value(let value):
+            sql += " DEFAULT " + dialect.literal(value, columnType: type?.rawValue)
+        case .sql(let defaultSQL):
+            sql += " DEFAULT " + (try defaultSQL.inlinedSQL(db))
+        case nil:
+            break
         }
         if let collation {
             try dialect.checkSchemaFeature("COLLATE \(collation)")
@@ -274,12 +286,7 @@ public final class ForeignKeyDefinition {
 extension SQL {
     /// The SQL with its values written as literals, as schema statements
     /// need.
-    func inlinedSQL(_ db: Database, parenthesized: Bool = false) throws -> String {
-        let context = SQLGenerationContext(db, inlinesValues: true)
-        let sql = try self.sql(context)
-        if parenthesized && elements.count == 1, case .expression(let expression) = elements[0], expression.databaseValue == nil {
-            return "(" + sql + ")"
-        }
-        return sql
+    func inlinedSQL(_ db: Database) throws -> String {
+        try sql(SQLGenerationContext(db, inlinesValues: true))
     }
 }

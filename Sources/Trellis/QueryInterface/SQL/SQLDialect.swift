@@ -30,9 +30,11 @@ package struct SQLDialect: Sendable, Hashable {
     }
 
     /// The error thrown when a feature that only another engine has is
-    /// used: Trellis never drops it silently.
-    package func unsupported(_ feature: String) -> DatabaseError {
-        DatabaseError(resultCode: .SQLITE_ERROR, message: "\(feature) is not supported by \(name)")
+    /// used: Trellis never drops it silently. `hint` tells what to use
+    /// instead.
+    package func unsupported(_ feature: String, hint: String? = nil) -> DatabaseError {
+        DatabaseError(
+            resultCode: .SQLITE_ERROR, message: "\(feature) is not supported by \(name)" + (hint.map { ": " + $0 } ?? ""))
     }
 }
 
@@ -51,6 +53,51 @@ extension SQLDialect {
             }.joined() + "'::bytea"
         default:
             return value.sqlLiteral
+        }
+    }
+
+    /// A value written as an SQL literal for a column of type
+    /// `columnType`, as SQLite names it: the `DEFAULT` of a column.
+    ///
+    /// Trellis stores a `Bool` as the integer 1 or 0, which SQLite's
+    /// `BOOLEAN` columns take. A PostgreSQL `BOOLEAN` column refuses an
+    /// integer default: 1 and 0 are written `TRUE` and `FALSE` there. Other
+    /// columns, `INTEGER` ones included, keep the integer, which is what
+    /// `defaults(to: true)` stores on SQLite.
+    package func literal(_ value: DatabaseValue, columnType: String?) -> String {
+        if engine == .postgreSQL, let columnType, ["BOOLEAN", "BOOL"].contains(columnType.uppercased()),
+           case .int64(let int) = value.storage, int == 0 || int == 1
+        {
+            return literal(int == 1)
+        }
+        return literal(value)
+    }
+
+    /// A constant condition, such as the one that matches no row: SQLite
+    /// has no boolean type and takes 1 and 0, PostgreSQL wants a boolean
+    /// where it expects a condition (`WHERE`, `ON`).
+    package func literal(_ bool: Bool) -> String {
+        switch engine {
+        case .sqlite: bool ? "1" : "0"
+        case .postgreSQL: bool ? "TRUE" : "FALSE"
+        }
+    }
+}
+
+// MARK: - Operators
+
+extension SQLDialect {
+    /// A binary operator of the query interface, given as SQLite writes
+    /// it.
+    ///
+    /// SQLite's `IS` and `IS NOT` (`===`, `!==`) compare any two values,
+    /// NULL included. PostgreSQL's `IS` only takes `NULL`, `TRUE` and
+    /// `FALSE`: its comparison of any two values is `IS NOT DISTINCT FROM`.
+    package func binaryOperator(_ sqliteOperator: String) -> String {
+        switch (engine, sqliteOperator) {
+        case (.postgreSQL, "IS"): "IS NOT DISTINCT FROM"
+        case (.postgreSQL, "IS NOT"): "IS DISTINCT FROM"
+        default: sqliteOperator
         }
     }
 }

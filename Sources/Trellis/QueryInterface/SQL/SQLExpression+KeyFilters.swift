@@ -8,8 +8,8 @@
 // IS NULL.
 
 extension SQLExpression {
-    /// A condition that no row matches: `0`.
-    static let matchesNothing = SQLExpression(.literal(SQL(sql: "0")))
+    /// A condition that no row matches.
+    static let matchesNothing = SQLExpression(.constantCondition(false))
 
     /// `column = value`, or a condition that matches nothing when the
     /// value is NULL (see above).

@@ -18,6 +18,9 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         case rowID(AliasIdentity?)
         /// Raw SQL with its arguments.
         case literal(SQL)
+        /// A condition that every row, or no row, matches: its SQL is the
+        /// dialect's (`1` on SQLite, `TRUE` on PostgreSQL).
+        case constantCondition(Bool)
         /// `NOT x`, `-x`, `~x`.
         case unary(String, SQLExpression)
         /// `x op y`.
@@ -92,7 +95,7 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
     /// The expression with unqualified columns qualified by `alias`.
     func qualified(with alias: AliasIdentity) -> SQLExpression {
         switch impl {
-        case .value, .countAll, .exists, .subquery:
+        case .value, .constantCondition, .countAll, .exists, .subquery:
             return self
         case .literal(let sql):
             // Columns interpolated in SQL literals belong to the table of
@@ -170,7 +173,7 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         case .inList(let x, let xs, _): return x.hasCorrelatedSubquery || xs.contains(where: \.hasCorrelatedSubquery)
         case .inSubquery(let x, _, _): return x.hasCorrelatedSubquery
         case .between(let x, let y, let z, _): return x.hasCorrelatedSubquery || y.hasCorrelatedSubquery || z.hasCorrelatedSubquery
-        case .value, .column, .rowID, .literal, .countAll, .exists, .subquery, .deferred: return false
+        case .value, .constantCondition, .column, .rowID, .literal, .countAll, .exists, .subquery, .deferred: return false
         }
     }
 
@@ -190,7 +193,8 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
 
     private var needsParenthesis: Bool {
         switch impl {
-        case .value, .column, .rowID, .function, .countAll, .subquery, .cast, .exists, .correlated: return false
+        case .value, .constantCondition, .column, .rowID, .function, .countAll, .subquery, .cast, .exists, .correlated:
+            return false
         case .literal(let sql): return !sql.isSingleToken
         case .json(let x, _): return x.needsParenthesis
         default: return true
@@ -233,11 +237,14 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
             return "rowid"
         case .literal(let sql):
             return try sql.sql(context)
+        case .constantCondition(let bool):
+            return context.dialect.literal(bool)
         case .unary(let op, let x):
             let separator = op.last?.isLetter == true ? " " : ""
             return op + separator + (try x.sql(context, wrappedInParenthesis: true))
         case .binary(let op, let x, let y):
-            return try x.sql(context, wrappedInParenthesis: true) + " \(op) " + y.sql(context, wrappedInParenthesis: true)
+            return try x.sql(context, wrappedInParenthesis: true) + " \(context.dialect.binaryOperator(op)) "
+                + y.sql(context, wrappedInParenthesis: true)
         case .associative(let op, let xs):
             return try xs.map { try $0.sql(context, wrappedInParenthesis: true) }.joined(separator: " \(op) ")
         case .function(let name, let xs, let distinct):
@@ -253,7 +260,7 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         case .isNull(let x, let negated):
             return try x.sql(context, wrappedInParenthesis: true) + (negated ? " IS NOT NULL" : " IS NULL")
         case .inList(let x, let xs, let negated):
-            if xs.isEmpty { return negated ? "1" : "0" }
+            if xs.isEmpty { return context.dialect.literal(negated) }
             return try x.sql(context, wrappedInParenthesis: true)
                 + (negated ? " NOT IN (" : " IN (")
                 + xs.map { try $0.sql(context) }.joined(separator: ", ") + ")"
