@@ -84,4 +84,50 @@ private let unknownKeyMessage = "lastInsertedRowID after an INSERT statement is 
             #expect(try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") } == 0)
         }
     }
+
+    /// A fetching insert reads the generated key from the sequence of the
+    /// key column: never the last value of another table's sequence.
+    @Test(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+    func fetchingInsertsReadTheKeyOfTheirOwnTable() async throws {
+        try await PostgresTestServer.withDatabase { database in
+            try await database.write { db in
+                try db.execute(sql: "CREATE TABLE item (id \(Engine.postgreSQL.generatedKey), name TEXT NOT NULL)")
+                try db.execute(sql: "CREATE TABLE other (id \(Engine.postgreSQL.generatedKey), name TEXT NOT NULL)")
+                try db.execute(sql: "ALTER SEQUENCE other_id_seq RESTART WITH 100")
+                var first = Item(id: nil, name: "first")
+                let fetched = try first.insertAndFetch(db)
+                #expect(fetched.id == 1)
+                #expect(db.lastInsertedRowID == 1)
+                // A trigger that draws from another sequence after the insertion
+                // moves lastval(), not the key of the row.
+                try db.execute(sql: """
+                    CREATE FUNCTION copy_item() RETURNS trigger AS $$
+                    BEGIN INSERT INTO other (name) VALUES (NEW.name); RETURN NEW; END $$ LANGUAGE plpgsql
+                    """)
+                try db.execute(sql: "CREATE TRIGGER copy AFTER INSERT ON item FOR EACH ROW EXECUTE FUNCTION copy_item()")
+                var second = Item(id: nil, name: "second")
+                #expect(try second.insertAndFetch(db).id == 2)
+                #expect(db.lastInsertedRowID == 2)
+                #expect(try Int64.fetchOne(db, sql: "SELECT lastval()") == 100)
+            }
+        }
+    }
+
+    /// A key that a default fills without a sequence can not be told by a
+    /// fetching insert: an error, not a wrong id.
+    @Test(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+    func fetchingInsertsOfKeysWithoutASequenceThrow() async throws {
+        try await PostgresTestServer.withDatabase { database in
+            let error = await #expect(throws: DatabaseError.self) {
+                try await database.write { db in
+                    try db.execute(sql: "CREATE TABLE other (id \(Engine.postgreSQL.generatedKey), name TEXT NOT NULL)")
+                    try db.execute(sql: "INSERT INTO other (name) VALUES ('a sequence value')")
+                    try db.execute(sql: "CREATE TABLE item (id BIGINT PRIMARY KEY DEFAULT 42, name TEXT NOT NULL)")
+                    var item = Item(id: nil, name: "first")
+                    _ = try item.insertAndFetch(db)
+                }
+            }
+            #expect(error?.message?.contains("the key id of item that the insertion generated can not be read") == true)
+        }
+    }
 }

@@ -7,8 +7,9 @@ extension MutablePersistableRecord {
     /// `INTEGER PRIMARY KEY`: `didInsert` gives it to the record.
     ///
     /// With `returning`, the statement returns its selection, and the
-    /// generated key is read with `lastval()`, the last value that the
-    /// session took from a sequence.
+    /// generated key is read from the sequence of the key column: a key
+    /// that no sequence generated throws, rather than giving the record
+    /// the id of another table.
     @usableFromInline
     func insertOnServer(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
@@ -37,7 +38,7 @@ extension MutablePersistableRecord {
             guard try returning.fetch(statement) else {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "INSERT ... RETURNING returned no row", sql: statement.sql)
             }
-            keyValue = generatesKey ? try DatabaseValue.fetchOne(db, sql: "SELECT lastval()") : nil
+            keyValue = generatesKey ? try generatedKey(db, column: keyColumn) : nil
         } else if generatesKey {
             keyValue = try Row.fetchOne(statement).map { row -> DatabaseValue in row[0] }
         } else {
@@ -50,5 +51,22 @@ extension MutablePersistableRecord {
         }
         db.serverLastInsertedRowID = rowID
         return InsertionSuccess(rowID: rowID, rowIDColumn: keyColumn, persistenceContainer: container)
+    }
+
+    /// The key that the sequence of `column` gave the row just inserted.
+    private func generatedKey(_ db: Database, column: String?) throws -> DatabaseValue? {
+        guard let column else { return nil }
+        let sql = try db.dialect.generatedKeySQL()
+        // The table is parsed as an identifier, the column taken literally.
+        let key = try DatabaseValue.fetchOne(
+            db, sql: sql, arguments: [Self.databaseTableName.quotedDatabaseIdentifier, column])
+        guard let key, !key.isNull else {
+            throw DatabaseError(
+                resultCode: .SQLITE_ERROR,
+                message: "the key \(column) of \(Self.databaseTableName) that the insertion generated can not be read: "
+                    + "no sequence fills it (insert the record without a fetch, or give it its key)",
+                sql: sql)
+        }
+        return key
     }
 }

@@ -38,6 +38,22 @@ package struct SQLDialect: Sendable, Hashable {
     }
 }
 
+// MARK: - Keys
+
+extension SQLDialect {
+    /// A query of the key that the sequence of a column (an identity or
+    /// serial column) gave the last row that the session inserted in a
+    /// table, NULL when no sequence fills the column: unlike `lastval()`,
+    /// it can not return the value of another table's sequence. Its two
+    /// arguments are the quoted name of the table and the column's name.
+    ///
+    /// Only a server needs it: SQLite tells the rowid of each insertion.
+    package func generatedKeySQL() throws -> String {
+        guard engine == .postgreSQL else { throw unsupported("reading a generated key with a query") }
+        return "SELECT currval(pg_get_serial_sequence(?, ?))"
+    }
+}
+
 // MARK: - Values
 
 extension SQLDialect {
