@@ -153,7 +153,25 @@ func main() async throws {
         throw BenchmarkError("Fluent has no PostgreSQL database")
     }
 
-    let measures = try await withThrowingTaskGroup(of: Void.self) { group in
+    let measures: [Measure]
+    do {
+        measures = try await run(options: options, sizes: sizes, clients: (setupClient, rawClient, trellisClient), fluent: fluentDatabase)
+    } catch {
+        // Fluent's pools must be shut down before they are freed, even
+        // after an error.
+        await databases.shutdownAsync()
+        throw error
+    }
+    await databases.shutdownAsync()
+    try report(measures, options: options)
+}
+
+func run(
+    options: Options, sizes: Sizes, clients: (setup: PostgresClient, raw: PostgresClient, trellis: PostgresClient),
+    fluent fluentDatabase: any FluentKit.Database) async throws -> [Measure]
+{
+    let (setupClient, rawClient, trellisClient) = clients
+    return try await withThrowingTaskGroup(of: Void.self) { group in
         for client in [setupClient, rawClient, trellisClient] {
             group.addTask { await client.run() }
         }
@@ -166,8 +184,6 @@ func main() async throws {
         ]
         return try await measure(options: options, sizes: sizes, backends: backends, setup: setupClient)
     }
-    await databases.shutdownAsync()
-    try report(measures, options: options)
 }
 
 do {
