@@ -94,7 +94,7 @@ private let unknownKeyMessage = "lastInsertedRowID after an INSERT statement is 
                 try db.execute(sql: "CREATE TABLE item (id \(Engine.postgreSQL.generatedKey), name TEXT NOT NULL)")
                 try db.execute(sql: "CREATE TABLE other (id \(Engine.postgreSQL.generatedKey), name TEXT NOT NULL)")
                 try db.execute(sql: "ALTER SEQUENCE other_id_seq RESTART WITH 100")
-                var first = Item(id: nil, name: "first")
+                let first = Item(id: nil, name: "first")
                 let fetched = try first.insertAndFetch(db)
                 #expect(fetched.id == 1)
                 #expect(db.lastInsertedRowID == 1)
@@ -105,7 +105,7 @@ private let unknownKeyMessage = "lastInsertedRowID after an INSERT statement is 
                     BEGIN INSERT INTO other (name) VALUES (NEW.name); RETURN NEW; END $$ LANGUAGE plpgsql
                     """)
                 try db.execute(sql: "CREATE TRIGGER copy AFTER INSERT ON item FOR EACH ROW EXECUTE FUNCTION copy_item()")
-                var second = Item(id: nil, name: "second")
+                let second = Item(id: nil, name: "second")
                 #expect(try second.insertAndFetch(db).id == 2)
                 #expect(db.lastInsertedRowID == 2)
                 #expect(try Int64.fetchOne(db, sql: "SELECT lastval()") == 100)
@@ -123,7 +123,7 @@ private let unknownKeyMessage = "lastInsertedRowID after an INSERT statement is 
                     try db.execute(sql: "CREATE TABLE other (id \(Engine.postgreSQL.generatedKey), name TEXT NOT NULL)")
                     try db.execute(sql: "INSERT INTO other (name) VALUES ('a sequence value')")
                     try db.execute(sql: "CREATE TABLE item (id BIGINT PRIMARY KEY DEFAULT 42, name TEXT NOT NULL)")
-                    var item = Item(id: nil, name: "first")
+                    let item = Item(id: nil, name: "first")
                     _ = try item.insertAndFetch(db)
                 }
             }
