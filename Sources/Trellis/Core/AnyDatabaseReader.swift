@@ -19,22 +19,48 @@ public final class AnyDatabaseReader: DatabaseReader {
 
     public var configuration: Configuration { base.configuration }
 
+    /// Runs `value` with a read-only connection of the wrapped reader.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try base.read(value)
     }
 
+    /// The asynchronous version of `read(_:)`.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await base.read(value)
     }
 
+    /// Runs `value` with a connection of the wrapped reader, without the
+    /// isolation of `read(_:)`.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
         try base.unsafeRead(value)
     }
 
+    /// The asynchronous version of `unsafeRead(_:)`.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await base.unsafeRead(value)
     }
 
+    /// Runs `value` with a connection of the wrapped reader, reusing the access
+    /// that runs on this thread, if any.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
         try base.unsafeReentrantRead(value)
     }
@@ -47,6 +73,11 @@ public final class AnyDatabaseReader: DatabaseReader {
         base.asyncUnsafeRead(value)
     }
 
+    /// Closes the wrapped reader. Later accesses throw.
+    ///
+    /// - Throws: A ``DatabaseError`` if it is called from an access of the
+    ///   connection, or with `SQLITE_BUSY` if statements kept past their access
+    ///   were still alive.
     public func close() throws {
         try base.close()
     }

@@ -4,6 +4,8 @@ extension RangeReplaceableCollection {
     /// ```swift
     /// let names = try ContiguousArray(String.fetchCursor(db, sql: "SELECT name FROM player"))
     /// ```
+    ///
+    /// - Throws: The error of the cursor.
     public init(_ cursor: some Cursor<Element>) throws {
         self.init()
         while let element = try cursor.next() {
@@ -13,6 +15,8 @@ extension RangeReplaceableCollection {
 
     /// The elements of a cursor; the first `minimumCapacity` elements are
     /// stored without reallocation.
+    ///
+    /// - Throws: The error of the cursor.
     public init(_ cursor: some Cursor<Element>, minimumCapacity: Int) throws {
         self.init()
         reserveCapacity(minimumCapacity)

@@ -14,10 +14,15 @@ public protocol Cursor<Element>: AnyObject {
     associatedtype Element
 
     /// The next element, or nil at the end.
+    ///
+    /// - Throws: A ``DatabaseError`` or ``RowDecodingError`` for a cursor of
+    ///   fetched rows; a cursor of another kind throws what its source throws.
     func next() throws -> Element?
 
     /// Calls `body` with each element. Cursors that wrap another one
     /// forward it, so that the base cursor iterates in its own way.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by `body`.
     func forEach(_ body: (Element) throws -> Void) throws
 }
 
@@ -28,11 +33,15 @@ extension Cursor {
     /// ```swift
     /// let noPlayer = try Player.fetchCursor(db).isEmpty
     /// ```
+    ///
+    /// - Throws: The error of the cursor.
     public var isEmpty: Bool {
         get throws { try next() == nil }
     }
 
     /// Calls `body` with each element.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by `body`.
     @inlinable
     public func forEach(_ body: (Element) throws -> Void) throws {
         while let element = try next() {
@@ -51,6 +60,8 @@ extension Cursor {
     }
 
     /// Combines the elements.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by the closure.
     @inlinable
     public func reduce<Result>(_ initialResult: Result, _ combine: (Result, Element) throws -> Result) throws -> Result {
         var result = initialResult
@@ -61,6 +72,8 @@ extension Cursor {
     }
 
     /// Combines the elements into a mutable result.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by the closure.
     @inlinable
     public func reduce<Result>(into initialResult: Result, _ update: (inout Result, Element) throws -> Void) throws -> Result {
         var result = initialResult
@@ -71,6 +84,8 @@ extension Cursor {
     }
 
     /// The first element that satisfies `predicate`.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by `predicate`.
     public func first(where predicate: (Element) throws -> Bool) throws -> Element? {
         while let element = try next() {
             if try predicate(element) { return element }
@@ -79,11 +94,15 @@ extension Cursor {
     }
 
     /// Whether an element satisfies `predicate`.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by `predicate`.
     public func contains(where predicate: (Element) throws -> Bool) throws -> Bool {
         try first(where: predicate) != nil
     }
 
     /// Whether every element satisfies `predicate`.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by `predicate`.
     public func allSatisfy(_ predicate: (Element) throws -> Bool) throws -> Bool {
         while let element = try next() {
             if try !predicate(element) { return false }
@@ -92,6 +111,8 @@ extension Cursor {
     }
 
     /// The elements, in an array.
+    ///
+    /// - Throws: The error of the cursor.
     public func toArray() throws -> [Element] {
         try Array(self)
     }
@@ -99,12 +120,16 @@ extension Cursor {
 
 extension Cursor {
     /// All elements but the last `k`.
+    ///
+    /// - Throws: The error of the cursor.
     public func dropLast(_ k: Int = 1) throws -> [Element] {
         let elements = try Array(self)
         return Array(elements.dropLast(Swift.max(k, 0)))
     }
 
     /// The last `maxLength` elements.
+    ///
+    /// - Throws: The error of the cursor.
     public func suffix(_ maxLength: Int) throws -> [Element] {
         let elements = try Array(self)
         return Array(elements.suffix(Swift.max(maxLength, 0)))
@@ -118,6 +143,9 @@ extension Cursor {
     }
 
     /// The greatest element by `areInIncreasingOrder`, or nil when empty.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by
+    ///   `areInIncreasingOrder`.
     public func max(by areInIncreasingOrder: (Element, Element) throws -> Bool) throws -> Element? {
         guard var result = try next() else { return nil }
         while let element = try next() {
@@ -127,6 +155,9 @@ extension Cursor {
     }
 
     /// The least element by `areInIncreasingOrder`, or nil when empty.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by
+    ///   `areInIncreasingOrder`.
     public func min(by areInIncreasingOrder: (Element, Element) throws -> Bool) throws -> Element? {
         guard var result = try next() else { return nil }
         while let element = try next() {
@@ -138,9 +169,13 @@ extension Cursor {
 
 extension Cursor where Element: Comparable {
     /// The greatest element, or nil when empty.
+    ///
+    /// - Throws: The error of the cursor.
     public func max() throws -> Element? { try max(by: <) }
 
     /// The least element, or nil when empty.
+    ///
+    /// - Throws: The error of the cursor.
     public func min() throws -> Element? { try min(by: <) }
 }
 
@@ -164,6 +199,8 @@ extension Cursor where Element: StringProtocol {
     /// ```swift
     /// try String.fetchCursor(db, sql: "SELECT name FROM player").joined(separator: ", ")
     /// ```
+    ///
+    /// - Throws: The error of the cursor.
     public func joined(separator: String = "") throws -> String {
         try Array(self).joined(separator: separator)
     }
@@ -171,6 +208,8 @@ extension Cursor where Element: StringProtocol {
 
 extension Cursor where Element: Equatable {
     /// Whether the cursor contains `element`.
+    ///
+    /// - Throws: The error of the cursor.
     public func contains(_ element: Element) throws -> Bool {
         try contains { $0 == element }
     }
@@ -205,6 +244,9 @@ public final class AnyCursor<Element>: Cursor {
         self.init { iterator.next() }
     }
 
+    /// The next element, or nil at the end.
+    ///
+    /// - Throws: The error thrown by the function that gives the elements.
     public func next() throws -> Element? {
         try nextElement()
     }
@@ -216,6 +258,8 @@ extension Array {
     /// ```swift
     /// let names = try Array(String.fetchCursor(db, sql: "SELECT name FROM player"))
     /// ```
+    ///
+    /// - Throws: The error of the cursor.
     @inlinable
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
         self.init()
@@ -225,6 +269,8 @@ extension Array {
     }
 
     /// The first `minimumCapacity` elements are stored without reallocation.
+    ///
+    /// - Throws: The error of the cursor.
     @inlinable
     public init<C: Cursor>(_ cursor: C, minimumCapacity: Int) throws where C.Element == Element {
         self.init()
@@ -237,12 +283,16 @@ extension Array {
 
 extension Set {
     /// The elements of a cursor.
+    ///
+    /// - Throws: The error of the cursor.
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
         try self.init(cursor, minimumCapacity: 0)
     }
 
     /// The elements of a cursor, in a set that reserves room for
     /// `minimumCapacity` elements.
+    ///
+    /// - Throws: The error of the cursor.
     public init<C: Cursor>(_ cursor: C, minimumCapacity: Int) throws where C.Element == Element {
         self.init(minimumCapacity: minimumCapacity)
         while let element = try cursor.next() {
@@ -258,6 +308,9 @@ extension Dictionary {
     /// ```swift
     /// let playersById = try Dictionary(uniqueKeysWithValues: Player.fetchCursor(db).map { ($0.id, $0) })
     /// ```
+    ///
+    /// - Throws: The error of the cursor; a ``DatabaseError`` (`SQLITE_MISUSE`)
+    ///   if two pairs have the same key.
     public init<C: Cursor>(uniqueKeysWithValues keysAndValues: C) throws where C.Element == (Key, Value) {
         self.init()
         while let (key, value) = try keysAndValues.next() {
@@ -269,6 +322,8 @@ extension Dictionary {
 
     /// The key-value pairs of a cursor; `combine` merges the values of a
     /// repeated key.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by `combine`.
     public init<C: Cursor>(
         _ keysAndValues: C, uniquingKeysWith combine: (Value, Value) throws -> Value) throws
     where C.Element == (Key, Value)
@@ -284,6 +339,8 @@ extension Dictionary {
     }
 
     /// Groups the elements of a cursor by key.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by `keyForValue`.
     public init<C: Cursor>(grouping cursor: C, by keyForValue: (C.Element) throws -> Key) throws
     where Value == [C.Element]
     {

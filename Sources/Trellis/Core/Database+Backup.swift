@@ -38,6 +38,10 @@ extension Database {
     /// - parameter progress: called after each step, including the last. An
     ///   error it throws before the backup is complete aborts the backup and
     ///   is rethrown; after the last step, it is ignored.
+    ///
+    /// - Throws: A ``DatabaseError`` if `pagesPerStep` is 0, if either
+    ///   connection is closed or busy, or if SQLite fails; the error thrown by
+    ///   `progress` before the last step.
     public func backup(
         to destination: Database, pagesPerStep: CInt = -1,
         progress: ((DatabaseBackupProgress) throws -> Void)? = nil) throws
@@ -93,6 +97,10 @@ extension DatabaseReader {
     ///
     /// See ``Database/backup(to:pagesPerStep:progress:)`` for the
     /// parameters.
+    ///
+    /// - Throws: A ``DatabaseError`` if `pagesPerStep` is 0, if the writer is
+    ///   closed, or if SQLite fails; the error thrown by `progress` before the
+    ///   last step.
     public func backup(
         to writer: some DatabaseWriter, pagesPerStep: CInt = -1,
         progress: ((DatabaseBackupProgress) throws -> Void)? = nil) throws

@@ -27,6 +27,10 @@ extension Database {
     ///
     /// - returns: the number of frames in the log, and of those copied to
     ///   the database file.
+    ///
+    /// - Throws: A ``DatabaseError`` if the connection is closed, or if SQLite
+    ///   fails (`SQLITE_BUSY` when a `.restart` or `.truncate` checkpoint
+    ///   cannot get the locks it needs).
     @discardableResult
     public func checkpoint(_ kind: CheckpointMode = .passive, on dbName: String? = "main")
         throws -> (walFrameCount: Int, checkpointedFrameCount: Int)

@@ -16,6 +16,9 @@ extension Database {
     ///
     /// The clock is asked when the transaction reads the date for the first
     /// time, and its errors are thrown.
+    ///
+    /// - Throws: The error of the configuration's
+    ///   ``Configuration/transactionClock``.
     public var transactionDate: Date {
         get throws {
             guard isInsideTransaction else {

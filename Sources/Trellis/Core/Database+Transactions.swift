@@ -27,6 +27,10 @@ extension Database {
     ///     }
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `operations`, after the rollback; a
+    ///   ``DatabaseError`` if a transaction is already open or SQLite fails to
+    ///   begin, commit or roll back.
     public func inTransaction(
         _ kind: TransactionKind? = nil,
         _ operations: () throws -> TransactionCompletion) throws
@@ -74,6 +78,9 @@ extension Database {
     ///     return .rollback // undoes the insert only
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `operations`, after the rollback to the
+    ///   savepoint; a ``DatabaseError`` if SQLite fails.
     public func inSavepoint(_ operations: () throws -> TransactionCompletion) throws {
         guard isInsideTransaction else {
             try inTransaction(nil, operations)
@@ -104,6 +111,9 @@ extension Database {
     /// Begins a transaction of the given kind, or else of the
     /// configuration's default kind: IMMEDIATE, or DEFERRED on a read-only
     /// connection, unless the configuration says otherwise.
+    ///
+    /// - Throws: A ``DatabaseError`` if a transaction is already open or SQLite
+    ///   fails.
     public func beginTransaction(_ kind: TransactionKind? = nil) throws {
         switch kind ?? defaultTransactionKind {
         case .deferred: try execute(.beginDeferred)
@@ -118,11 +128,16 @@ extension Database {
     }
 
     /// Commits the current transaction.
+    ///
+    /// - Throws: A ``DatabaseError`` if no transaction is open, or if SQLite
+    ///   fails (a deferred foreign key violation, `SQLITE_BUSY`).
     public func commit() throws {
         try execute(.commit)
     }
 
     /// Rolls back the current transaction.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails.
     public func rollback() throws {
         try rollbackIfNeeded()
     }
@@ -144,6 +159,9 @@ extension Database {
     ///     let count = try db.readOnly { try Player.fetchCount(db) }
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `operations`; a ``DatabaseError`` if
+    ///   `operations` writes, or if SQLite fails.
     public func readOnly<T>(_ operations: () throws -> T) throws -> T {
         if isReadOnlyAccess { return try operations() }
         let opensTransaction = !isInsideTransaction

@@ -401,6 +401,9 @@ public final class Database {
 
     /// Prepares one statement. Throws when the SQL is invalid or holds more
     /// than one statement.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   more than one statement.
     public func makeStatement(sql: String) throws -> Statement {
         var statements = try prepareStatements(sql: sql, persistent: false)
         guard statements.count <= 1 else {
@@ -418,6 +421,9 @@ public final class Database {
 
     /// Returns a prepared statement from the connection's cache, preparing
     /// it on first use. The cache makes repeated SQL cheap.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   more than one statement.
     @inlinable
     public func cachedStatement(sql: String) throws -> Statement {
         if let statement = cachedStatementIfPresent(sql: sql) { return statement }
@@ -570,6 +576,9 @@ public final class Database {
     ///
     /// Positional arguments are consumed by the statements in order; named
     /// arguments are available to all.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, or SQLite fails.
     public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
         let statements = try allStatements(sql: sql, arguments: arguments)
         while let statement = try statements.next() {

@@ -36,9 +36,15 @@ public protocol DatabaseAggregate {
     init()
 
     /// Adds one row's arguments to the aggregate.
+    ///
+    /// - Throws: Any error, to fail the statement with the error's description
+    ///   as its message.
     mutating func step(_ dbValues: [DatabaseValue]) throws
 
     /// The result of the aggregate, after its last row.
+    ///
+    /// - Throws: Any error, to fail the statement with the error's description
+    ///   as its message.
     func finalize() throws -> (any DatabaseValueConvertible)?
 }
 

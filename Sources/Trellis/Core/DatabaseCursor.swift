@@ -87,6 +87,11 @@ public final class DatabaseCursor<Element>: Cursor {
         return row
     }
 
+    /// The next element, or nil at the end.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails while stepping the
+    ///   statement; a ``RowDecodingError``, or the error of the decoding
+    ///   function, if a row cannot be decoded.
     @inlinable
     public func next() throws -> Element? {
         if isDone { return prefetchedElements?.next() }

@@ -117,6 +117,10 @@ public struct DatabaseDateComponents: DatabaseValueConvertible, Sendable {
 /// Date components encode as their database text (`"1973-09-18"`), in a
 /// JSON column as in a record's column, and decode from it.
 extension DatabaseDateComponents: Codable {
+    /// Decodes the components from their database text, such as `"1973-09-18"`.
+    ///
+    /// - Throws: A `DecodingError` if the value is not text, or not a date or
+    ///   time in one of SQLite's formats.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -127,6 +131,9 @@ extension DatabaseDateComponents: Codable {
         self = components
     }
 
+    /// Encodes the components as their database text, such as `"1973-09-18"`.
+    ///
+    /// - Throws: The error of the encoder.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         // databaseValue is always text.

@@ -39,6 +39,10 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
 
     /// Opens a pool on a database file, creating it unless the configuration
     /// is read-only, in the WAL journal mode.
+    ///
+    /// - Throws: A ``DatabaseError`` if the path is empty or in memory, if the
+    ///   file cannot be opened or is not a database, or if `prepareDatabase` or
+    ///   a setting of the configuration fails.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         // Each connection of a pool opens the file: in memory, or with a
         // temporary file, each would have a database of its own.
@@ -157,18 +161,39 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
 
     // MARK: - Reading
 
+    /// Runs `value` with a reader connection, in a transaction that sees the
+    /// database as it was when the read began.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try withReader { reader in try reader.sync { db in try db.readOnly { try value(db) } } }
     }
 
+    /// The asynchronous version of `read(_:)`.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withReader { reader in try await reader.async { db in try db.readOnly { try value(db) } } }
     }
 
+    /// Runs `value` with a reader connection, outside of any transaction.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
         try withReader { reader in try reader.sync(value) }
     }
 
+    /// The asynchronous version of `unsafeRead(_:)`.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withReader { reader in try await reader.async(value) }
     }
@@ -274,12 +299,22 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         snapshotTaken.wait()
     }
 
+    /// Runs `value` with a reader connection, reusing the access that runs on
+    /// this thread, if any.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
         let current = lock.withLock { readers.first(where: \.isAccessingOnCurrentThread) } ?? (writer.isAccessingOnCurrentThread ? writer : nil)
         if let current { return try current.reentrantSync(value) }
         return try withReader { reader in try reader.sync(value) }
     }
 
+    /// Runs `updates` with the writer connection, reusing the access that runs
+    /// on this thread, if any.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails.
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T {
         try writer.reentrantSync(updates)
     }
@@ -295,6 +330,10 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     ///     return .commit
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func writeInTransaction(
         _ kind: Database.TransactionKind? = nil,
         _ updates: (Database) throws -> Database.TransactionCompletion) throws
@@ -304,6 +343,11 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         }
     }
 
+    /// Runs `updates` with the writer connection, outside of any transaction.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         try writer.sync { db in
             let result = try updates(db)
@@ -312,6 +356,11 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         }
     }
 
+    /// The asynchronous version of `writeWithoutTransaction(_:)`.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await writer.async { db in
             let result = try updates(db)
@@ -322,6 +371,10 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
 
     /// Runs `updates` when no read runs: each reader is taken in turn
     /// while the writer runs.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         lock.lock()
         let readers = self.readers
@@ -331,6 +384,11 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         }
     }
 
+    /// The asynchronous version of `barrierWriteWithoutTransaction(_:)`.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await writeWithoutTransaction(updates)
     }
@@ -351,6 +409,9 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     }
 
     /// Closes the connections. Later accesses throw.
+    ///
+    /// - Throws: The first error of the connections that close: see
+    ///   ``DatabaseQueue/close()``.
     public func close() throws {
         lock.lock()
         let readers = self.readers

@@ -10,6 +10,9 @@ extension DatabaseQueue {
     /// ```
     ///
     /// With `configuration.readonly`, the copy is read-only too.
+    ///
+    /// - Throws: A ``DatabaseError`` if the file at `path` cannot be opened or
+    ///   is not a database, or if the copy fails.
     public static func inMemoryCopy(fromPath path: String, configuration: Configuration = Configuration()) throws -> DatabaseQueue {
         try copy(fromPath: path, toPath: ":memory:", configuration: configuration)
     }
@@ -26,6 +29,9 @@ extension DatabaseQueue {
     ///
     /// The copy's ``path`` is empty, as SQLite names temporary databases.
     /// With `configuration.readonly`, the copy is read-only too.
+    ///
+    /// - Throws: A ``DatabaseError`` if the file at `path` cannot be opened or
+    ///   is not a database, or if the copy fails.
     public static func temporaryCopy(fromPath path: String, configuration: Configuration = Configuration()) throws -> DatabaseQueue {
         // SQLite opens an empty path as a private database in a temporary
         // file.

@@ -28,6 +28,10 @@ public final class DatabaseQueue: DatabaseWriter {
 
     /// Opens a database file, creating it unless the configuration is
     /// read-only.
+    ///
+    /// - Throws: A ``DatabaseError`` if the file cannot be opened or is not a
+    ///   database, or if `prepareDatabase` or a setting of the configuration
+    ///   fails.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         self.path = path
         writer = try SerializedDatabase(
@@ -40,6 +44,9 @@ public final class DatabaseQueue: DatabaseWriter {
     /// ```swift
     /// let dbQueue = try DatabaseQueue()
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if `prepareDatabase` or a setting of the
+    ///   configuration fails.
     public convenience init(configuration: Configuration = Configuration()) throws {
         try self.init(path: ":memory:", configuration: configuration)
     }
@@ -51,6 +58,9 @@ public final class DatabaseQueue: DatabaseWriter {
     /// let dbQueue1 = try DatabaseQueue(named: "myDatabase")
     /// let dbQueue2 = try DatabaseQueue(named: "myDatabase") // same database
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if `prepareDatabase` or a setting of the
+    ///   configuration fails.
     public convenience init(named name: String, configuration: Configuration = Configuration()) throws {
         let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
         try self.init(path: "file:\(encoded)?mode=memory&cache=shared", configuration: configuration)
@@ -58,18 +68,33 @@ public final class DatabaseQueue: DatabaseWriter {
 
     // MARK: - Reading
 
+    /// Runs `value` with the connection, in a read-only transaction.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try writer.sync { db in
             try db.readOnly { try value(db) }
         }
     }
 
+    /// The asynchronous version of `read(_:)`.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await writer.async { db in
             try db.readOnly { try value(db) }
         }
     }
 
+    /// Runs `value` with the connection, outside of any transaction.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
         try writer.sync(value)
     }
@@ -89,20 +114,40 @@ public final class DatabaseQueue: DatabaseWriter {
         }, failure: { _ in })
     }
 
+    /// Runs `value` with the connection, reusing the access that runs on this
+    /// thread, if any.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
         try writer.reentrantSync(value)
     }
 
+    /// Runs `updates` with the connection, reusing the access that runs on this
+    /// thread, if any.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails.
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T {
         try writer.reentrantSync(updates)
     }
 
+    /// The asynchronous version of `unsafeRead(_:)`.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await writer.async(value)
     }
 
     // MARK: - Writing
 
+    /// Runs `updates` with the connection, outside of any transaction.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         try writer.sync { db in
             let result = try updates(db)
@@ -111,6 +156,11 @@ public final class DatabaseQueue: DatabaseWriter {
         }
     }
 
+    /// The asynchronous version of `writeWithoutTransaction(_:)`.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await writer.async { db in
             let result = try updates(db)
@@ -119,10 +169,21 @@ public final class DatabaseQueue: DatabaseWriter {
         }
     }
 
+    /// Runs `updates` with the connection, outside of any transaction: a queue
+    /// runs one access at a time.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         try writeWithoutTransaction(updates)
     }
 
+    /// The asynchronous version of `barrierWriteWithoutTransaction(_:)`.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await writeWithoutTransaction(updates)
     }
@@ -147,6 +208,10 @@ public final class DatabaseQueue: DatabaseWriter {
     /// A closure that does not throw needs no `try`: it runs through the
     /// non-throwing overload below. A call from an access of the
     /// connection throws instead of deadlocking.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func inDatabase<T>(_ updates: (Database) throws -> T) throws -> T {
         try writer.sync(updates)
     }
@@ -176,6 +241,10 @@ public final class DatabaseQueue: DatabaseWriter {
     ///     return .commit
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func inTransaction(
         _ kind: Database.TransactionKind? = nil,
         _ updates: (Database) throws -> Database.TransactionCompletion) throws
@@ -186,6 +255,10 @@ public final class DatabaseQueue: DatabaseWriter {
     }
 
     /// Closes the connection. Later accesses throw a ``DatabaseError``.
+    ///
+    /// - Throws: A ``DatabaseError`` if it is called from an access of the
+    ///   connection, or with `SQLITE_BUSY` if statements kept past their access
+    ///   were still alive.
     public func close() throws {
         try writer.close()
     }

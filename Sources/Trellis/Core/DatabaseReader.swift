@@ -36,9 +36,17 @@ public protocol DatabaseReader: AnyObject, Sendable {
 
     /// Runs `value` with a connection, without the guarantees of `read`:
     /// no read-only enforcement, no isolation.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T
 
     /// The asynchronous version of `unsafeRead(_:)`.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T
 
     /// Runs `value` with the connection of the access that runs on this
@@ -50,6 +58,9 @@ public protocol DatabaseReader: AnyObject, Sendable {
     ///     try dbQueue.unsafeReentrantRead { db in ... } // the same connection
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails.
     func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T
 
     /// Runs `value` later, with a connection that can not write, inside a
@@ -69,6 +80,10 @@ public protocol DatabaseReader: AnyObject, Sendable {
     func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void)
 
     /// Closes the connections. Later accesses throw.
+    ///
+    /// - Throws: A ``DatabaseError`` if it is called from an access of the
+    ///   connection, or with `SQLITE_BUSY` if statements kept past their access
+    ///   were still alive.
     func close() throws
 
     /// Makes the statements that run now stop at their earliest
@@ -94,15 +109,31 @@ public protocol DatabaseReader: AnyObject, Sendable {
 /// ```
 public protocol DatabaseWriter: DatabaseReader {
     /// Runs `updates` outside of any transaction.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T
 
     /// The asynchronous version of `writeWithoutTransaction(_:)`.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T
 
     /// Runs `updates` when no other access runs.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T
 
     /// The asynchronous version of `barrierWriteWithoutTransaction(_:)`.
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T
 
     /// Runs `updates` later, outside of any transaction, in the order of
@@ -130,6 +161,9 @@ public protocol DatabaseWriter: DatabaseReader {
     ///     try dbQueue.unsafeReentrantWrite { db in ... } // inside the same transaction
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails.
     func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T
 }
 
@@ -164,6 +198,10 @@ extension DatabaseWriter {
     ///     return db.changesCount
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `updates`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await writeWithoutTransaction { db in
             try db.inWriteTransaction { try updates(db) }

@@ -43,22 +43,48 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader {
 
     // MARK: - Reading
 
+    /// Runs `value` with the snapshot's connection, which sees the database as
+    /// it was when the snapshot was made.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try connection.sync { db in try db.readOnly { try value(db) } }
     }
 
+    /// The asynchronous version of `read(_:)`.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await connection.async { db in try db.readOnly { try value(db) } }
     }
 
+    /// Runs `value` with the snapshot's connection, as `read(_:)` does.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
         try connection.sync(value)
     }
 
+    /// The asynchronous version of `unsafeRead(_:)`.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await connection.async(value)
     }
 
+    /// Runs `value` with the snapshot's connection, reusing the access that
+    /// runs on this thread, if any.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
         try connection.reentrantSync(value)
     }
@@ -73,6 +99,10 @@ public final class DatabaseSnapshot: DatabaseSnapshotReader {
 
     /// Closes the connection, which ends the snapshot. Later accesses
     /// throw.
+    ///
+    /// - Throws: A ``DatabaseError`` if it is called from an access of the
+    ///   connection, or with `SQLITE_BUSY` if statements kept past their access
+    ///   were still alive.
     public func close() throws {
         try connection.close()
     }
@@ -94,6 +124,10 @@ extension DatabasePool {
     /// Call it outside of a transaction: from a write access inside one,
     /// it throws (GRDB stops the program), since the snapshot could not
     /// see what the transaction has not committed yet.
+    ///
+    /// - Throws: A ``DatabaseError`` if called from inside a transaction of the
+    ///   writer, if the pool is closed, or if the snapshot's connection cannot
+    ///   be opened.
     public func makeSnapshot() throws -> DatabaseSnapshot {
         let label = (configuration.label ?? "Trellis.DatabasePool") + ".snapshot"
         if writer.isAccessingOnCurrentThread {

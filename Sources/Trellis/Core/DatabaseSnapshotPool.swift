@@ -29,6 +29,9 @@ public final class DatabaseSnapshotPool: DatabaseSnapshotReader {
     /// ```swift
     /// let snapshotPool = try DatabaseSnapshotPool(path: "/path/to/database.sqlite")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the file cannot be opened, or if the
+    ///   database is not in the WAL mode.
     public convenience init(path: String, configuration: Configuration = Configuration()) throws {
         let label = (configuration.label ?? "Trellis.DatabaseSnapshotPool")
         let snapshot = try DatabaseSnapshot(path: path, configuration: configuration, label: label)
@@ -46,22 +49,47 @@ public final class DatabaseSnapshotPool: DatabaseSnapshotReader {
         self.snapshot = snapshot
     }
 
+    /// Runs `value` with a connection that sees the database as it was when the
+    /// snapshot pool was made.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try snapshot.read(value)
     }
 
+    /// The asynchronous version of `read(_:)`.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await snapshot.read(value)
     }
 
+    /// Runs `value` as `read(_:)` does.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed, if the call comes from an access of the same
+    ///   connection (accesses are not reentrant), or if SQLite fails.
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
         try snapshot.unsafeRead(value)
     }
 
+    /// The asynchronous version of `unsafeRead(_:)`.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails; `CancellationError` if the task
+    ///   is cancelled.
     public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await snapshot.unsafeRead(value)
     }
 
+    /// Runs `value`, reusing the access that runs on this thread, if any.
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   connection is closed or SQLite fails.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
         try snapshot.unsafeReentrantRead(value)
     }
@@ -75,6 +103,10 @@ public final class DatabaseSnapshotPool: DatabaseSnapshotReader {
     }
 
     /// Closes the connection. Later accesses throw.
+    ///
+    /// - Throws: A ``DatabaseError`` if it is called from an access of the
+    ///   connection, or with `SQLITE_BUSY` if statements kept past their access
+    ///   were still alive.
     public func close() throws {
         try snapshot.close()
     }
@@ -94,6 +126,10 @@ extension DatabasePool {
     /// ```
     ///
     /// Like ``makeSnapshot()``, it throws from inside a transaction.
+    ///
+    /// - Throws: A ``DatabaseError`` if called from inside a transaction of the
+    ///   writer, if the pool is closed, or if the snapshot's connection cannot
+    ///   be opened.
     public func makeSnapshotPool() throws -> DatabaseSnapshotPool {
         try DatabaseSnapshotPool(snapshot: makeSnapshot())
     }

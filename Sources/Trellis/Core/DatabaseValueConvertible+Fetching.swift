@@ -17,6 +17,10 @@ extension DatabaseValueConvertible {
     /// ```swift
     /// let names = try String.fetchCursor(db, sql: "SELECT name FROM player")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, or SQLite fails; a ``RowDecodingError`` if a value cannot be
+    ///   converted to `Self`.
     @inlinable
     public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> DatabaseValueCursor<Self> {
         try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
@@ -27,6 +31,10 @@ extension DatabaseValueConvertible {
     /// ```swift
     /// let scores = try Int.fetchAll(db, sql: "SELECT score FROM player")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, or SQLite fails; a ``RowDecodingError`` if a value cannot be
+    ///   converted to `Self`.
     @inlinable
     public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
         try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
@@ -38,18 +46,30 @@ extension DatabaseValueConvertible {
     /// ```swift
     /// let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! // Int
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, or SQLite fails; a ``RowDecodingError`` if a value cannot be
+    ///   converted to `Self`.
     @inlinable
     public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
         try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
     /// A cursor over the values of the first column of a statement.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement
+    ///   or SQLite fails; a ``RowDecodingError`` if a value cannot be converted
+    ///   to `Self`.
     @inlinable
     public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> DatabaseValueCursor<Self> {
         try statement.database.makeCursor(statement, arguments: arguments) { try $0.decode(Self.self, atIndex: 0) }
     }
 
     /// An array of the values of the first column of a statement.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement
+    ///   or SQLite fails; a ``RowDecodingError`` if a value cannot be converted
+    ///   to `Self`.
     @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
         try statement.database.fetchAll(statement, arguments: arguments) { try $0.decode(Self.self, atIndex: 0) }
@@ -57,22 +77,38 @@ extension DatabaseValueConvertible {
 
     /// The value of the first column of the first row of a statement, or
     /// nil when there is no row or the value is NULL.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement
+    ///   or SQLite fails; a ``RowDecodingError`` if a value cannot be converted
+    ///   to `Self`.
     @inlinable
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
         try statement.database.fetchOne(statement, arguments: arguments, decode: decodeFirstColumn) ?? nil
     }
 
     /// A cursor over the values of the first column of a request.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `Self`.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> DatabaseValueCursor<Self> {
         try db.fetchCursor(request.makePreparedRequest(db, forSingleResult: false)) { try $0.decode(Self.self, atIndex: 0) }
     }
 
     /// An array of the values of the first column of a request.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `Self`.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         try db.fetchAll(request.makePreparedRequest(db, forSingleResult: false)) { try $0.decode(Self.self, atIndex: 0) }
     }
 
     /// The value of the first column of the first row of a request, or nil.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `Self`.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true), decode: decodeFirstColumn) ?? nil
     }
@@ -90,16 +126,28 @@ extension DatabaseValueConvertible {
 
 extension DatabaseValueConvertible where Self: Hashable {
     /// A set of the values of the first column of `sql`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, or SQLite fails; a ``RowDecodingError`` if a value cannot be
+    ///   converted to `Self`.
     public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
         try Set(fetchAll(db, sql: sql, arguments: arguments))
     }
 
     /// A set of the values of the first column of a statement.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement
+    ///   or SQLite fails; a ``RowDecodingError`` if a value cannot be converted
+    ///   to `Self`.
     public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
         try Set(fetchAll(statement, arguments: arguments))
     }
 
     /// A set of the values of the first column of a request.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `Self`.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
         try Set(fetchAll(db, request))
     }
@@ -107,12 +155,24 @@ extension DatabaseValueConvertible where Self: Hashable {
 
 extension FetchRequest where RowDecoder: DatabaseValueConvertible {
     /// A cursor over the fetched values.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `RowDecoder`.
     public func fetchCursor(_ db: Database) throws -> DatabaseValueCursor<RowDecoder> { try RowDecoder.fetchCursor(db, self) }
 
     /// An array of the fetched values.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `RowDecoder`.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(db, self) }
 
     /// The first fetched value, or nil.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `RowDecoder`.
     public func fetchOne(_ db: Database) throws -> RowDecoder? { try RowDecoder.fetchOne(db, self) }
 }
 
@@ -122,6 +182,10 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// ```swift
     /// let names = try String.fetchCursor(db, sql: "SELECT name FROM player")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, or SQLite fails; a ``RowDecodingError`` if a value cannot be
+    ///   converted to `Self`.
     @inlinable
     public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> FastDatabaseValueCursor<Self> {
         try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
@@ -132,6 +196,10 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// ```swift
     /// let scores = try Int.fetchAll(db, sql: "SELECT score FROM player")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, or SQLite fails; a ``RowDecodingError`` if a value cannot be
+    ///   converted to `Self`.
     @inlinable
     public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
         try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
@@ -143,18 +211,30 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// ```swift
     /// let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! // Int
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, or SQLite fails; a ``RowDecodingError`` if a value cannot be
+    ///   converted to `Self`.
     @inlinable
     public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
         try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
     /// A cursor over the values of the first column of a statement.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement
+    ///   or SQLite fails; a ``RowDecodingError`` if a value cannot be converted
+    ///   to `Self`.
     @inlinable
     public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> FastDatabaseValueCursor<Self> {
         try statement.database.makeCursor(statement, arguments: arguments) { try $0.decode(Self.self, atIndex: 0) }
     }
 
     /// An array of the values of the first column of a statement.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement
+    ///   or SQLite fails; a ``RowDecodingError`` if a value cannot be converted
+    ///   to `Self`.
     @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
         try statement.database.fetchAll(statement, arguments: arguments) { try $0.decode(Self.self, atIndex: 0) }
@@ -162,22 +242,38 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
 
     /// The value of the first column of the first row of a statement, or
     /// nil when there is no row or the value is NULL.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement
+    ///   or SQLite fails; a ``RowDecodingError`` if a value cannot be converted
+    ///   to `Self`.
     @inlinable
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
         try statement.database.fetchOne(statement, arguments: arguments, decode: decodeFirstColumn) ?? nil
     }
 
     /// A cursor over the values of the first column of a request.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `Self`.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> FastDatabaseValueCursor<Self> {
         try db.fetchCursor(request.makePreparedRequest(db, forSingleResult: false)) { try $0.decode(Self.self, atIndex: 0) }
     }
 
     /// An array of the values of the first column of a request.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `Self`.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         try db.fetchAll(request.makePreparedRequest(db, forSingleResult: false)) { try $0.decode(Self.self, atIndex: 0) }
     }
 
     /// The value of the first column of the first row of a request, or nil.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `Self`.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true), decode: decodeFirstColumn) ?? nil
     }
@@ -195,16 +291,28 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
     /// A set of the values of the first column of `sql`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, or SQLite fails; a ``RowDecodingError`` if a value cannot be
+    ///   converted to `Self`.
     public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
         try Set(fetchAll(db, sql: sql, arguments: arguments))
     }
 
     /// A set of the values of the first column of a statement.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement
+    ///   or SQLite fails; a ``RowDecodingError`` if a value cannot be converted
+    ///   to `Self`.
     public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
         try Set(fetchAll(statement, arguments: arguments))
     }
 
     /// A set of the values of the first column of a request.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `Self`.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
         try Set(fetchAll(db, request))
     }
@@ -212,11 +320,23 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hash
 
 extension FetchRequest where RowDecoder: DatabaseValueConvertible, RowDecoder: StatementColumnConvertible {
     /// A cursor over the fetched values.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `RowDecoder`.
     public func fetchCursor(_ db: Database) throws -> FastDatabaseValueCursor<RowDecoder> { try RowDecoder.fetchCursor(db, self) }
 
     /// An array of the fetched values.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `RowDecoder`.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] { try RowDecoder.fetchAll(db, self) }
 
     /// The first fetched value, or nil.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `RowDecoder`.
     public func fetchOne(_ db: Database) throws -> RowDecoder? { try RowDecoder.fetchOne(db, self) }
 }

@@ -30,11 +30,18 @@ extension DatabaseWriter {
     ///
     /// It throws when a transaction is open (from within
     /// `writeWithoutTransaction`, after a `BEGIN`).
+    ///
+    /// - Throws: A ``DatabaseError`` if a transaction is open, if the
+    ///   connection is closed, or if SQLite fails.
     public func erase() throws {
         try barrierWriteWithoutTransaction { db in try db.eraseContent() }
     }
 
     /// The asynchronous version of ``erase()``.
+    ///
+    /// - Throws: A ``DatabaseError`` if a transaction is open, if the
+    ///   connection is closed, or if SQLite fails; `CancellationError` if the
+    ///   task is cancelled.
     public func erase() async throws {
         try await barrierWriteWithoutTransaction { db in try db.eraseContent() }
     }
@@ -45,11 +52,18 @@ extension DatabaseWriter {
     /// ```swift
     /// try dbQueue.vacuum()
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if a transaction is open, if the
+    ///   connection is closed, or if SQLite fails.
     public func vacuum() throws {
         try writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
     }
 
     /// The asynchronous version of ``vacuum()``.
+    ///
+    /// - Throws: A ``DatabaseError`` if a transaction is open, if the
+    ///   connection is closed, or if SQLite fails; `CancellationError` if the
+    ///   task is cancelled.
     public func vacuum() async throws {
         try await writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
     }
@@ -60,11 +74,18 @@ extension DatabaseWriter {
     /// ```swift
     /// try dbQueue.vacuum(into: "/path/to/copy.sqlite")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the file already exists or cannot be
+    ///   written, if the connection is closed, or if SQLite fails.
     public func vacuum(into filePath: String) throws {
         try writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [filePath]) }
     }
 
     /// The asynchronous version of ``vacuum(into:)``.
+    ///
+    /// - Throws: A ``DatabaseError`` if the file already exists or cannot be
+    ///   written, if the connection is closed, or if SQLite fails;
+    ///   `CancellationError` if the task is cancelled.
     public func vacuum(into filePath: String) async throws {
         try await writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [filePath]) }
     }

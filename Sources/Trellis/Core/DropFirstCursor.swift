@@ -15,6 +15,10 @@ public final class DropFirstCursor<Base: Cursor>: Cursor {
         self.toDrop = count
     }
 
+    /// The next element of the base cursor after the dropped ones, or nil at
+    /// the end.
+    ///
+    /// - Throws: The error of the base cursor.
     public func next() throws -> Element? {
         while toDrop > 0 {
             toDrop -= 1

@@ -17,6 +17,11 @@ public final class DropWhileCursor<Base: Cursor>: Cursor {
         self.predicate = predicate
     }
 
+    /// The next element of the base cursor after the dropped ones, or nil at
+    /// the end.
+    ///
+    /// - Throws: The error of the base cursor, or the error thrown by the
+    ///   closure.
     public func next() throws -> Element? {
         while let element = try base.next() {
             if isDropping, try predicate(element) { continue }

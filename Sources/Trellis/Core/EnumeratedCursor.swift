@@ -16,6 +16,9 @@ public final class EnumeratedCursor<Base: Cursor>: Cursor {
         self.base = base
     }
 
+    /// The next element of the base cursor with its offset, or nil at the end.
+    ///
+    /// - Throws: The error of the base cursor.
     public func next() throws -> Element? {
         guard let element = try base.next() else { return nil }
         defer { offset += 1 }
@@ -24,6 +27,8 @@ public final class EnumeratedCursor<Base: Cursor>: Cursor {
 
     /// Iterates through the base cursor, which may have a faster
     /// iteration than `next()`.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by `body`.
     public func forEach(_ body: (Element) throws -> Void) throws {
         try base.forEach { element in
             let current = offset

@@ -18,9 +18,15 @@ public protocol FetchRequest<RowDecoder>: SQLSubqueryable {
     /// - parameter db: the connection that compiles the request.
     /// - parameter singleResult: a hint that one row is needed, which
     ///   may add `LIMIT 1`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails.
     func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest
 
     /// The number of rows the request fetches.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails.
     func fetchCount(_ db: Database) throws -> Int
 }
 
@@ -33,6 +39,9 @@ extension FetchRequest {
     /// print(statement)            // SELECT * FROM player WHERE email = ?
     /// print(statement.arguments)  // ["arthur@example.com"]
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled: its SQL
+    ///   is invalid, or it names a table or column that does not exist.
     public func makePreparedRequest(_ db: Database) throws -> PreparedRequest {
         try makePreparedRequest(db, forSingleResult: false)
     }

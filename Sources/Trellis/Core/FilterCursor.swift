@@ -17,6 +17,11 @@ public final class FilterCursor<Base: Cursor>: Cursor {
         self.isIncluded = isIncluded
     }
 
+    /// The next element of the base cursor that satisfies the predicate, or nil
+    /// at the end.
+    ///
+    /// - Throws: The error of the base cursor, or the error thrown by the
+    ///   closure.
     public func next() throws -> Element? {
         while let element = try base.next() {
             if try isIncluded(element) { return element }
@@ -26,6 +31,8 @@ public final class FilterCursor<Base: Cursor>: Cursor {
 
     /// Iterates through the base cursor, which may have a faster
     /// iteration than `next()`.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by `body`.
     public func forEach(_ body: (Element) throws -> Void) throws {
         try base.forEach { element in
             if try isIncluded(element) { try body(element) }

@@ -15,6 +15,9 @@ public final class FlattenCursor<Base: Cursor>: Cursor where Base.Element: Curso
         self.base = base
     }
 
+    /// The next element of the inner cursors or sequences, or nil at the end.
+    ///
+    /// - Throws: The error of the base cursor or of an inner cursor.
     public func next() throws -> Element? {
         while true {
             if let element = try current?.next() { return element }

@@ -16,12 +16,18 @@ public final class MapCursor<Base: Cursor, Element>: Cursor {
         self.transform = transform
     }
 
+    /// The next transformed element of the base cursor, or nil at the end.
+    ///
+    /// - Throws: The error of the base cursor, or the error thrown by the
+    ///   closure.
     public func next() throws -> Element? {
         try base.next().map(transform)
     }
 
     /// Iterates through the base cursor, which may have a faster
     /// iteration than `next()`.
+    ///
+    /// - Throws: The error of the cursor, or the error thrown by `body`.
     public func forEach(_ body: (Element) throws -> Void) throws {
         try base.forEach { try body(transform($0)) }
     }

@@ -15,6 +15,9 @@ public final class PrefixCursor<Base: Cursor>: Cursor {
         self.remaining = maxLength
     }
 
+    /// The next element of the base cursor, or nil after the maximum length.
+    ///
+    /// - Throws: The error of the base cursor.
     public func next() throws -> Element? {
         guard remaining > 0 else { return nil }
         remaining -= 1

@@ -17,6 +17,11 @@ public final class PrefixWhileCursor<Base: Cursor>: Cursor {
         self.predicate = predicate
     }
 
+    /// The next element of the base cursor, or nil at the first one that fails
+    /// the predicate.
+    ///
+    /// - Throws: The error of the base cursor, or the error thrown by the
+    ///   closure.
     public func next() throws -> Element? {
         guard !isDone, let element = try base.next() else { return nil }
         if try predicate(element) { return element }

@@ -6,6 +6,9 @@ extension Row {
     /// ```swift
     /// let nickname = try row.decodeIfPresent(String.self, atIndex: 2)
     /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` if the value is neither NULL nor
+    ///   convertible to `Value`.
     @inlinable
     public func decodeIfPresent<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, atIndex index: Int) throws -> Value? {
         if hasNull(atIndex: index) { return nil }
@@ -19,6 +22,9 @@ extension Row {
     /// ```swift
     /// let score = try row.decodeIfPresent(Int.self, atIndex: 1)
     /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` if the value is neither NULL nor
+    ///   convertible to `Value`.
     @inlinable @inline(__always)
     public func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value?

@@ -17,6 +17,9 @@ extension Row {
     /// ```swift
     /// let name = try row.decode(String.self, atIndex: 0)
     /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` if `index` is out of range, or if the
+    ///   value is NULL or cannot convert to `Value`.
     @inlinable
     public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, atIndex index: Int) throws -> Value {
         guard index >= 0 && index < count else {
@@ -31,6 +34,9 @@ extension Row {
 
     /// Returns the value at `index`, read straight from the statement, or
     /// throws a ``RowDecodingError``.
+    ///
+    /// - Throws: A ``RowDecodingError`` if `index` is out of range, or if the
+    ///   value is NULL or cannot convert to `Value`.
     @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value
@@ -83,6 +89,9 @@ extension Row {
     /// ```swift
     /// let bookCount = try row.decode(Int.self, forColumn: "bookCount")
     /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` if there is no such column, or if the
+    ///   value is NULL or cannot convert to `Value`.
     @inlinable
     public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, forColumn name: String) throws -> Value {
         guard let index = index(ofColumn: name) else {
@@ -94,6 +103,9 @@ extension Row {
 
     /// Returns the value of the leftmost column named `name`, read straight
     /// from the statement, or throws a ``RowDecodingError``.
+    ///
+    /// - Throws: A ``RowDecodingError`` if there is no such column, or if the
+    ///   value is NULL or cannot convert to `Value`.
     @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, forColumn name: String) throws -> Value
@@ -110,6 +122,9 @@ extension Row {
     /// ```swift
     /// let name = try row.decode(String.self, forColumn: Column("name"))
     /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` if there is no such column, or if the
+    ///   value is NULL or cannot convert to `Value`.
     @inlinable
     public func decode<Value: DatabaseValueConvertible>(
         _ type: Value.Type = Value.self, forColumn column: some ColumnExpression) throws -> Value
@@ -118,6 +133,9 @@ extension Row {
     }
 
     /// Returns the value of a column, or nil when it is NULL or missing.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the value is neither NULL nor
+    ///   convertible to `Value`.
     @inlinable
     public func decodeIfPresent<Value: DatabaseValueConvertible>(
         _ type: Value.Type = Value.self, forColumn column: some ColumnExpression) throws -> Value?
@@ -127,6 +145,9 @@ extension Row {
 
     /// Returns the value of the column `name`, or nil when it is NULL or
     /// missing. Throws when the value can not convert.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the value is neither NULL nor
+    ///   convertible to `Value`.
     @inlinable
     public func decodeIfPresent<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, forColumn name: String) throws -> Value? {
         guard let index = index(ofColumn: name) else { return nil }

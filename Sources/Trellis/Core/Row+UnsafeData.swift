@@ -11,6 +11,10 @@ extension Row {
     ///     try row.withUnsafeData(atIndex: 0) { (data: Data?) in ... }
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `body`; a ``RowDecodingError`` if `index`
+    ///   is out of range, or if the value is neither NULL nor convertible to
+    ///   `Data`.
     public func withUnsafeData<T>(atIndex index: Int, _ body: (Data?) throws -> T) throws -> T {
         guard index >= 0 && index < count else {
             throw RowDecodingError.indexOutOfRange(index, type: Data.self, row: self)
@@ -34,6 +38,10 @@ extension Row {
     /// ```swift
     /// try row.withUnsafeData(name: "data") { (data: Data?) in ... }
     /// ```
+    ///
+    /// - Throws: The error thrown by `body`; a ``RowDecodingError`` if there is
+    ///   no such column, or if the value is neither NULL nor convertible to
+    ///   `Data`.
     public func withUnsafeData<T>(name: String, _ body: (Data?) throws -> T) throws -> T {
         guard let index = index(ofColumn: name) else {
             throw RowDecodingError.columnNotFound(name, type: Data.self, row: self)
@@ -47,12 +55,20 @@ extension Row {
     /// ```swift
     /// try row.withUnsafeData(at: Column("data")) { (data: Data?) in ... }
     /// ```
+    ///
+    /// - Throws: The error thrown by `body`; a ``RowDecodingError`` if there is
+    ///   no such column, or if the value is neither NULL nor convertible to
+    ///   `Data`.
     public func withUnsafeData<T>(at column: some ColumnExpression, _ body: (Data?) throws -> T) throws -> T {
         try withUnsafeData(name: column.name, body)
     }
 
     /// The same as ``withUnsafeData(name:_:)``, under the label of GRDB's
     /// API (its README writes `name:`; both compile here).
+    ///
+    /// - Throws: The error thrown by `body`; a ``RowDecodingError`` if there is
+    ///   no such column, or if the value is neither NULL nor convertible to
+    ///   `Data`.
     public func withUnsafeData<T>(named name: String, _ body: (Data?) throws -> T) throws -> T {
         try withUnsafeData(name: name, body)
     }

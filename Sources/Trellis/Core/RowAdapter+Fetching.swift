@@ -18,6 +18,10 @@ extension Database {
 
 extension Row {
     /// A cursor over the rows of `sql`, adapted by `adapter`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, the adapter names a column that is not there, or SQLite
+    ///   fails.
     public static func fetchCursor(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)?) throws -> RowCursor
@@ -30,6 +34,10 @@ extension Row {
     /// ```swift
     /// let rows = try Row.fetchAll(db, sql: "SELECT 'Hello' AS produced", adapter: ColumnMapping(["consumed": "produced"]))
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, the adapter names a column that is not there, or SQLite
+    ///   fails.
     public static func fetchAll(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)?) throws -> [Row]
@@ -38,6 +46,10 @@ extension Row {
     }
 
     /// The set of the rows of `sql`, adapted by `adapter`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, the adapter names a column that is not there, or SQLite
+    ///   fails.
     public static func fetchSet(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)?) throws -> Set<Row>
@@ -46,6 +58,10 @@ extension Row {
     }
 
     /// The first row of `sql`, adapted by `adapter`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, the adapter names a column that is not there, or SQLite
+    ///   fails.
     public static func fetchOne(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)?) throws -> Row?
@@ -59,23 +75,35 @@ extension Row {
     /// let statement = try db.makeStatement(sql: "SELECT 1 AS a, 2 AS b")
     /// let rows = try Row.fetchCursor(statement, adapter: SuffixRowAdapter(fromIndex: 1))
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement,
+    ///   the adapter names a column that is not there, or SQLite fails.
     public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> RowCursor {
         let db = statement.database
         return try db.fetchCursor(db.preparedRequest(statement, arguments: arguments, adapter: adapter)) { $0.copy() }
     }
 
     /// The rows of a statement, adapted by `adapter`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement,
+    ///   the adapter names a column that is not there, or SQLite fails.
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> [Row] {
         let db = statement.database
         return try db.fetchAll(db.preparedRequest(statement, arguments: arguments, adapter: adapter)) { $0.copy() }
     }
 
     /// The set of the rows of a statement, adapted by `adapter`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement,
+    ///   the adapter names a column that is not there, or SQLite fails.
     public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> Set<Row> {
         try Set(fetchAll(statement, arguments: arguments, adapter: adapter))
     }
 
     /// The first row of a statement, adapted by `adapter`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement,
+    ///   the adapter names a column that is not there, or SQLite fails.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> Row? {
         let db = statement.database
         return try db.fetchOne(db.preparedRequest(statement, arguments: arguments, adapter: adapter)) { $0.copy() }
@@ -90,6 +118,11 @@ extension DatabaseValueConvertible {
     /// // The second column: 2
     /// let values = try Int.fetchCursor(db, sql: "SELECT 1, 2", adapter: SuffixRowAdapter(fromIndex: 1))
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, the adapter names a column that is not there, or SQLite
+    ///   fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `Self`.
     public static func fetchCursor(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)?) throws -> DatabaseValueCursor<Self>
@@ -99,6 +132,11 @@ extension DatabaseValueConvertible {
 
     /// The values of the first column of the rows of `sql`, adapted by
     /// `adapter`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, the adapter names a column that is not there, or SQLite
+    ///   fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `Self`.
     public static func fetchAll(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)?) throws -> [Self]
@@ -108,6 +146,11 @@ extension DatabaseValueConvertible {
 
     /// The value of the first column of the first row of `sql`, adapted by
     /// `adapter`: nil when there is no row or the value is NULL.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, the adapter names a column that is not there, or SQLite
+    ///   fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `Self`.
     public static func fetchOne(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)?) throws -> Self?
@@ -117,6 +160,10 @@ extension DatabaseValueConvertible {
 
     /// A cursor over the values of the first column of the rows of a
     /// statement, adapted by `adapter`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement,
+    ///   the adapter names a column that is not there, or SQLite fails; a
+    ///   ``RowDecodingError`` if a value cannot be converted to `Self`.
     public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> DatabaseValueCursor<Self> {
         let db = statement.database
         return try db.fetchCursor(db.preparedRequest(statement, arguments: arguments, adapter: adapter)) {
@@ -126,6 +173,10 @@ extension DatabaseValueConvertible {
 
     /// The values of the first column of the rows of a statement, adapted
     /// by `adapter`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement,
+    ///   the adapter names a column that is not there, or SQLite fails; a
+    ///   ``RowDecodingError`` if a value cannot be converted to `Self`.
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> [Self] {
         let db = statement.database
         return try db.fetchAll(db.preparedRequest(statement, arguments: arguments, adapter: adapter)) {
@@ -135,6 +186,10 @@ extension DatabaseValueConvertible {
 
     /// The value of the first column of the first row of a statement,
     /// adapted by `adapter`: nil when there is no row or the value is NULL.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement,
+    ///   the adapter names a column that is not there, or SQLite fails; a
+    ///   ``RowDecodingError`` if a value cannot be converted to `Self`.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> Self? {
         let db = statement.database
         return try db.fetchOne(db.preparedRequest(statement, arguments: arguments, adapter: adapter), decode: decodeFirstColumn) ?? nil
@@ -144,6 +199,11 @@ extension DatabaseValueConvertible {
 extension DatabaseValueConvertible where Self: Hashable {
     /// The set of the values of the first column of the rows of `sql`,
     /// adapted by `adapter`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, the adapter names a column that is not there, or SQLite
+    ///   fails; a ``RowDecodingError`` if a value cannot be converted to
+    ///   `Self`.
     public static func fetchSet(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)?) throws -> Set<Self>
@@ -153,6 +213,10 @@ extension DatabaseValueConvertible where Self: Hashable {
 
     /// The set of the values of the first column of the rows of a
     /// statement, adapted by `adapter`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the statement,
+    ///   the adapter names a column that is not there, or SQLite fails; a
+    ///   ``RowDecodingError`` if a value cannot be converted to `Self`.
     public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)?) throws -> Set<Self> {
         try Set(fetchAll(statement, arguments: arguments, adapter: adapter))
     }

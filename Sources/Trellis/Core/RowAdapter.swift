@@ -241,6 +241,10 @@ public struct AdaptedFetchRequest<Base: FetchRequest>: FetchRequest {
 
     public var sqlSubquery: SQLSubquery { base.sqlSubquery }
 
+    /// Compiles the base request, and adapts its rows.
+    ///
+    /// - Throws: A ``DatabaseError`` if the base request cannot be compiled, or
+    ///   if the adapter names a column that the rows do not have.
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest {
         var prepared = try base.makePreparedRequest(db, forSingleResult: singleResult)
         let adapter = try adapter(db)
@@ -259,6 +263,10 @@ public struct AdaptedFetchRequest<Base: FetchRequest>: FetchRequest {
         return prepared
     }
 
+    /// The number of rows of the base request.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails.
     public func fetchCount(_ db: Database) throws -> Int {
         try base.fetchCount(db)
     }

@@ -35,6 +35,9 @@ public final class SQLStatementCursor: Cursor {
     }
 
     /// The next statement, with its arguments, or nil after the last one.
+    ///
+    /// - Throws: A ``DatabaseError`` if the next statement is invalid, or if
+    ///   the arguments do not fit the statements.
     public func next() throws -> Statement? {
         guard !isAtEnd else { return nil }
         if offset == 0 { try Database.checkNoStatementAfterNUL(utf8) }
@@ -91,6 +94,9 @@ extension Database {
     ///     try statement.execute()
     /// }
     /// ```
+    ///
+    /// - Throws: Never: the statements are prepared, and their errors thrown,
+    ///   by the cursor's `next()`.
     public func allStatements(sql: String, arguments: StatementArguments? = nil) throws -> SQLStatementCursor {
         SQLStatementCursor(database: self, sql: sql, arguments: arguments)
     }

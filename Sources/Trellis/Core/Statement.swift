@@ -230,6 +230,9 @@ public final class Statement {
 
     /// Throws a ``DatabaseError`` when `arguments` do not fill the
     /// statement's parameters exactly.
+    ///
+    /// - Throws: A ``DatabaseError`` if a parameter has no value or a value has
+    ///   no parameter.
     public func validateArguments(_ arguments: StatementArguments) throws {
         _ = try orderedValues(for: arguments)
     }
@@ -240,6 +243,9 @@ public final class Statement {
     /// try statement.setArguments(["Arthur", 1000])
     /// try statement.execute()
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if a parameter has no value, a value has
+    ///   no parameter, or SQLite fails to bind a value.
     public func setArguments(_ arguments: StatementArguments) throws {
         if arguments.namedValues.isEmpty && arguments.values.count == parameterNames.count {
             // Positional values fill the parameters in order, named or not.
@@ -403,6 +409,10 @@ public final class Statement {
     }
 
     /// Executes the statement, with new arguments if given.
+    ///
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit the
+    ///   parameters, or if SQLite fails (a constraint violation,
+    ///   `SQLITE_BUSY`...).
     public func execute(arguments: StatementArguments? = nil) throws {
         if let arguments { try setArguments(arguments) } else { reset() }
         try database.willExecute(self)

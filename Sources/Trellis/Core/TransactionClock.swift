@@ -14,6 +14,9 @@ import Foundation
 /// ```
 public protocol TransactionClock: Sendable {
     /// The current date.
+    ///
+    /// - Throws: The error of the clock: a clock that cannot tell the date
+    ///   should throw.
     func now(_ db: Database) throws -> Date
 }
 
@@ -24,6 +27,9 @@ public protocol TransactionClock: Sendable {
 /// config.transactionClock = .default
 /// ```
 public struct DefaultTransactionClock: TransactionClock {
+    /// The current date of the system.
+    ///
+    /// - Throws: Never.
     public func now(_ db: Database) throws -> Date { Date() }
 }
 
@@ -47,6 +53,9 @@ public struct CustomTransactionClock: TransactionClock {
         _now = now
     }
 
+    /// The date that the clock's function returns.
+    ///
+    /// - Throws: The error thrown by the clock's function.
     public func now(_ db: Database) throws -> Date {
         try _now(db)
     }
