@@ -15,6 +15,10 @@ import Foundation
 /// ```
 public protocol EncodableRecord {
     /// Encodes the record's columns.
+    ///
+    /// - Throws: The error of a value that cannot be encoded, as
+    ///   `EncodingError`; an implementation should throw for a value that it
+    ///   cannot write into a column.
     func encode(to container: inout PersistenceContainer) throws
 
     /// The user info of the encoder of Encodable records. Declare it as
@@ -69,6 +73,8 @@ extension EncodableRecord {
     /// ```swift
     /// let values = try player.databaseDictionary // ["id": 1, "name": "Arthur"]
     /// ```
+    ///
+    /// - Throws: The error of `encode(to:)`.
     public var databaseDictionary: [String: DatabaseValue] {
         get throws {
             let container = try persistenceContainer()
@@ -118,6 +124,8 @@ extension EncodableRecord {
     /// let changes = try player.databaseChanges { $0.score = 1000 }
     /// // ["score": 100]
     /// ```
+    ///
+    /// - Throws: The error thrown by `modify`, or the error of `encode(to:)`.
     public mutating func databaseChanges(modify: (inout Self) throws -> Void) throws -> [String: DatabaseValue] {
         let old = self
         try modify(&self)
@@ -134,6 +142,8 @@ extension EncodableRecord {
     /// try newPlayer.databaseChanges(from: oldPlayer) // ["score": 100]
     /// try newPlayer.databaseChanges(from: PartialPlayer(id: 1, name: "Arthur")) // ["score": NULL]
     /// ```
+    ///
+    /// - Throws: The error of `encode(to:)`, for either record.
     public func databaseChanges<Other: EncodableRecord>(from other: Other) throws -> [String: DatabaseValue] {
         var changes: [String: DatabaseValue] = [:]
         try forEachChange(from: other) { column, oldValue in changes[column] = oldValue ?? .null }
@@ -268,6 +278,9 @@ public enum DatabaseColumnEncodingStrategy: Sendable {
 
 extension EncodableRecord where Self: Encodable {
     /// Encodes the record with its Encodable implementation.
+    ///
+    /// - Throws: An `EncodingError` if a value cannot be encoded, for example a
+    ///   nested value that `JSONEncoder` rejects.
     @inlinable
     public func encode(to container: inout PersistenceContainer) throws {
         // The encoder writes into the storage of `container`.

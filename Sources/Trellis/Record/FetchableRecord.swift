@@ -19,6 +19,10 @@ import Foundation
 /// ```
 public protocol FetchableRecord {
     /// Decodes a record from a row.
+    ///
+    /// - Throws: A `RowDecodingError` or `DecodingError` if a value is missing
+    ///   or cannot be converted; an implementation should throw, not stop the
+    ///   program, for a row it cannot decode.
     init(row: Row) throws
 
     /// The user info of the decoder of Decodable records. Declare it as
@@ -103,6 +107,10 @@ public enum DatabaseColumnDecodingStrategy: Sendable {
 extension FetchableRecord where Self: Decodable {
     /// Decodes the record with its Decodable implementation, straight from
     /// the row.
+    ///
+    /// - Throws: A `RowDecodingError` or `DecodingError` if a column is
+    ///   missing, or if a value cannot be converted to the type of its
+    ///   property.
     @inlinable
     public init(row: Row) throws {
         self = try Self.decode(from: row)

@@ -4,6 +4,10 @@ extension MutablePersistableRecord {
     /// ```swift
     /// let deleted = try player.delete(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a foreign
+    ///   key violation; the error of `encode(to:)` or of a persistence
+    ///   callback.
     @discardableResult
     public func delete(_ db: Database) throws -> Bool {
         try willDelete(db)
@@ -32,6 +36,9 @@ extension MutablePersistableRecord {
     /// ```swift
     /// if try !config.exists(db) { ... }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails; the error of
+    ///   `encode(to:)`.
     public func exists(_ db: Database) throws -> Bool {
         let container = try persistenceContainer()
         let primaryKey = try Self.tableAndPrimaryKey(db).primaryKey

@@ -11,6 +11,10 @@ extension MutablePersistableRecord {
     /// - parameter db: the connection that writes.
     /// - parameter conflictResolution: overrides
     ///   `persistenceConflictPolicy` (`INSERT OR REPLACE`...).
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation; the error of `encode(to:)` or of a persistence
+    ///   callback.
     @inlinable
     public mutating func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
         try performInsert(db, onConflict: conflictResolution)
@@ -48,6 +52,10 @@ extension MutablePersistableRecord {
     /// ```swift
     /// let player = try Player(id: nil, name: "Arthur").inserted(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation; the error of `encode(to:)` or of a persistence
+    ///   callback.
     @inlinable @discardableResult
     public func inserted(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
@@ -231,6 +239,13 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     /// ```swift
     /// let player = try partialPlayer.insertAndFetch(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation;
+    ///   ``RecordError/recordNotFound(databaseTableName:key:)`` if a conflict
+    ///   policy ignored the insert; a ``RowDecodingError`` if the inserted row
+    ///   cannot be decoded; the error of `encode(to:)` or of a persistence
+    ///   callback.
     public func insertAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
         return try record.performInsertAndFetch(db, onConflict: conflictResolution, as: Self.self)
@@ -240,6 +255,13 @@ extension MutablePersistableRecord where Self: FetchableRecord {
 extension MutablePersistableRecord {
     /// Inserts the record and returns the inserted row decoded as
     /// `returnedType`.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation;
+    ///   ``RecordError/recordNotFound(databaseTableName:key:)`` if a conflict
+    ///   policy ignored the insert; a ``RowDecodingError`` if the inserted row
+    ///   cannot be decoded; the error of `encode(to:)` or of a persistence
+    ///   callback.
     public mutating func insertAndFetch<T: FetchableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type) throws -> T
     {

@@ -18,6 +18,9 @@ extension Collection where Element: MutablePersistableRecord {
     /// each record learns its own id. With `.ignore` as the conflict
     /// resolution, or in a `WITHOUT ROWID` table, records are inserted one
     /// by one.
+    ///
+    /// - Throws: The first error of an insert, as `insert(_:onConflict:)`
+    ///   throws it; the records inserted before it stay in the transaction.
     @inlinable @discardableResult
     public func insertAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> [Element] {
         var records = Array(self)
@@ -37,6 +40,10 @@ extension Collection where Element: MutablePersistableRecord & FetchableRecord {
     /// ```
     ///
     /// See ``Swift/Collection/insertAll(_:onConflict:)`` for callbacks and ids.
+    ///
+    /// - Throws: The first error of an insert, as
+    ///   `insertAndFetch(_:onConflict:)` throws it; the records inserted before
+    ///   it stay in the transaction.
     @inlinable
     public func insertAndFetchAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> [Element] {
         var records = Array(self)

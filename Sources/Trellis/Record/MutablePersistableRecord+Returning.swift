@@ -13,6 +13,11 @@ extension MutablePersistableRecord {
     ///     [$0.score]
     /// }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation, or if the selection names an unknown column; a
+    ///   ``RowDecodingError`` if the selected values cannot be decoded; the
+    ///   error of `encode(to:)` or of a persistence callback.
     public mutating func insertAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         fetch: (Statement) throws -> T, select selection: (DatabaseComponents) -> [any SQLSelectable]) throws -> T
@@ -26,6 +31,11 @@ extension MutablePersistableRecord {
     /// ```swift
     /// let score = try partialPlayer.insertAndFetch(db, selection: [Column("score")]) { try Int.fetchOne($0) }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation, or if the selection names an unknown column; a
+    ///   ``RowDecodingError`` if the selected values cannot be decoded; the
+    ///   error of `encode(to:)` or of a persistence callback.
     public mutating func insertAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
@@ -53,6 +63,11 @@ extension MutablePersistableRecord {
     /// ```swift
     /// let score = try player.saveAndFetch(db, selection: [Column("score")]) { try Int.fetchOne($0) }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation, or if the selection names an unknown column; a
+    ///   ``RowDecodingError`` if the selected values cannot be decoded; the
+    ///   error of `encode(to:)` or of a persistence callback.
     public mutating func saveAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
@@ -79,6 +94,12 @@ extension MutablePersistableRecord {
     /// ```swift
     /// let score = try player.updateAndFetch(db) { try Int.fetchOne($0) } select: { [$0.score] }
     /// ```
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the record's primary key; a ``DatabaseError`` if SQLite fails
+    ///   or the selection names an unknown column; a ``RowDecodingError`` if
+    ///   the selected values cannot be decoded; the error of `encode(to:)` or
+    ///   of a persistence callback.
     public func updateAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         fetch: (Statement) throws -> T, select selection: (DatabaseComponents) -> [any SQLSelectable]) throws -> T
@@ -88,6 +109,12 @@ extension MutablePersistableRecord {
 
     /// Updates the record's row, and fetches the `selection` of the updated
     /// row from the statement of `UPDATE ... RETURNING`.
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the record's primary key; a ``DatabaseError`` if SQLite fails
+    ///   or the selection names an unknown column; a ``RowDecodingError`` if
+    ///   the selected values cannot be decoded; the error of `encode(to:)` or
+    ///   of a persistence callback.
     public func updateAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
@@ -110,6 +137,12 @@ extension MutablePersistableRecord {
     ///     try Int.fetchOne($0)
     /// }
     /// ```
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the record's primary key; a ``DatabaseError`` if SQLite fails
+    ///   or the selection names an unknown column; a ``RowDecodingError`` if
+    ///   the selected values cannot be decoded; the error of `encode(to:)` or
+    ///   of a persistence callback.
     public func updateAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         columns: Set<String>, selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
@@ -129,6 +162,12 @@ extension MutablePersistableRecord {
     ///     try Int.fetchOne($0)
     /// }
     /// ```
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the record's primary key; a ``DatabaseError`` if SQLite fails
+    ///   or the selection names an unknown column; a ``RowDecodingError`` if
+    ///   the selected values cannot be decoded; the error of `encode(to:)` or
+    ///   of a persistence callback.
     public func updateAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         columns: some Collection<some ColumnExpression>, selection: [any SQLSelectable],
@@ -164,6 +203,11 @@ extension PersistableRecord {
     /// ```swift
     /// let score = try partialPlayer.insertAndFetch(db) { try Int.fetchOne($0) } select: { [$0.score] }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation, or if the selection names an unknown column; a
+    ///   ``RowDecodingError`` if the selected values cannot be decoded; the
+    ///   error of `encode(to:)` or of a persistence callback.
     public func insertAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         fetch: (Statement) throws -> T, select selection: (DatabaseComponents) -> [any SQLSelectable]) throws -> T
@@ -174,6 +218,11 @@ extension PersistableRecord {
 
     /// Inserts the record, and fetches the `selection` of the inserted row
     /// from the statement of `INSERT ... RETURNING`.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation, or if the selection names an unknown column; a
+    ///   ``RowDecodingError`` if the selected values cannot be decoded; the
+    ///   error of `encode(to:)` or of a persistence callback.
     public func insertAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
@@ -184,6 +233,11 @@ extension PersistableRecord {
 
     /// Saves the record, and fetches the `selection` of the saved row from
     /// the statement of `UPDATE ... RETURNING` or `INSERT ... RETURNING`.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation, or if the selection names an unknown column; a
+    ///   ``RowDecodingError`` if the selected values cannot be decoded; the
+    ///   error of `encode(to:)` or of a persistence callback.
     public func saveAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T

@@ -7,6 +7,10 @@ extension MutablePersistableRecord {
     /// ```swift
     /// try player.save(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation; the error of `encode(to:)` or of a persistence
+    ///   callback.
     public mutating func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
         try performSave(db, onConflict: conflictResolution)
     }
@@ -28,6 +32,10 @@ extension MutablePersistableRecord {
     }
 
     /// Saves a copy of the record, and returns it.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation; the error of `encode(to:)` or of a persistence
+    ///   callback.
     @discardableResult
     public func saved(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
@@ -64,6 +72,13 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     /// ```swift
     /// let savedPlayer = try player.saveAndFetch(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation;
+    ///   ``RecordError/recordNotFound(databaseTableName:key:)`` if a conflict
+    ///   policy ignored the write; a ``RowDecodingError`` if the saved row
+    ///   cannot be decoded; the error of `encode(to:)` or of a persistence
+    ///   callback.
     public func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
         return try record.performSaveAndFetch(db, onConflict: conflictResolution, as: Self.self)
@@ -73,6 +88,13 @@ extension MutablePersistableRecord where Self: FetchableRecord {
 extension MutablePersistableRecord {
     /// Saves the record, and returns the saved row decoded as
     /// `returnedType`.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation;
+    ///   ``RecordError/recordNotFound(databaseTableName:key:)`` if a conflict
+    ///   policy ignored the write; a ``RowDecodingError`` if the saved row
+    ///   cannot be decoded; the error of `encode(to:)` or of a persistence
+    ///   callback.
     public mutating func saveAndFetch<T: FetchableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type) throws -> T
     {

@@ -8,6 +8,11 @@ extension MutablePersistableRecord {
     /// try player.update(db)
     /// try player.update(db, columns: ["score"])
     /// ```
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the record's primary key; a ``DatabaseError`` if SQLite fails,
+    ///   for example on a constraint violation; the error of `encode(to:)` or
+    ///   of a persistence callback.
     public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: Set<String>? = nil) throws {
         try performUpdate(db, onConflict: conflictResolution, columns: columns, returning: nil)
     }
@@ -35,11 +40,21 @@ extension MutablePersistableRecord {
     }
 
     /// Updates the given columns of the record's row.
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the record's primary key; a ``DatabaseError`` if SQLite fails,
+    ///   for example on a constraint violation; the error of `encode(to:)` or
+    ///   of a persistence callback.
     public func update(_ db: Database, columns: some Collection<some ColumnExpression>) throws {
         try update(db, onConflict: nil, columns: Set(columns.map(\.name)))
     }
 
     /// Updates the given columns of the record's row.
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the record's primary key; a ``DatabaseError`` if SQLite fails,
+    ///   for example on a constraint violation; the error of `encode(to:)` or
+    ///   of a persistence callback.
     public func update(_ db: Database, columns: some Collection<String>) throws {
         try update(db, onConflict: nil, columns: Set(columns))
     }
@@ -135,6 +150,11 @@ extension MutablePersistableRecord {
     /// player.score = 1000
     /// let changed = try player.updateChanges(db, from: old)
     /// ```
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the record's primary key; a ``DatabaseError`` if SQLite fails,
+    ///   for example on a constraint violation; the error of `encode(to:)` or
+    ///   of a persistence callback.
     @discardableResult
     public func updateChanges(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, from record: Self) throws -> Bool
@@ -153,6 +173,11 @@ extension MutablePersistableRecord {
     ///     $0.flag = true
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `modify`;
+    ///   ``RecordError/recordNotFound(databaseTableName:key:)`` if no row has
+    ///   the record's primary key; a ``DatabaseError`` if SQLite fails; the
+    ///   error of `encode(to:)` or of a persistence callback.
     @discardableResult
     public mutating func updateChanges(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
@@ -171,6 +196,12 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     /// ```swift
     /// let updated = try player.updateAndFetch(db)
     /// ```
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the record's primary key; a ``DatabaseError`` if SQLite fails,
+    ///   for example on a constraint violation; a ``RowDecodingError`` if the
+    ///   updated row cannot be decoded; the error of `encode(to:)` or of a
+    ///   persistence callback.
     public func updateAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         try updateAndFetch(db, onConflict: conflictResolution, as: Self.self)
     }
@@ -182,6 +213,12 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     /// ```swift
     /// if let updated = try player.updateChangesAndFetch(db, modify: { $0.score = 1000 }) { ... }
     /// ```
+    ///
+    /// - Throws: The error thrown by `modify`;
+    ///   ``RecordError/recordNotFound(databaseTableName:key:)`` if no row has
+    ///   the record's primary key; a ``DatabaseError`` if SQLite fails; a
+    ///   ``RowDecodingError`` if the updated row cannot be decoded; the error
+    ///   of `encode(to:)` or of a persistence callback.
     public mutating func updateChangesAndFetch(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         modify: (inout Self) throws -> Void) throws -> Self?
@@ -193,6 +230,12 @@ extension MutablePersistableRecord where Self: FetchableRecord {
 
     /// Updates the columns that differ from `record` and returns the
     /// updated row; returns nil and writes nothing when no column changed.
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the record's primary key; a ``DatabaseError`` if SQLite fails,
+    ///   for example on a constraint violation; a ``RowDecodingError`` if the
+    ///   updated row cannot be decoded; the error of `encode(to:)` or of a
+    ///   persistence callback.
     public func updateChangesAndFetch(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, from record: Self) throws -> Self?
     {
@@ -209,6 +252,12 @@ extension MutablePersistableRecord where Self: FetchableRecord {
 extension MutablePersistableRecord {
     /// Updates the row of the record and returns the updated row decoded
     /// as `returnedType`.
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the record's primary key; a ``DatabaseError`` if SQLite fails,
+    ///   for example on a constraint violation; a ``RowDecodingError`` if the
+    ///   updated row cannot be decoded; the error of `encode(to:)` or of a
+    ///   persistence callback.
     public func updateAndFetch<T: FetchableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type) throws -> T
     {

@@ -8,6 +8,10 @@ extension MutablePersistableRecord {
     /// // ON CONFLICT DO UPDATE SET name = excluded.name, score = excluded.score
     /// try player.upsert(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation that is not about the primary key; the error of
+    ///   `encode(to:)` or of a persistence callback.
     public mutating func upsert(_ db: Database) throws {
         try performUpsert(db)
     }
@@ -115,6 +119,11 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     ///   assign are overwritten with the inserted values (the default,
     ///   `.allColumns`, but the key), or kept (`.noColumnUnlessSpecified`).
     /// - parameter doUpdate: assignments on conflict.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation that is not about the primary key; a
+    ///   ``RowDecodingError`` if the stored row cannot be decoded; the error of
+    ///   `encode(to:)` or of a persistence callback.
     public mutating func upsertAndFetch(
         _ db: Database, onConflict conflictTarget: [String] = [],
         updating strategy: UpsertUpdateStrategy = .allColumns,
@@ -131,6 +140,11 @@ extension MutablePersistableRecord {
     /// ```swift
     /// let player = try partialPlayer.upsertAndFetch(db, as: Player.self)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation that is not about the primary key; a
+    ///   ``RowDecodingError`` if the stored row cannot be decoded; the error of
+    ///   `encode(to:)` or of a persistence callback.
     public mutating func upsertAndFetch<T: FetchableRecord>(
         _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
         updating strategy: UpsertUpdateStrategy = .allColumns,

@@ -7,6 +7,10 @@ extension PersistableRecord {
     /// ```swift
     /// try Country(code: "FR", name: "France").insert(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation; the error of `encode(to:)` or of a persistence
+    ///   callback.
     @inlinable
     public func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
         var record = self
@@ -14,6 +18,10 @@ extension PersistableRecord {
     }
 
     /// Updates the record's row if it exists, and inserts it otherwise.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation; the error of `encode(to:)` or of a persistence
+    ///   callback.
     public func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
         var record = self
         try record.performSave(db, onConflict: conflictResolution)
@@ -21,6 +29,10 @@ extension PersistableRecord {
 
     /// Inserts the record, or updates the existing row that has the same
     /// primary key or unique key.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation that is not about the primary key; the error of
+    ///   `encode(to:)` or of a persistence callback.
     public func upsert(_ db: Database) throws {
         var record = self
         try record.performUpsert(db)
@@ -29,6 +41,13 @@ extension PersistableRecord {
 
 extension PersistableRecord where Self: FetchableRecord {
     /// Inserts the record and returns the inserted row.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation;
+    ///   ``RecordError/recordNotFound(databaseTableName:key:)`` if a conflict
+    ///   policy ignored the insert; a ``RowDecodingError`` if the inserted row
+    ///   cannot be decoded; the error of `encode(to:)` or of a persistence
+    ///   callback.
     public func insertAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
         return try record.performInsertAndFetch(db, onConflict: conflictResolution, as: Self.self)
@@ -41,6 +60,11 @@ extension PersistableRecord where Self: FetchableRecord {
     ///     db, onConflict: ["word"],
     ///     doUpdate: { _ in [Column("count") += 1, Column("isTainted").noOverwrite] })
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation that is not about the primary key; a
+    ///   ``RowDecodingError`` if the stored row cannot be decoded; the error of
+    ///   `encode(to:)` or of a persistence callback.
     public func upsertAndFetch(
         _ db: Database, onConflict conflictTarget: [String] = [],
         updating strategy: UpsertUpdateStrategy = .allColumns,
@@ -53,6 +77,13 @@ extension PersistableRecord where Self: FetchableRecord {
 
 extension PersistableRecord where Self: FetchableRecord {
     /// Saves the record, and returns the saved row.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation;
+    ///   ``RecordError/recordNotFound(databaseTableName:key:)`` if a conflict
+    ///   policy ignored the write; a ``RowDecodingError`` if the saved row
+    ///   cannot be decoded; the error of `encode(to:)` or of a persistence
+    ///   callback.
     public func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
         return try record.performSaveAndFetch(db, onConflict: conflictResolution, as: Self.self)
@@ -62,6 +93,13 @@ extension PersistableRecord where Self: FetchableRecord {
 extension PersistableRecord {
     /// Saves the record, and returns the saved row decoded as
     /// `returnedType`.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation;
+    ///   ``RecordError/recordNotFound(databaseTableName:key:)`` if a conflict
+    ///   policy ignored the write; a ``RowDecodingError`` if the saved row
+    ///   cannot be decoded; the error of `encode(to:)` or of a persistence
+    ///   callback.
     public func saveAndFetch<T: FetchableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type) throws -> T
     {
@@ -75,6 +113,13 @@ extension PersistableRecord {
     /// ```swift
     /// let player = try PartialPlayer(name: "Alice").insertAndFetch(db, as: Player.self)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation;
+    ///   ``RecordError/recordNotFound(databaseTableName:key:)`` if a conflict
+    ///   policy ignored the insert; a ``RowDecodingError`` if the inserted row
+    ///   cannot be decoded; the error of `encode(to:)` or of a persistence
+    ///   callback.
     public func insertAndFetch<T: FetchableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, as returnedType: T.Type) throws -> T
     {
@@ -84,6 +129,11 @@ extension PersistableRecord {
 
     /// Inserts or updates the record, and returns the stored row decoded
     /// as `returnedType`.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails, for example on a
+    ///   constraint violation that is not about the primary key; a
+    ///   ``RowDecodingError`` if the stored row cannot be decoded; the error of
+    ///   `encode(to:)` or of a persistence callback.
     public func upsertAndFetch<T: FetchableRecord>(
         _ db: Database, as returnedType: T.Type, onConflict conflictTarget: [String] = [],
         updating strategy: UpsertUpdateStrategy = .allColumns,
@@ -96,6 +146,10 @@ extension PersistableRecord {
 
 extension FetchableRecord where Self: TableRecord {
     /// A cursor over all records of the table.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public static func fetchCursor(_ db: Database) throws -> RecordCursor<Self> { try all().fetchCursor(db) }
 
     /// All records of the table.
@@ -103,6 +157,10 @@ extension FetchableRecord where Self: TableRecord {
     /// ```swift
     /// let players = try Player.fetchAll(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     @inlinable
     public static func fetchAll(_ db: Database) throws -> [Self] {
         try db.fetchAll(tableStatement(db, operation: .selectAll), arguments: nil) { try Self(row: $0) }
@@ -113,6 +171,10 @@ extension FetchableRecord where Self: TableRecord {
     /// ```swift
     /// let config = try AppConfiguration.fetchOne(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     @inlinable
     public static func fetchOne(_ db: Database) throws -> Self? {
         try db.fetchOne(tableStatement(db, operation: .selectOne), arguments: nil) { try Self(row: $0) }
@@ -121,5 +183,9 @@ extension FetchableRecord where Self: TableRecord {
 
 extension FetchableRecord where Self: TableRecord & Hashable {
     /// All records of the table, in a set.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public static func fetchSet(_ db: Database) throws -> Set<Self> { try all().fetchSet(db) }
 }

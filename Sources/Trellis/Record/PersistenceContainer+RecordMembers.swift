@@ -16,6 +16,8 @@ import Foundation
 // ```
 extension PersistenceContainer {
     /// Writes a database value into its column.
+    ///
+    /// - Throws: Never: a database value is written as it is.
     @inlinable @inline(__always)
     public mutating func encode<Value: DatabaseValueConvertible, Record: EncodableRecord>(
         _ value: Value, forKey key: String, of record: Record.Type) throws
@@ -25,6 +27,9 @@ extension PersistenceContainer {
 
     /// Writes a database value that is also Encodable: dates, UUIDs and
     /// data follow the record's strategies.
+    ///
+    /// - Throws: An `EncodingError` if the record's date, UUID or data strategy
+    ///   cannot encode the value.
     @inlinable @inline(__always)
     public mutating func encode<Value: DatabaseValueConvertible & Encodable, Record: EncodableRecord>(
         _ value: Value, forKey key: String, of record: Record.Type) throws
@@ -38,6 +43,9 @@ extension PersistenceContainer {
 
     /// Writes an Encodable value that is not a database value, as JSON text
     /// (or as its single value, such as an enum with a raw value).
+    ///
+    /// - Throws: An `EncodingError` if the value cannot be encoded, for example
+    ///   by `JSONEncoder`.
     @inlinable
     public mutating func encode<Value: Encodable, Record: EncodableRecord>(
         _ value: Value, forKey key: String, of record: Record.Type) throws
@@ -56,6 +64,8 @@ extension PersistenceContainer {
     // MARK: Optional values
 
     /// Writes an optional database value: NULL for nil.
+    ///
+    /// - Throws: Never: a database value is written as it is.
     @inlinable @inline(__always)
     public mutating func encodeIfPresent<Value: DatabaseValueConvertible, Record: EncodableRecord>(
         _ value: Value?, forKey key: String, of record: Record.Type) throws
@@ -65,6 +75,9 @@ extension PersistenceContainer {
 
     /// Writes an optional database value that is also Encodable: NULL for
     /// nil.
+    ///
+    /// - Throws: An `EncodingError` if the record's date, UUID or data strategy
+    ///   cannot encode the value.
     @inlinable @inline(__always)
     public mutating func encodeIfPresent<Value: DatabaseValueConvertible & Encodable, Record: EncodableRecord>(
         _ value: Value?, forKey key: String, of record: Record.Type) throws
@@ -77,6 +90,9 @@ extension PersistenceContainer {
     }
 
     /// Writes an optional Encodable value: NULL for nil.
+    ///
+    /// - Throws: An `EncodingError` if the value cannot be encoded, for example
+    ///   by `JSONEncoder`.
     @inlinable
     public mutating func encodeIfPresent<Value: Encodable, Record: EncodableRecord>(
         _ value: Value?, forKey key: String, of record: Record.Type) throws

@@ -56,6 +56,10 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
 
     /// Creates a record from a row. Subclasses decode their properties,
     /// then call `super.init(row:)`; the record then has no changes.
+    ///
+    /// - Throws: A subclass throws a ``RowDecodingError`` (from
+    ///   `row.decode(_:forColumn:)`, for example) when its values cannot be
+    ///   decoded; this base initializer throws nothing.
     public required init(row: Row) throws {
         referenceRow = Row(columns: Array(zip(row.columnNames, row.databaseValues)))
     }
@@ -78,6 +82,9 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
 
     /// Encodes the record's columns. Subclasses override it; the default
     /// encodes no column.
+    ///
+    /// - Throws: An error if a value cannot be encoded: subclasses throw it;
+    ///   this default throws nothing.
     open func encode(to container: inout PersistenceContainer) throws {}
 
     // MARK: - Copy
@@ -90,6 +97,8 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
     /// ```
     ///
     /// It throws the errors of `encode(to:)` and `init(row:)`.
+    ///
+    /// - Throws: The error of `encode(to:)` or of `init(row:)`.
     open func copy() throws -> Self {
         let container = try persistenceContainer()
         let copy = try Self(row: Row(columns: Array(zip(container.columns, container.values))))
@@ -137,6 +146,8 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
     /// }
     /// // prints "score was 100"
     /// ```
+    ///
+    /// - Throws: The error of `encode(to:)`.
     public final var databaseChanges: [String: DatabaseValue?] {
         get throws {
             let container = try persistenceContainer()
@@ -162,6 +173,11 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
     /// try player.updateChanges(db) // UPDATE player SET score = 1000 WHERE id = 1
     /// try player.updateChanges(db) // no change: no statement
     /// ```
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the record's primary key; a ``DatabaseError`` if SQLite fails,
+    ///   for example on a constraint violation; the error of `encode(to:)` or
+    ///   of a persistence callback.
     @discardableResult
     public final func updateChanges(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Bool
@@ -198,8 +214,18 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
     // Subclasses that override `didInsert`, `didUpdate` or `didDelete`
     // call `super`, which keeps the changes up to date.
 
+    /// Called before the record is inserted; subclasses override it.
+    ///
+    /// - Throws: Any error, to stop the operation: the calling method
+    ///   (`insert`, `update`, `save` or `delete`) throws it, and nothing is
+    ///   written.
     open func willInsert(_ db: Database) throws {}
 
+    /// Wraps the insertion, and records the inserted values as unchanged;
+    /// subclasses override it and call `super`.
+    ///
+    /// - Throws: The error thrown by the operation closure, or an error of the
+    ///   callback's own; the calling method throws it.
     open func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws {
         _ = try insert()
     }
@@ -209,8 +235,18 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
         referenceRow = Self.row(from: inserted.persistenceContainer)
     }
 
+    /// Called before the record's row is updated; subclasses override it.
+    ///
+    /// - Throws: Any error, to stop the operation: the calling method
+    ///   (`insert`, `update`, `save` or `delete`) throws it, and nothing is
+    ///   written.
     open func willUpdate(_ db: Database, columns: Set<String>) throws {}
 
+    /// Wraps the update, and records the updated values as unchanged;
+    /// subclasses override it and call `super`.
+    ///
+    /// - Throws: The error thrown by the operation closure, or an error of the
+    ///   callback's own; the calling method throws it.
     open func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws {
         _ = try update()
     }
@@ -220,16 +256,35 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
         referenceRow = Self.row(from: updated.persistenceContainer)
     }
 
+    /// Called before the record is inserted or updated; subclasses override it.
+    ///
+    /// - Throws: Any error, to stop the operation: the calling method
+    ///   (`insert`, `update`, `save` or `delete`) throws it, and nothing is
+    ///   written.
     open func willSave(_ db: Database) throws {}
 
+    /// Wraps the insertion or update; subclasses override it and call `super`.
+    ///
+    /// - Throws: The error thrown by the operation closure, or an error of the
+    ///   callback's own; the calling method throws it.
     open func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         _ = try save()
     }
 
     open func didSave(_ saved: PersistenceSuccess) {}
 
+    /// Called before the record's row is deleted; subclasses override it.
+    ///
+    /// - Throws: Any error, to stop the operation: the calling method
+    ///   (`insert`, `update`, `save` or `delete`) throws it, and nothing is
+    ///   written.
     open func willDelete(_ db: Database) throws {}
 
+    /// Wraps the deletion, after which all columns are changes; subclasses
+    /// override it and call `super`.
+    ///
+    /// - Throws: The error thrown by the operation closure, or an error of the
+    ///   callback's own; the calling method throws it.
     open func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
         _ = try delete()
     }

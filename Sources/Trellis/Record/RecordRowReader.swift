@@ -82,6 +82,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
     // MARK: Database values
 
     /// Reads a database value from its column.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the column is missing, or if its
+    ///   value is NULL or cannot convert to `Value`.
     @inlinable
     public mutating func decode<Value: DatabaseValueConvertible>(forKey key: String) throws -> Value {
         position &+= 1
@@ -93,6 +96,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
     }
 
     /// Reads a database value straight from the statement.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the column is missing, or if its
+    ///   value is NULL or cannot convert to `Value`.
     @inlinable @inline(__always)
     public mutating func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         forKey key: String) throws -> Value
@@ -108,6 +114,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
 
     /// Reads a database value that is also Decodable: dates and data
     /// follow the record's strategies.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the column is missing, or if its
+    ///   value is NULL or cannot convert to `Value`.
     @inlinable
     public mutating func decode<Value: DatabaseValueConvertible & Decodable>(forKey key: String) throws -> Value {
         position &+= 1
@@ -123,6 +132,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
 
     /// Reads a standard database value that is also Decodable, straight
     /// from the statement.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the column is missing, or if its
+    ///   value is NULL or cannot convert to `Value`.
     @inlinable @inline(__always)
     public mutating func decode<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(
         forKey key: String) throws -> Value
@@ -141,6 +153,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
 
     /// Reads a Decodable value that is not a database value: JSON text in
     /// its column, or a nested value in the scope of its key.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the column is missing or NULL, or if
+    ///   its JSON cannot be decoded as `Value`.
     @inlinable
     public mutating func decode<Value: Decodable>(forKey key: String) throws -> Value {
         position &+= 1
@@ -151,6 +166,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
 
     /// Reads a nested record: from the scope of its key, or else from the
     /// row itself.
+    ///
+    /// - Throws: The error of `Value`'s `init(row:)`; a ``RowDecodingError`` if
+    ///   the nested row cannot be found or decoded.
     @inlinable
     public mutating func decode<Value: FetchableRecord>(forKey key: String) throws -> Value {
         position &+= 1
@@ -159,6 +177,10 @@ public struct RecordRowReader<Record: FetchableRecord> {
 
     /// Reads a nested record that is also Decodable: from JSON text in the
     /// column of its key, the scope of its key, or else the row itself.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the JSON of the column cannot be
+    ///   decoded, or if the nested row cannot be found; the error of `Value`'s
+    ///   `init(row:)`.
     @inlinable
     public mutating func decode<Value: FetchableRecord & Decodable>(forKey key: String) throws -> Value {
         position &+= 1
@@ -169,6 +191,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
     }
 
     /// Reads the records of a prefetched to-many association.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the association was not prefetched
+    ///   under this key; the error of `Value`'s `init(row:)`.
     @inlinable
     public mutating func decode<Value: FetchableRecord>(forKey key: String) throws -> [Value] {
         position &+= 1
@@ -177,6 +202,10 @@ public struct RecordRowReader<Record: FetchableRecord> {
 
     /// Reads the records of a prefetched to-many association, or JSON text
     /// in the column of its key.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the JSON of the column cannot be
+    ///   decoded, or if the association was not prefetched under this key; the
+    ///   error of `Value`'s `init(row:)`.
     @inlinable
     public mutating func decode<Value: FetchableRecord & Decodable>(forKey key: String) throws -> [Value] {
         position &+= 1
@@ -196,6 +225,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
 
     /// Reads a database value from its column: nil when the column is NULL
     /// or missing.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the value is neither NULL nor
+    ///   convertible to `Value`.
     @inlinable
     public mutating func decodeIfPresent<Value: DatabaseValueConvertible>(forKey key: String) throws -> Value? {
         position &+= 1
@@ -209,6 +241,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
 
     /// Reads a standard database value from its column: nil when the column
     /// is NULL or missing.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the value is neither NULL nor
+    ///   convertible to `Value`.
     @inlinable @inline(__always)
     public mutating func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         forKey key: String) throws -> Value?
@@ -225,6 +260,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
 
     /// Reads a database value that is also Decodable: nil when the column
     /// is NULL or missing.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the value is neither NULL nor
+    ///   convertible to `Value`.
     @inlinable
     public mutating func decodeIfPresent<Value: DatabaseValueConvertible & Decodable>(forKey key: String) throws -> Value? {
         position &+= 1
@@ -241,6 +279,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
 
     /// Reads a standard database value that is also Decodable: nil when the
     /// column is NULL or missing.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the value is neither NULL nor
+    ///   convertible to `Value`.
     @inlinable @inline(__always)
     public mutating func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(
         forKey key: String) throws -> Value?
@@ -261,6 +302,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
 
     /// Reads a Decodable value: nil when its column is NULL, or when there
     /// is neither a column nor a scope of its key.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the value is neither NULL nor JSON
+    ///   that decodes as `Value`.
     @inlinable
     public mutating func decodeIfPresent<Value: Decodable>(forKey key: String) throws -> Value? {
         position &+= 1
@@ -269,6 +313,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
 
     /// Reads an optional nested record: nil when its scope is missing or
     /// all its columns are NULL.
+    ///
+    /// - Throws: The error of `Value`'s `init(row:)`; a ``RowDecodingError`` if
+    ///   the nested row exists but cannot be decoded.
     @inlinable
     public mutating func decodeIfPresent<Value: FetchableRecord>(forKey key: String) throws -> Value? {
         position &+= 1
@@ -278,6 +325,9 @@ public struct RecordRowReader<Record: FetchableRecord> {
 
     /// Reads an optional nested record that is also Decodable: JSON text in
     /// its column, or its scope.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the JSON of the column cannot be
+    ///   decoded; the error of `Value`'s `init(row:)`.
     @inlinable
     public mutating func decodeIfPresent<Value: FetchableRecord & Decodable>(forKey key: String) throws -> Value? {
         position &+= 1

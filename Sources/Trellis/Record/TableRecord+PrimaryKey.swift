@@ -105,6 +105,11 @@ extension FetchableRecord where Self: TableRecord {
     /// ```
     ///
     /// A nil key matches no row, and the database is not queried.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     @inlinable
     public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
         let keyValue = try primaryKeyDatabaseValue(db, key)
@@ -116,6 +121,11 @@ extension FetchableRecord where Self: TableRecord {
 
     /// The record with the given primary key, or nil, as when the key is
     /// nil: `Player.fetchOne(db, key: nil)`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     @_disfavoredOverload
     public static func fetchOne(_ db: Database, key: (any DatabaseValueConvertible)?) throws -> Self? {
         guard let key else { return nil }
@@ -129,6 +139,10 @@ extension FetchableRecord where Self: TableRecord {
     /// ```
     ///
     /// A key with a nil value matches no row.
+    ///
+    /// - Throws: A ``DatabaseError`` if the columns are not a unique key of the
+    ///   table, or if SQLite fails; a ``RowDecodingError``, or the error of
+    ///   `init(row:)`, if a row cannot be decoded.
     public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self? {
         if try keyMatchesNothing(db, key: key) { return nil }
         return try all().filter(keyCondition(db, key: key)).fetchOne(db)
@@ -139,12 +153,21 @@ extension FetchableRecord where Self: TableRecord {
     /// ```swift
     /// let countries = try Country.fetchAll(db, keys: ["FR", "US"])
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public static func fetchAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> [Self] {
         if keys.isEmpty { return [] }
         return try all().filter(keysCondition(db, keys: keys)).fetchAll(db)
     }
 
     /// The records with the given keys.
+    ///
+    /// - Throws: A ``DatabaseError`` if the columns are not a unique key of the
+    ///   table, or if SQLite fails; a ``RowDecodingError``, or the error of
+    ///   `init(row:)`, if a row cannot be decoded.
     public static func fetchAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> [Self] {
         if keys.isEmpty { return [] }
         let conditions = try keys.map { try keyCondition(db, key: $0) }
@@ -152,12 +175,21 @@ extension FetchableRecord where Self: TableRecord {
     }
 
     /// The set of records with the given primary keys.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public static func fetchSet(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Set<Self>
     where Self: Hashable {
         try Set(fetchAll(db, keys: keys))
     }
 
     /// The set of records with the given keys.
+    ///
+    /// - Throws: A ``DatabaseError`` if the columns are not a unique key of the
+    ///   table, or if SQLite fails; a ``RowDecodingError``, or the error of
+    ///   `init(row:)`, if a row cannot be decoded.
     public static func fetchSet(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Set<Self>
     where Self: Hashable {
         try Set(fetchAll(db, keys: keys))
@@ -170,6 +202,12 @@ extension FetchableRecord where Self: TableRecord {
     /// ```swift
     /// let player = try Player.find(db, key: 1)
     /// ```
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the key; a ``DatabaseError`` if the table does not exist, if
+    ///   its primary key has several columns (use a key dictionary), or if
+    ///   SQLite fails; a ``RowDecodingError``, or the error of `init(row:)`, if
+    ///   the row cannot be decoded.
     public static func find(_ db: Database, key: some DatabaseValueConvertible) throws -> Self {
         guard let record = try fetchOne(db, key: key) else {
             let column = try singlePrimaryKeyColumn(db)
@@ -181,6 +219,11 @@ extension FetchableRecord where Self: TableRecord {
     }
 
     /// The record with the given key. Throws when there is none.
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the key; a ``DatabaseError`` if the columns are not a unique
+    ///   key of the table, or if SQLite fails; a ``RowDecodingError``, or the
+    ///   error of `init(row:)`, if the row cannot be decoded.
     public static func find(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self {
         guard let record = try fetchOne(db, key: key) else {
             throw RecordError.recordNotFound(databaseTableName: databaseTableName, key: key.mapValues { $0?.databaseValue ?? .null })
@@ -195,12 +238,22 @@ extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseVa
     /// ```swift
     /// let player = try Player.fetchOne(db, id: 1)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     @inlinable
     public static func fetchOne(_ db: Database, id: ID) throws -> Self? {
         try fetchOne(db, key: id)
     }
 
     /// The records with the given ids.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public static func fetchAll(_ db: Database, ids: some Collection<ID>) throws -> [Self] {
         try fetchAll(db, keys: ids)
     }
@@ -210,11 +263,22 @@ extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseVa
     /// ```swift
     /// let players = try Player.fetchSet(db, ids: [1, 2, 3])
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public static func fetchSet(_ db: Database, ids: some Collection<ID>) throws -> Set<Self> where Self: Hashable {
         try Set(fetchAll(db, keys: ids))
     }
 
     /// The record with the given id. Throws when there is none.
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` if no
+    ///   row has the key; a ``DatabaseError`` if the table does not exist, if
+    ///   its primary key has several columns (use a key dictionary), or if
+    ///   SQLite fails; a ``RowDecodingError``, or the error of `init(row:)`, if
+    ///   the row cannot be decoded.
     public static func find(_ db: Database, id: ID) throws -> Self {
         try find(db, key: id)
     }
@@ -223,6 +287,10 @@ extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseVa
 extension TableRecord {
     /// Whether a row has the given primary key.
     /// A nil key matches no row, and the database is not queried.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails.
     public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
         let keyValue = try primaryKeyDatabaseValue(db, key)
         if keyValue.isNull { return false }
@@ -233,6 +301,9 @@ extension TableRecord {
 
     /// Whether a row has the given key. A key with a nil value matches no
     /// row.
+    ///
+    /// - Throws: A ``DatabaseError`` if the columns are not a unique key of the
+    ///   table, or if SQLite fails.
     public static func exists(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
         if try keyMatchesNothing(db, key: key) { return false }
         return try all().filter(keyCondition(db, key: key)).exists(db)
@@ -242,6 +313,10 @@ extension TableRecord {
     /// was deleted.
     ///
     /// A nil key deletes nothing, and the database is not modified.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails (a foreign key violation, for example).
     @discardableResult
     public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
         let keyValue = try primaryKeyDatabaseValue(db, key)
@@ -253,6 +328,10 @@ extension TableRecord {
 
     /// Deletes the row with the given primary key; returns whether a row
     /// was deleted: false for a nil key.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails (a foreign key violation, for example).
     @discardableResult @_disfavoredOverload
     public static func deleteOne(_ db: Database, key: (any DatabaseValueConvertible)?) throws -> Bool {
         guard let key else { return false }
@@ -263,6 +342,9 @@ extension TableRecord {
     /// deleted.
     ///
     /// A key with a nil value deletes nothing.
+    ///
+    /// - Throws: A ``DatabaseError`` if the columns are not a unique key of the
+    ///   table, or if SQLite fails (a foreign key violation, for example).
     @discardableResult
     public static func deleteOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
         if try keyMatchesNothing(db, key: key) { return false }
@@ -271,6 +353,10 @@ extension TableRecord {
 
     /// Deletes the rows with the given primary keys; returns how many were
     /// deleted.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails (a foreign key violation, for example).
     @discardableResult
     public static func deleteAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Int {
         if keys.isEmpty { return 0 }
@@ -279,6 +365,9 @@ extension TableRecord {
 
     /// Deletes the rows with the given keys; returns how many were
     /// deleted.
+    ///
+    /// - Throws: A ``DatabaseError`` if the columns are not a unique key of the
+    ///   table, or if SQLite fails (a foreign key violation, for example).
     @discardableResult
     public static func deleteAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Int {
         if keys.isEmpty { return 0 }
@@ -321,13 +410,25 @@ extension TableRecord {
 
 extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
     /// Whether a row has the given id.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails.
     public static func exists(_ db: Database, id: ID) throws -> Bool { try exists(db, key: id) }
 
     /// Deletes the row with the given id.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails (a foreign key violation, for example).
     @discardableResult
     public static func deleteOne(_ db: Database, id: ID) throws -> Bool { try deleteOne(db, key: id) }
 
     /// Deletes the rows with the given ids.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails (a foreign key violation, for example).
     @discardableResult
     public static func deleteAll(_ db: Database, ids: some Collection<ID>) throws -> Int { try deleteAll(db, keys: ids) }
 
