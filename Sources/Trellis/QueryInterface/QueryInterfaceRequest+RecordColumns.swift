@@ -7,6 +7,8 @@ extension TableRecord {
     /// ```swift
     /// Player.order { [$0.score.desc, $0.name] }
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public static func order(_ orderings: (DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> QueryInterfaceRequest<Self> {
         all().order(try orderings(Columns.self))
     }
@@ -16,6 +18,8 @@ extension TableRecord {
     /// ```swift
     /// let maxScore = try Int.fetchOne(db, Player.select { max($0.score) })
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public static func select(_ selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> QueryInterfaceRequest<Self> {
         all().select([try selection(Columns.self)])
     }
@@ -25,6 +29,8 @@ extension TableRecord {
     /// ```swift
     /// let row = try Row.fetchOne(db, Player.select { [min($0.score), max($0.score)] })
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public static func select(_ selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> QueryInterfaceRequest<Self> {
         all().select(try selection(Columns.self))
     }
@@ -35,6 +41,8 @@ extension TableRecord {
     /// let names = try Player.select(\.name, as: String.self).fetchAll(db)
     /// let maxScore = try Player.select({ max($0.score) }, as: Int.self).fetchOne(db)
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public static func select<T>(
         _ selection: (DatabaseComponents) throws -> any SQLSelectable, as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T>
     {
@@ -42,6 +50,8 @@ extension TableRecord {
     }
 
     /// A request of the selected columns, decoded as `type`.
+    ///
+    /// - Throws: The error thrown by the closure.
     public static func select<T>(
         _ selection: (DatabaseComponents) throws -> [any SQLSelectable], as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T>
     {
@@ -68,11 +78,15 @@ extension TableRecord {
     /// ```swift
     /// Player.annotated { ($0.score + $0.bonus).forKey("total") }
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public static func annotated(with selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> QueryInterfaceRequest<Self> {
         all().annotated(with: [try selection(Columns.self)])
     }
 
     /// A request of rows with extra selected columns.
+    ///
+    /// - Throws: The error thrown by the closure.
     public static func annotated(with selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> QueryInterfaceRequest<Self> {
         all().annotated(with: try selection(Columns.self))
     }
@@ -85,11 +99,15 @@ extension TableRecord {
     /// ```swift
     /// Player.select { [$0.team, max($0.score)] }.group(\.team)
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public static func group(_ expression: (DatabaseComponents) throws -> any SQLExpressible) rethrows -> QueryInterfaceRequest<Self> {
         all().group([try expression(Columns.self)])
     }
 
     /// A request of rows grouped by the record's columns.
+    ///
+    /// - Throws: The error thrown by the closure.
     public static func group(_ expressions: (DatabaseComponents) throws -> [any SQLExpressible]) rethrows -> QueryInterfaceRequest<Self> {
         all().group(try expressions(Columns.self))
     }
@@ -105,6 +123,10 @@ extension TableRecord {
     /// ```swift
     /// try Player.updateAll(db) { $0.score += 1 }
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure; a ``DatabaseError`` if the
+    ///   request or an assignment cannot be compiled, or if SQLite fails (a
+    ///   constraint violation, for example).
     @discardableResult
     public static func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
@@ -119,6 +141,10 @@ extension TableRecord {
     /// ```swift
     /// try Player.updateAll(db) { [$0.score.set(to: 0), $0.bonus.set(to: nil)] }
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure; a ``DatabaseError`` if the
+    ///   request or an assignment cannot be compiled, or if SQLite fails (a
+    ///   constraint violation, for example).
     @discardableResult
     public static func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
@@ -168,6 +194,8 @@ extension QueryInterfaceRequest {
 
     /// Keeps the groups that match a predicate built from the record's
     /// columns.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func having(_ predicate: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self
     where RowDecoder: TableRecord {
         having(try predicate(RowDecoder.Columns.self))
@@ -189,6 +217,8 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     /// ```swift
     /// Player.all().select { max($0.score) }
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
         select([try selection(RowDecoder.Columns.self)])
     }
@@ -200,6 +230,8 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     ///     func selectName() -> QueryInterfaceRequest<String> { select(\.name) }
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public func select<T>(
         _ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable, as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T>
     {
@@ -207,6 +239,8 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     }
 
     /// Selects columns, decoded as `type`.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func select<T>(
         _ selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable], as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T>
     {
@@ -214,21 +248,29 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     }
 
     /// Appends a column built from the record's columns to the selection.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func annotated(with selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
         annotated(with: [try selection(RowDecoder.Columns.self)])
     }
 
     /// Appends columns built from the record's columns to the selection.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func annotated(with selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
         annotated(with: try selection(RowDecoder.Columns.self))
     }
 
     /// Groups rows by the record's columns.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func group(_ expression: (RowDecoder.DatabaseComponents) throws -> any SQLExpressible) rethrows -> Self {
         group([try expression(RowDecoder.Columns.self)])
     }
 
     /// Groups rows by the record's columns.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func group(_ expressions: (RowDecoder.DatabaseComponents) throws -> [any SQLExpressible]) rethrows -> Self {
         group(try expressions(RowDecoder.Columns.self))
     }
@@ -239,6 +281,10 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     /// ```swift
     /// try Player.filter { $0.team == "red" }.updateAll(db) { $0.score += 1 }
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure; a ``DatabaseError`` if the
+    ///   request or an assignment cannot be compiled, or if SQLite fails (a
+    ///   constraint violation, for example).
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
@@ -249,6 +295,10 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
 
     /// Updates the rows of the request with assignments built from the
     /// record's columns, and returns how many were updated.
+    ///
+    /// - Throws: The error thrown by the closure; a ``DatabaseError`` if the
+    ///   request or an assignment cannot be compiled, or if SQLite fails (a
+    ///   constraint violation, for example).
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,

@@ -13,6 +13,10 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
     /// ```swift
     /// let deletedPlayers = try Player.filter { $0.score < 100 }.deleteAndFetchAll(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError``, or the error of `init(row:)`, if
+    ///   a deleted row cannot be decoded.
     public func deleteAndFetchAll(_ db: Database) throws -> [RowDecoder] {
         let context = SQLGenerationContext(db)
         let sql = try deleteSQL(context) + returningSQL(db)
@@ -21,6 +25,10 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
 
     /// Deletes the rows of the request and returns the set of deleted
     /// records.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError``, or the error of `init(row:)`, if
+    ///   a deleted row cannot be decoded.
     public func deleteAndFetchSet(_ db: Database) throws -> Set<RowDecoder> where RowDecoder: Hashable {
         try Set(deleteAndFetchAll(db))
     }
@@ -31,6 +39,10 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
     /// ```swift
     /// let updatedPlayers = try Player.all().updateAndFetchAll(db, [Column("score") += 10])
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request or an assignment cannot be
+    ///   compiled, or if SQLite fails; a ``RowDecodingError``, or the error of
+    ///   `init(row:)`, if an updated row cannot be decoded.
     public func updateAndFetchAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         _ assignments: [ColumnAssignment]) throws -> [RowDecoder]
@@ -50,6 +62,11 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
     /// ```swift
     /// let updatedPlayers = try Player.all().updateAndFetchAll(db) { [$0.score += 10] }
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure; a ``DatabaseError`` if the
+    ///   request or an assignment cannot be compiled, or if SQLite fails; a
+    ///   ``RowDecodingError``, or the error of `init(row:)`, if an updated row
+    ///   cannot be decoded.
     public func updateAndFetchAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         _ assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]) throws -> [RowDecoder]
@@ -59,6 +76,10 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
 
     /// Updates the rows of the request and returns the set of updated
     /// records.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request or an assignment cannot be
+    ///   compiled, or if SQLite fails; a ``RowDecodingError``, or the error of
+    ///   `init(row:)`, if an updated row cannot be decoded.
     public func updateAndFetchSet(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         _ assignments: [ColumnAssignment]) throws -> Set<RowDecoder> where RowDecoder: Hashable
@@ -69,9 +90,17 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
 
 extension TableRecord where Self: FetchableRecord {
     /// Deletes all rows and returns the deleted records.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; a ``RowDecodingError``, or the error of `init(row:)`, if
+    ///   a deleted row cannot be decoded.
     public static func deleteAndFetchAll(_ db: Database) throws -> [Self] { try all().deleteAndFetchAll(db) }
 
     /// Updates all rows and returns the updated records.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request or an assignment cannot be
+    ///   compiled, or if SQLite fails; a ``RowDecodingError``, or the error of
+    ///   `init(row:)`, if an updated row cannot be decoded.
     public static func updateAndFetchAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         _ assignments: [ColumnAssignment]) throws -> [Self]
@@ -81,6 +110,11 @@ extension TableRecord where Self: FetchableRecord {
 
     /// Updates all rows with assignments built from the record's columns,
     /// and returns the updated records.
+    ///
+    /// - Throws: The error thrown by the closure; a ``DatabaseError`` if the
+    ///   request or an assignment cannot be compiled, or if SQLite fails; a
+    ///   ``RowDecodingError``, or the error of `init(row:)`, if an updated row
+    ///   cannot be decoded.
     public static func updateAndFetchAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         _ assignments: (DatabaseComponents) throws -> [ColumnAssignment]) throws -> [Self]
@@ -98,6 +132,9 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     /// let statement = try Player.all().deleteAndFetchStatement(db) { [$0.name] }
     /// let deletedNames = try String.fetchSet(statement)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request or the selection cannot be
+    ///   compiled.
     public func deleteAndFetchStatement(
         _ db: Database, select selection: (RowDecoder.DatabaseComponents) -> [any SQLSelectable]) throws -> Statement
     {
@@ -110,6 +147,10 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     /// ```swift
     /// let deletedIds = try Player.filter { $0.score < 100 }.deleteAndFetchIds(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the primary key of the table has
+    ///   several columns, or if the request cannot be compiled or SQLite fails;
+    ///   a ``RowDecodingError`` if an id cannot be decoded.
     public func deleteAndFetchIds(_ db: Database) throws -> Set<RowDecoder.ID>
     where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible
     {
@@ -124,6 +165,9 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
 
     /// The statement of `DELETE ... RETURNING selection`, with its
     /// arguments.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request or the selection cannot be
+    ///   compiled.
     public func deleteAndFetchStatement(_ db: Database, selection: [any SQLSelectable]) throws -> Statement {
         let context = SQLGenerationContext(db)
         let sql = try deleteSQL(context) + returningSQL(db, selection)
@@ -144,6 +188,9 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     /// }
     /// let updatedScores = try Int.fetchAll(statement)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if there is nothing to assign, or if the
+    ///   request, an assignment or the selection cannot be compiled.
     public func updateAndFetchStatement(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         _ assignments: (RowDecoder.DatabaseComponents) -> [ColumnAssignment],
@@ -156,6 +203,9 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
 
     /// The statement of `UPDATE ... RETURNING selection`, with its
     /// arguments. Throws when there is nothing to assign.
+    ///
+    /// - Throws: A ``DatabaseError`` if there is nothing to assign, or if the
+    ///   request, an assignment or the selection cannot be compiled.
     public func updateAndFetchStatement(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         _ assignments: [ColumnAssignment], selection: [any SQLSelectable]) throws -> Statement

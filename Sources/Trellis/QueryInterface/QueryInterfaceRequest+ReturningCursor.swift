@@ -15,6 +15,9 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
     ///     print("deleted \(player.name)")
     /// }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled;
+    ///   iterating the cursor throws what `deleteAndFetchAll(_:)` throws.
     public func deleteAndFetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
         try RowDecoder.fetchCursor(deleteAndFetchStatement(db, selection: RowDecoder.databaseSelection))
     }
@@ -28,6 +31,10 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
     /// let cursor = try Player.all().updateAndFetchCursor(db, [Column("score") += 10])
     /// while let player = try cursor.next() { ... }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request or an assignment cannot be
+    ///   compiled; iterating the cursor throws what
+    ///   `updateAndFetchAll(_:onConflict:_:)` throws.
     public func updateAndFetchCursor(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         _ assignments: [ColumnAssignment]) throws -> RecordCursor<RowDecoder>
@@ -42,6 +49,9 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
     /// ```swift
     /// let cursor = try Player.all().updateAndFetchCursor(db) { [$0.score += 10] }
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure; a ``DatabaseError`` if the
+    ///   request or an assignment cannot be compiled.
     public func updateAndFetchCursor(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         _ assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]) throws -> RecordCursor<RowDecoder>
@@ -52,11 +62,18 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
 
 extension TableRecord where Self: FetchableRecord {
     /// Deletes all rows and returns a cursor over the deleted records.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled;
+    ///   iterating the cursor throws what `deleteAndFetchAll(_:)` throws.
     public static func deleteAndFetchCursor(_ db: Database) throws -> RecordCursor<Self> {
         try all().deleteAndFetchCursor(db)
     }
 
     /// Updates all rows and returns a cursor over the updated records.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request or an assignment cannot be
+    ///   compiled; iterating the cursor throws what
+    ///   `updateAndFetchAll(_:onConflict:_:)` throws.
     public static func updateAndFetchCursor(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         _ assignments: [ColumnAssignment]) throws -> RecordCursor<Self>

@@ -47,6 +47,10 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
 
     public var sqlSubquery: SQLSubquery { SQLSubquery(literal: sqlLiteral) }
 
+    /// Prepares the statement of the request, with its arguments and adapter.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, if the arguments do
+    ///   not fit, or if the adapter names a column that is not there.
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest {
         let (sql, arguments) = try sqlLiteral.build(db)
         let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
@@ -54,6 +58,11 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
         return PreparedRequest(statement: statement, adaptation: try adapter?._adaptation(columnNames: statement.columnNames))
     }
 
+    /// The number of rows of the request, from `SELECT COUNT(*)` around its
+    /// SQL.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, or SQLite fails.
     public func fetchCount(_ db: Database) throws -> Int {
         let (sql, arguments) = try sqlLiteral.build(db)
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(sql))", arguments: arguments) ?? 0

@@ -182,9 +182,15 @@ extension Table {
     // MARK: Counting, existence
 
     /// The number of rows in the table.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails.
     public func fetchCount(_ db: Database) throws -> Int { try all().fetchCount(db) }
 
     /// Whether the table has no row.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails.
     public func isEmpty(_ db: Database) throws -> Bool { try all().isEmpty(db) }
 
     /// Whether a row has the given primary key.
@@ -192,6 +198,10 @@ extension Table {
     /// ```swift
     /// try Table("player").exists(db, key: 1)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails.
     public func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
         // A nil key matches no row: no need to query.
         if key.databaseValue.isNull { return false }
@@ -199,6 +209,9 @@ extension Table {
     }
 
     /// Whether a row has the given key (primary or unique).
+    ///
+    /// - Throws: A ``DatabaseError`` if the columns are not a unique key of the
+    ///   table, or if SQLite fails.
     public func exists(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
         try !filter(key: key).isEmpty(db)
     }
@@ -210,11 +223,18 @@ extension Table {
     /// ```swift
     /// try Table("player").deleteAll(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, or if SQLite
+    ///   fails (a foreign key violation, for example).
     @discardableResult
     public func deleteAll(_ db: Database) throws -> Int { try all().deleteAll(db) }
 
     /// Deletes the rows with the given primary keys, and returns how many
     /// were deleted.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails (a foreign key violation, for example).
     @discardableResult
     public func deleteAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Int {
         if keys.isEmpty { return 0 }
@@ -223,6 +243,10 @@ extension Table {
 
     /// Deletes the row with the given primary key, and returns whether a
     /// row was deleted.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails (a foreign key violation, for example).
     @discardableResult
     public func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
         // A nil key matches no row: the database is not modified.
@@ -232,6 +256,9 @@ extension Table {
 
     /// Deletes the row with the given key (primary or unique), and returns
     /// whether a row was deleted.
+    ///
+    /// - Throws: A ``DatabaseError`` if the columns are not a unique key of the
+    ///   table, or if SQLite fails (a foreign key violation, for example).
     @discardableResult
     public func deleteOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
         try filter(key: key).deleteAll(db) > 0
@@ -242,12 +269,18 @@ extension Table {
     /// ```swift
     /// try Table("player").updateAll(db, Column("score").set(to: 0))
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request or an assignment cannot be
+    ///   compiled, or if SQLite fails (a constraint violation, for example).
     @discardableResult
     public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: ColumnAssignment...) throws -> Int {
         try all().updateAll(db, onConflict: conflictResolution, assignments)
     }
 
     /// Updates all rows, and returns how many were updated.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request or an assignment cannot be
+    ///   compiled, or if SQLite fails (a constraint violation, for example).
     @discardableResult
     public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: [ColumnAssignment]) throws -> Int {
         try all().updateAll(db, onConflict: conflictResolution, assignments)
@@ -258,6 +291,9 @@ extension Table where RowDecoder == Row {
     // MARK: Fetching rows
 
     /// A cursor over all rows of the table.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails.
     public func fetchCursor(_ db: Database) throws -> RowCursor { try all().fetchCursor(db) }
 
     /// All rows of the table.
@@ -265,21 +301,37 @@ extension Table where RowDecoder == Row {
     /// ```swift
     /// let rows = try Table("player").fetchAll(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails.
     public func fetchAll(_ db: Database) throws -> [Row] { try all().fetchAll(db) }
 
     /// All rows of the table, as a set.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails.
     public func fetchSet(_ db: Database) throws -> Set<Row> { try all().fetchSet(db) }
 
     /// The first row of the table.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails.
     public func fetchOne(_ db: Database) throws -> Row? { try all().fetchOne(db) }
 
     /// The row with the given primary key.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails.
     public func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Row? {
         if key.databaseValue.isNull { return nil }
         return try filter(key: key).fetchOne(db)
     }
 
     /// The row with the given key (primary or unique).
+    ///
+    /// - Throws: A ``DatabaseError`` if the columns are not a unique key of the
+    ///   table, or if SQLite fails.
     public func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Row? {
         try filter(key: key).fetchOne(db)
     }
@@ -289,6 +341,10 @@ extension Table where RowDecoder: FetchableRecord {
     // MARK: Fetching records
 
     /// A cursor over all records of the table.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> { try all().fetchCursor(db) }
 
     /// All records of the table.
@@ -296,18 +352,35 @@ extension Table where RowDecoder: FetchableRecord {
     /// ```swift
     /// let players = try Table<Player>("player").fetchAll(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] { try all().fetchAll(db) }
 
     /// The first record of the table.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public func fetchOne(_ db: Database) throws -> RowDecoder? { try all().fetchOne(db) }
 
     /// The record with the given primary key.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> RowDecoder? {
         if key.databaseValue.isNull { return nil }
         return try filter(key: key).fetchOne(db)
     }
 
     /// The record with the given key (primary or unique).
+    ///
+    /// - Throws: A ``DatabaseError`` if the columns are not a unique key of the
+    ///   table, or if SQLite fails; a ``RowDecodingError``, or the error of
+    ///   `init(row:)`, if a row cannot be decoded.
     public func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> RowDecoder? {
         try filter(key: key).fetchOne(db)
     }
@@ -315,6 +388,10 @@ extension Table where RowDecoder: FetchableRecord {
 
 extension Table where RowDecoder: FetchableRecord & Hashable {
     /// All records of the table, as a set.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> { try all().fetchSet(db) }
 }
 
@@ -327,6 +404,9 @@ extension Table {
     /// ```swift
     /// try Table("citizenship").deleteAll(db, keys: [["citizenId": 1, "countryCode": "FR"]])
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the columns are not a unique key of the
+    ///   table, or if SQLite fails (a foreign key violation, for example).
     @discardableResult
     public func deleteAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Int {
         if keys.isEmpty { return 0 }
@@ -345,6 +425,10 @@ extension Table {
 
 extension Table where RowDecoder == Row {
     /// A cursor over the rows with the given primary keys.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails.
     public func fetchCursor(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> RowCursor {
         try filter(keys: keys).fetchCursor(db)
     }
@@ -354,16 +438,27 @@ extension Table where RowDecoder == Row {
     /// ```swift
     /// let rows = try Table("player").fetchAll(db, keys: [1, 2, 3])
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails.
     public func fetchAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> [Row] {
         try filter(keys: keys).fetchAll(db)
     }
 
     /// The rows with the given keys (primary or unique).
+    ///
+    /// - Throws: A ``DatabaseError`` if the columns are not a unique key of the
+    ///   table, or if SQLite fails.
     public func fetchAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> [Row] {
         try filter(keys: keys).fetchAll(db)
     }
 
     /// The set of rows with the given primary keys.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails.
     public func fetchSet(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Set<Row> {
         try filter(keys: keys).fetchSet(db)
     }
@@ -371,16 +466,30 @@ extension Table where RowDecoder == Row {
 
 extension Table where RowDecoder: FetchableRecord {
     /// A cursor over the records with the given primary keys.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public func fetchCursor(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> RecordCursor<RowDecoder> {
         try filter(keys: keys).fetchCursor(db)
     }
 
     /// The records with the given primary keys.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public func fetchAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> [RowDecoder] {
         try filter(keys: keys).fetchAll(db)
     }
 
     /// The records with the given keys (primary or unique).
+    ///
+    /// - Throws: A ``DatabaseError`` if the columns are not a unique key of the
+    ///   table, or if SQLite fails; a ``RowDecodingError``, or the error of
+    ///   `init(row:)`, if a row cannot be decoded.
     public func fetchAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> [RowDecoder] {
         try filter(keys: keys).fetchAll(db)
     }
@@ -388,6 +497,11 @@ extension Table where RowDecoder: FetchableRecord {
 
 extension Table where RowDecoder: FetchableRecord & Hashable {
     /// The set of records with the given primary keys.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public func fetchSet(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Set<RowDecoder> {
         try filter(keys: keys).fetchSet(db)
     }
@@ -406,15 +520,27 @@ extension Table where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConv
     public func filter(ids: some Collection<RowDecoder.ID>) -> QueryInterfaceRequest<RowDecoder> { filter(keys: ids) }
 
     /// Whether a row has the given id.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails.
     public func exists(_ db: Database, id: RowDecoder.ID) throws -> Bool { try exists(db, key: id) }
 
     /// Deletes the row with the given id, and returns whether a row was
     /// deleted.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails (a foreign key violation, for example).
     @discardableResult
     public func deleteOne(_ db: Database, id: RowDecoder.ID) throws -> Bool { try deleteOne(db, key: id) }
 
     /// Deletes the rows with the given ids, and returns how many were
     /// deleted.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails (a foreign key violation, for example).
     @discardableResult
     public func deleteAll(_ db: Database, ids: some Collection<RowDecoder.ID>) throws -> Int { try deleteAll(db, keys: ids) }
 
@@ -424,14 +550,29 @@ extension Table where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConv
 
 extension Table where RowDecoder: FetchableRecord & Identifiable, RowDecoder.ID: DatabaseValueConvertible {
     /// The record with the given id, if any.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public func fetchOne(_ db: Database, id: RowDecoder.ID) throws -> RowDecoder? { try fetchOne(db, key: id) }
 
     /// The records with the given ids.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public func fetchAll(_ db: Database, ids: some Collection<RowDecoder.ID>) throws -> [RowDecoder] {
         try filter(ids: ids).fetchAll(db)
     }
 
     /// A cursor over the records with the given ids.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if its
+    ///   primary key has several columns (use a key dictionary), or if SQLite
+    ///   fails; a ``RowDecodingError``, or the error of `init(row:)`, if a row
+    ///   cannot be decoded.
     public func fetchCursor(_ db: Database, ids: some Collection<RowDecoder.ID>) throws -> RecordCursor<RowDecoder> {
         try filter(ids: ids).fetchCursor(db)
     }

@@ -26,6 +26,8 @@ extension TableRecord {
     /// ```swift
     /// Player.filter { $0.name == "Arthur" }
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public static func filter(_ predicate: (DatabaseComponents) throws -> some SQLExpressible) rethrows -> QueryInterfaceRequest<Self> {
         all().filter(try predicate(Columns.self))
     }
@@ -49,6 +51,8 @@ extension TableRecord {
     /// ```swift
     /// Player.order { $0.score.desc }
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public static func order(_ orderings: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> QueryInterfaceRequest<Self> {
         all().order([try orderings(Columns.self)])
     }
@@ -123,9 +127,15 @@ extension TableRecord {
     /// ```swift
     /// let count = try Player.fetchCount(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist or SQLite
+    ///   fails.
     public static func fetchCount(_ db: Database) throws -> Int { try all().fetchCount(db) }
 
     /// Deletes all rows, and returns how many were deleted.
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, or if SQLite
+    ///   fails (a foreign key violation, for example).
     @discardableResult
     public static func deleteAll(_ db: Database) throws -> Int { try all().deleteAll(db) }
 
@@ -134,12 +144,18 @@ extension TableRecord {
     /// ```swift
     /// try Player.updateAll(db, Column("score").set(to: 0))
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request or an assignment cannot be
+    ///   compiled, or if SQLite fails (a constraint violation, for example).
     @discardableResult
     public static func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: ColumnAssignment...) throws -> Int {
         try all().updateAll(db, onConflict: conflictResolution, assignments)
     }
 
     /// Updates all rows, and returns how many were updated.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request or an assignment cannot be
+    ///   compiled, or if SQLite fails (a constraint violation, for example).
     @discardableResult
     public static func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: [ColumnAssignment]) throws -> Int {
         try all().updateAll(db, onConflict: conflictResolution, assignments)
@@ -168,6 +184,9 @@ extension QueryInterfaceRequest {
     /// ```swift
     /// try Player.filter(Column("score") < 100).deleteAll(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled, or if
+    ///   SQLite fails (a foreign key violation, for example).
     @discardableResult
     public func deleteAll(_ db: Database) throws -> Int {
         let context = SQLGenerationContext(db)
@@ -195,12 +214,18 @@ extension QueryInterfaceRequest {
     /// ```swift
     /// try Player.filter(Column("team") == "red").updateAll(db, Column("score") += 10)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request or an assignment cannot be
+    ///   compiled, or if SQLite fails (a constraint violation, for example).
     @discardableResult
     public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: ColumnAssignment...) throws -> Int {
         try updateAll(db, onConflict: conflictResolution, assignments)
     }
 
     /// Updates the rows of the request, and returns how many were updated.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request or an assignment cannot be
+    ///   compiled, or if SQLite fails (a constraint violation, for example).
     @discardableResult
     public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, _ assignments: [ColumnAssignment]) throws -> Int {
         let context = SQLGenerationContext(db)

@@ -8,6 +8,9 @@ extension Database {
     /// try db.dumpSQL("SELECT type, sql FROM sqlite_schema WHERE tbl_name = 'player'")
     /// try db.dumpSQL("INSERT INTO player (name) VALUES ('Arthur'); SELECT * FROM player")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid or SQLite fails; the
+    ///   error of the format.
     public func dumpSQL(_ sql: SQL, format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
         let statements = try allStatements(literal: sql)
         var format = format
@@ -26,6 +29,9 @@ extension Database {
     /// ```swift
     /// try db.dumpRequest(Player.order(Column("score").desc))
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails; the error of the format.
     public func dumpRequest(_ request: some FetchRequest, format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
         let statement = try request.makePreparedRequest(self, forSingleResult: false).statement
         var format = format
@@ -39,6 +45,9 @@ extension Database {
     /// ```swift
     /// try db.dumpTables(["team", "player"])
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if a table does not exist or SQLite fails;
+    ///   the error of the format.
     public func dumpTables(
         _ tables: [String], format: some DumpFormat = .debug(), tableHeader: DumpTableHeaderOptions = .automatic,
         stableOrder: Bool = false, to stream: (any TextOutputStream)? = nil) throws
@@ -54,6 +63,8 @@ extension Database {
     }
 
     /// Prints the schema, then the rows of every table.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails; the error of the format.
     public func dumpContent(format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
         var format = format
         var output = DumpStream(stream)
@@ -66,6 +77,8 @@ extension Database {
     }
 
     /// Prints the schema: the SQL of tables, indexes, views and triggers.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails.
     public func dumpSchema(to stream: (any TextOutputStream)? = nil) throws {
         var output = DumpStream(stream)
         try writeSchema(to: &output)

@@ -7,6 +7,10 @@
 /// ```
 extension DatabaseReader {
     /// Prints the rows of `sql`: see ``Database/dumpSQL(_:format:to:)``.
+    ///
+    /// - Throws: The error of the dump method of ``Database``; a
+    ///   ``DatabaseError`` if the connection is closed, or if the call comes
+    ///   from an access of the same connection.
     public func dumpSQL(_ sql: SQL, format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
         try unsafeReentrantRead { db in
             try db.dumpSQL(sql, format: format, to: stream)
@@ -14,6 +18,10 @@ extension DatabaseReader {
     }
 
     /// Prints the rows of a request: see ``Database/dumpRequest(_:format:to:)``.
+    ///
+    /// - Throws: The error of the dump method of ``Database``; a
+    ///   ``DatabaseError`` if the connection is closed, or if the call comes
+    ///   from an access of the same connection.
     public func dumpRequest(_ request: some FetchRequest, format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
         try unsafeReentrantRead { db in
             try db.dumpRequest(request, format: format, to: stream)
@@ -22,6 +30,10 @@ extension DatabaseReader {
 
     /// Prints the rows of tables: see
     /// ``Database/dumpTables(_:format:tableHeader:stableOrder:to:)``.
+    ///
+    /// - Throws: The error of the dump method of ``Database``; a
+    ///   ``DatabaseError`` if the connection is closed, or if the call comes
+    ///   from an access of the same connection.
     public func dumpTables(
         _ tables: [String], format: some DumpFormat = .debug(), tableHeader: DumpTableHeaderOptions = .automatic,
         stableOrder: Bool = false, to stream: (any TextOutputStream)? = nil) throws
@@ -33,6 +45,10 @@ extension DatabaseReader {
 
     /// Prints the schema, then the rows of every table: see
     /// ``Database/dumpContent(format:to:)``.
+    ///
+    /// - Throws: The error of the dump method of ``Database``; a
+    ///   ``DatabaseError`` if the connection is closed, or if the call comes
+    ///   from an access of the same connection.
     public func dumpContent(format: some DumpFormat = .debug(), to stream: (any TextOutputStream)? = nil) throws {
         try unsafeReentrantRead { db in
             try db.dumpContent(format: format, to: stream)
@@ -40,6 +56,10 @@ extension DatabaseReader {
     }
 
     /// Prints the schema: see ``Database/dumpSchema(to:)``.
+    ///
+    /// - Throws: The error of the dump method of ``Database``; a
+    ///   ``DatabaseError`` if the connection is closed, or if the call comes
+    ///   from an access of the same connection.
     public func dumpSchema(to stream: (any TextOutputStream)? = nil) throws {
         try unsafeReentrantRead { db in
             try db.dumpSchema(to: stream)

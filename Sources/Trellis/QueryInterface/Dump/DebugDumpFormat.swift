@@ -22,6 +22,10 @@ public struct DebugDumpFormat: DumpFormat, Sendable {
         self.nullValue = nullValue
     }
 
+    /// Prints the values of the row, separated by the format's separator.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails to read a value of the
+    ///   row.
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
         if firstRow {
             firstRow = false

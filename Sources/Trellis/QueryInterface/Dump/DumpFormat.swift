@@ -29,6 +29,9 @@ import Foundation
 /// ```
 public protocol DumpFormat {
     /// Prints the current row of `statement`, which was just stepped.
+    ///
+    /// - Throws: An error to stop the dump, which the dump method throws; a
+    ///   format that reads the row throws a ``DatabaseError`` if SQLite fails.
     mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws
 
     /// Ends the output of `statement`, after its last row. A format that

@@ -27,6 +27,10 @@ public struct JSONDumpFormat: DumpFormat {
         self.encoder = encoder
     }
 
+    /// Prints the row as a JSON object.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails to read a value of the
+    ///   row.
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
         var line = firstRow ? "[" : ",\n"
         firstRow = false

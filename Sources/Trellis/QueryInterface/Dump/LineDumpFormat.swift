@@ -17,6 +17,11 @@ public struct LineDumpFormat: DumpFormat, Sendable {
         self.nullValue = nullValue
     }
 
+    /// Prints each value of the row on a line of its own, after its column
+    /// name.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails to read a value of the
+    ///   row.
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
         if firstRow {
             firstRow = false

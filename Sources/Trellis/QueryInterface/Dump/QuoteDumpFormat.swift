@@ -18,6 +18,10 @@ public struct QuoteDumpFormat: DumpFormat, Sendable {
         self.separator = separator
     }
 
+    /// Prints the values of the row as SQL literals.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails to read a value of the
+    ///   row.
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
         if firstRow {
             firstRow = false

@@ -209,21 +209,29 @@ extension DerivableRequest where RowDecoder: TableRecord {
 
     /// Keeps the rows that match a predicate built from the record's
     /// columns.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func filter(_ predicate: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self {
         filter(try predicate(RowDecoder.Columns.self))
     }
 
     /// Sorts by the record's columns.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> Self {
         order([try orderings(RowDecoder.Columns.self)])
     }
 
     /// Sorts by the record's columns.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> Self {
         order(try orderings(RowDecoder.Columns.self))
     }
 
     /// Selects the record's columns.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
         select(try selection(RowDecoder.Columns.self))
     }

@@ -21,10 +21,19 @@ public struct QueryInterfaceRequest<RowDecoder>: @unchecked Sendable {
 }
 
 extension QueryInterfaceRequest: FetchRequest {
+    /// Compiles the request into a statement, ready to run.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled: it
+    ///   names a table or column that does not exist, or an association or
+    ///   alias it cannot resolve.
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest {
         try SQLQueryGenerator(relation: relation).makePreparedRequest(db, singleResult: singleResult)
     }
 
+    /// The number of rows the request fetches.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails.
     public func fetchCount(_ db: Database) throws -> Int {
         try SQLQueryGenerator(relation: relation).fetchCount(db)
     }
@@ -267,11 +276,17 @@ extension QueryInterfaceRequest {
     // MARK: Existence
 
     /// Whether the request fetches no row.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails.
     public func isEmpty(_ db: Database) throws -> Bool {
         try !exists(db)
     }
 
     /// Whether the request fetches at least one row.
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
+    ///   SQLite fails.
     public func exists(_ db: Database) throws -> Bool {
         let subquery = sqlSubquery
         let request = SQLRequest<Bool>(literal: SQL(elements: [

@@ -121,6 +121,9 @@ public struct SQL: Sendable {
     }
 
     /// The SQL and its arguments, ready to run.
+    ///
+    /// - Throws: A ``DatabaseError`` if a piece of the literal cannot be
+    ///   compiled, such as a table or column that does not exist.
     public func build(_ db: Database) throws -> (sql: String, arguments: StatementArguments) {
         let context = SQLGenerationContext(db)
         let sql = try sql(context)
@@ -337,6 +340,9 @@ extension Database {
     /// ```swift
     /// try db.execute(literal: "INSERT INTO player (name) VALUES (\(name))")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, the arguments do
+    ///   not fit, or SQLite fails.
     public func execute(literal sqlLiteral: SQL) throws {
         let (sql, arguments) = try sqlLiteral.build(self)
         try execute(sql: sql, arguments: arguments)
@@ -347,6 +353,9 @@ extension Database {
     /// ```swift
     /// let statement = try db.makeStatement(literal: "SELECT * FROM player WHERE name = \(name)")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   more than one statement.
     public func makeStatement(literal sqlLiteral: SQL) throws -> Statement {
         let (sql, arguments) = try sqlLiteral.build(self)
         let statement = try makeStatement(sql: sql)
@@ -363,12 +372,18 @@ extension Database {
     ///     DELETE FROM player WHERE name = \(oldName);
     ///     """)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if a piece of the literal cannot be
+    ///   compiled; the statements' own errors come from the cursor's `next()`.
     public func allStatements(literal sqlLiteral: SQL) throws -> SQLStatementCursor {
         let (sql, arguments) = try sqlLiteral.build(self)
         return try allStatements(sql: sql, arguments: arguments)
     }
 
     /// The cached statement of an SQL literal, with its arguments set.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   more than one statement.
     public func cachedStatement(literal sqlLiteral: SQL) throws -> Statement {
         let (sql, arguments) = try sqlLiteral.build(self)
         let statement = try cachedStatement(sql: sql)

@@ -185,6 +185,9 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
 
     /// The SQL of the expression, with its values appended to the
     /// context's arguments.
+    ///
+    /// - Throws: A ``DatabaseError`` if the expression cannot be compiled, such
+    ///   as a column of an unknown table alias.
     public func sql(_ context: SQLGenerationContext, wrappedInParenthesis: Bool = false) throws -> String {
         let sql = try context.nested { try rawSQL(context) }
         guard wrappedInParenthesis, needsParenthesis else { return sql }
