@@ -238,6 +238,8 @@ extension Association where RowDecoder: TableRecord {
     /// ```swift
     /// Book.annotated(withOptional: Book.author.select { $0.name.forKey("authorName") })
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
         select([try selection(RowDecoder.Columns.self)])
     }
@@ -248,12 +250,16 @@ extension Association where RowDecoder: TableRecord {
     /// ```swift
     /// Author.including(all: Author.books.annotated { ($0.price * 2).forKey("doublePrice") })
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public func annotated(with selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
         annotated(with: [try selection(RowDecoder.Columns.self)])
     }
 
     /// Appends columns built from the columns of the associated records to
     /// their selection.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func annotated(with selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
         annotated(with: try selection(RowDecoder.Columns.self))
     }
@@ -263,17 +269,23 @@ extension Association where RowDecoder: TableRecord {
     /// ```swift
     /// Author.books.select { [$0.kind, max($0.year)] }.group { $0.kind }
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public func group(_ expression: (RowDecoder.DatabaseComponents) throws -> any SQLExpressible) rethrows -> Self {
         group([try expression(RowDecoder.Columns.self)])
     }
 
     /// Groups the associated records by their columns.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func group(_ expressions: (RowDecoder.DatabaseComponents) throws -> [any SQLExpressible]) rethrows -> Self {
         group(try expressions(RowDecoder.Columns.self))
     }
 
     /// Keeps the groups of associated records that match a predicate built
     /// from their columns.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func having(_ predicate: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self {
         having(try predicate(RowDecoder.Columns.self))
     }

@@ -152,6 +152,8 @@ extension AssociationToMany where RowDecoder: TableRecord {
     /// Author.annotated(with: Author.books.min(\.year))
     /// Author.annotated(with: Author.books.min { $0.year })
     /// ```
+    ///
+    /// - Throws: The error thrown by the closure.
     public func min(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows
         -> AssociationAggregate<OriginRowDecoder>
     {
@@ -160,6 +162,8 @@ extension AssociationToMany where RowDecoder: TableRecord {
 
     /// The maximum of a column of the associated records:
     /// `Author.books.max(\.year)`.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func max(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows
         -> AssociationAggregate<OriginRowDecoder>
     {
@@ -168,6 +172,8 @@ extension AssociationToMany where RowDecoder: TableRecord {
 
     /// The average of a column of the associated records:
     /// `Author.books.average { $0.price }`.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func average(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows
         -> AssociationAggregate<OriginRowDecoder>
     {
@@ -176,6 +182,8 @@ extension AssociationToMany where RowDecoder: TableRecord {
 
     /// The sum of a column of the associated records:
     /// `Author.books.sum(\.awards)`.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func sum(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows
         -> AssociationAggregate<OriginRowDecoder>
     {
@@ -184,6 +192,8 @@ extension AssociationToMany where RowDecoder: TableRecord {
 
     /// The total of a column of the associated records:
     /// `Author.books.total(\.awards)`.
+    ///
+    /// - Throws: The error thrown by the closure.
     public func total(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows
         -> AssociationAggregate<OriginRowDecoder>
     {

@@ -9,6 +9,9 @@ extension Row {
     ///     author = try row.decode(forKey: "author")
     /// }
     /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` if the row has no association `key`;
+    ///   the error of `Record`'s `init(row:)`.
     public func decode<Record: FetchableRecord>(_ type: Record.Type = Record.self, forKey key: String) throws -> Record {
         guard let scope = scopesTree[key] else {
             throw RowDecodingError(
@@ -20,6 +23,8 @@ extension Row {
 
     /// Decodes the record of an optional joined association, or nil when
     /// it is missing or all its columns are NULL.
+    ///
+    /// - Throws: The error of `Record`'s `init(row:)`.
     public func decodeIfPresent<Record: FetchableRecord>(_ type: Record.Type = Record.self, forKey key: String) throws -> Record? {
         guard let scope = scopesTree[key], scope.containsNonNullValue else { return nil }
         return try Record(row: scope)
@@ -30,6 +35,9 @@ extension Row {
     /// ```swift
     /// books = try row.decode(forKey: "books")
     /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` if the association `key` was not
+    ///   prefetched (`including(all:)`); the error of `Record`'s `init(row:)`.
     @inlinable
     public func decode<Record: FetchableRecord>(_ type: [Record].Type = [Record].self, forKey key: String) throws -> [Record] {
         guard let rows = prefetched.isEmpty ? nil : prefetched[key] else {
@@ -54,6 +62,9 @@ extension Row {
     }
 
     /// Decodes the records of a prefetched to-many association as a set.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the association `key` was not
+    ///   prefetched (`including(all:)`); the error of `Record`'s `init(row:)`.
     public func decode<Record: FetchableRecord & Hashable>(_ type: Set<Record>.Type = Set<Record>.self, forKey key: String) throws -> Set<Record> {
         Set(try decode([Record].self, forKey: key))
     }
@@ -71,6 +82,9 @@ extension Row {
     ///
     /// Throws when the row has no association `key`, or when the record
     /// can not be decoded.
+    ///
+    /// - Throws: A ``RowDecodingError`` if the row has no association `key`;
+    ///   the error of `Record`'s `init(row:)`.
     public subscript<Record: FetchableRecord>(_ key: String) -> Record {
         get throws { try decode(Record.self, forKey: key) }
     }
@@ -81,6 +95,8 @@ extension Row {
     /// ```swift
     /// country = try row["country"]  // Country?
     /// ```
+    ///
+    /// - Throws: The error of `Record`'s `init(row:)`.
     public subscript<Record: FetchableRecord>(_ key: String) -> Record? {
         get throws { try decodeIfPresent(Record.self, forKey: key) }
     }
@@ -91,6 +107,9 @@ extension Row {
     /// ```swift
     /// books = try row["books"]  // [Book]
     /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` if the association `key` was not
+    ///   prefetched (`including(all:)`); the error of `Record`'s `init(row:)`.
     public subscript<Record: FetchableRecord>(_ key: String) -> [Record] {
         get throws { try decode([Record].self, forKey: key) }
     }
@@ -100,6 +119,9 @@ extension Row {
     /// ```swift
     /// tags = try row["tags"]  // Set<Tag>
     /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` if the association `key` was not
+    ///   prefetched (`including(all:)`); the error of `Record`'s `init(row:)`.
     public subscript<Record: FetchableRecord & Hashable>(_ key: String) -> Set<Record> {
         get throws { try decode(Set<Record>.self, forKey: key) }
     }
