@@ -131,6 +131,10 @@ public struct DatabaseMigrator: Sendable {
     /// let dbQueue = try DatabaseQueue(path: "/path/to/database.sqlite")
     /// try migrator.migrate(dbQueue)
     /// ```
+    ///
+    /// - Throws: The error of a migration, which rolls it back; a
+    ///   ``DatabaseError`` if two migrations have the same identifier, if a
+    ///   migration leaves a foreign key violation, or if SQLite fails.
     public func migrate(_ writer: some DatabaseWriter) throws {
         try migrate(writer, upTo: registered.last?.identifier)
     }
@@ -141,6 +145,12 @@ public struct DatabaseMigrator: Sendable {
     /// ```swift
     /// try migrator.migrate(dbQueue, upTo: "v2")
     /// ```
+    ///
+    /// - Throws: The error of a migration, which rolls it back; a
+    ///   ``DatabaseError`` if `targetIdentifier` is not registered, if the
+    ///   database is migrated beyond it, if two migrations have the same
+    ///   identifier, if a migration leaves a foreign key violation, or if
+    ///   SQLite fails.
     public func migrate(_ writer: some DatabaseWriter, upTo targetIdentifier: String) throws {
         try migrate(writer, upTo: Optional(targetIdentifier))
     }
@@ -151,6 +161,11 @@ public struct DatabaseMigrator: Sendable {
     /// ```swift
     /// try await migrator.migrate(dbQueue)
     /// ```
+    ///
+    /// - Throws: The error of a migration, which rolls it back; a
+    ///   ``DatabaseError`` if two migrations have the same identifier, if a
+    ///   migration leaves a foreign key violation, or if SQLite fails;
+    ///   `CancellationError` if the task is cancelled.
     public func migrate(_ writer: some DatabaseWriter) async throws {
         let migrator = self
         try await writer.barrierWriteWithoutTransaction { db in
@@ -172,6 +187,9 @@ public struct DatabaseMigrator: Sendable {
     /// ```swift
     /// let applied = try dbQueue.read { db in try migrator.appliedMigrations(db) }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails to read the table of
+    ///   applied migrations.
     public func appliedMigrations(_ db: Database) throws -> [String] {
         let applied = try appliedIdentifiers(db)
         return migrations.filter { applied.contains($0) }
@@ -182,6 +200,9 @@ public struct DatabaseMigrator: Sendable {
     /// ```swift
     /// let identifiers = try dbQueue.read { db in try migrator.appliedIdentifiers(db) }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails to read the table of
+    ///   applied migrations.
     public func appliedIdentifiers(_ db: Database) throws -> Set<String> {
         guard try db.tableExists("grdb_migrations") else { return [] }
         return try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations")
@@ -193,6 +214,9 @@ public struct DatabaseMigrator: Sendable {
     /// ```swift
     /// let completed = try dbQueue.read { db in try migrator.completedMigrations(db) }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails to read the table of
+    ///   applied migrations.
     public func completedMigrations(_ db: Database) throws -> [String] {
         let applied = try appliedIdentifiers(db)
         var completed: [String] = []
@@ -210,6 +234,9 @@ public struct DatabaseMigrator: Sendable {
     ///     // database too old
     /// }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails to read the table of
+    ///   applied migrations.
     public func hasCompletedMigrations(_ db: Database) throws -> Bool {
         try completedMigrations(db).count == registered.count
     }
@@ -222,6 +249,9 @@ public struct DatabaseMigrator: Sendable {
     ///     // database too new
     /// }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails to read the table of
+    ///   applied migrations.
     public func hasBeenSuperseded(_ db: Database) throws -> Bool {
         try !appliedIdentifiers(db).isSubset(of: Set(migrations))
     }
@@ -239,6 +269,9 @@ public struct DatabaseMigrator: Sendable {
     ///     }
     /// }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the migrations fail on the in-memory
+    ///   database that serves as a reference, or if SQLite fails.
     public func hasSchemaChanges(_ db: Database) throws -> Bool {
         let applied = try appliedIdentifiers(db)
         if applied.isEmpty { return false }

@@ -28,6 +28,9 @@ public struct ForeignKeyViolation: Sendable, CustomStringConvertible {
     /// The violation with its columns and the referencing row:
     /// `FOREIGN KEY constraint violation - from book(authorId) to
     /// author(id), in [id:10 authorId:42 title:"x"]`.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails to read the foreign key or
+    ///   the referencing row.
     public func failureDescription(_ db: Database) throws -> String {
         var text = "FOREIGN KEY constraint violation - from \(originTable)"
         // The columns of a key to a table that does not exist are unknown:
@@ -59,6 +62,9 @@ extension Database {
     /// let violations = try db.foreignKeyViolations()
     /// while let violation = try violations.next() { print(violation) }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table or schema does not exist, or
+    ///   if SQLite fails.
     public func foreignKeyViolations(in table: String? = nil, in schemaName: String? = nil) throws -> AnyCursor<ForeignKeyViolation> {
         if let table { try checkTableExists(table, in: schemaName) }
         let prefix = schemaName.map { $0.quotedDatabaseIdentifier + "." } ?? ""
@@ -80,6 +86,10 @@ extension Database {
     /// try db.checkForeignKeys()
     /// // SQLite error 19: FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:10 authorId:42 title:"x"]
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` (`SQLITE_CONSTRAINT_FOREIGNKEY`) that
+    ///   describes the first violation; a ``DatabaseError`` if the table or
+    ///   schema does not exist, or if SQLite fails.
     public func checkForeignKeys(in table: String? = nil, in schemaName: String? = nil) throws {
         if let violation = try foreignKeyViolations(in: table, in: schemaName).next() {
             throw DatabaseError(resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY, message: try violation.failureDescription(self))

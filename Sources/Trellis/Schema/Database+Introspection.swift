@@ -7,6 +7,8 @@ extension Database {
     /// try db.create(table: "player") { t in t.autoIncrementedPrimaryKey("id") }
     /// try db.schemaVersion() > version // true
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails.
     public func schemaVersion() throws -> Int32 {
         try checkSQLiteOnly("schemaVersion()")
         return try Int32.fetchOne(self, sql: "PRAGMA schema_version") ?? 0
@@ -19,6 +21,9 @@ extension Database {
     /// if try db.tableExists("player") { ... }
     /// if try db.tableExists("player", in: "temp") { ... }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the schema is unknown, or if SQLite
+    ///   fails.
     public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
         let key = SchemaCacheKey(name, schemaName)
         if let exists = schemaCache.tableExists[key] { return exists }
@@ -33,6 +38,9 @@ extension Database {
     /// ```swift
     /// if try db.triggerExists("player_insert") { ... }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the schema is unknown, or if SQLite
+    ///   fails.
     public func triggerExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
         try checkSQLiteOnly("triggerExists(_:)")
         return try schemaObjectExists(type: "trigger", name: name, in: schemaName)
@@ -43,6 +51,9 @@ extension Database {
     /// ```swift
     /// if try db.viewExists("bestPlayer") { ... }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the schema is unknown, or if SQLite
+    ///   fails.
     public func viewExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
         if let server { return try server.viewExists(checkServerSchema(name, schemaName)) }
         return try schemaObjectExists(type: "view", name: name, in: schemaName)
@@ -133,6 +144,9 @@ extension Database {
     /// ```swift
     /// let names = try db.columns(in: "player").map(\.name)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if the schema
+    ///   is unknown, or if SQLite fails.
     public func columns(in table: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
         let key = SchemaCacheKey(table, schemaName)
         if let columns = schemaCache.columns[key] { return columns }
@@ -169,6 +183,9 @@ extension Database {
     /// let primaryKey = try db.primaryKey("player")
     /// primaryKey.columns // ["id"]
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if the schema
+    ///   is unknown, or if SQLite fails.
     public func primaryKey(_ table: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
         let key = SchemaCacheKey(table, schemaName)
         if let primaryKey = schemaCache.primaryKeys[key] { return primaryKey }
@@ -342,6 +359,9 @@ extension Database {
     /// ```swift
     /// try db.table("player", hasUniqueKey: ["email"])
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, if the schema
+    ///   is unknown, or if SQLite fails.
     public func table(_ table: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
         let wanted = Set(columns.map { $0.lowercased() })
         if try !tableExists(table), try viewExists(table) {

@@ -9,6 +9,10 @@ extension Database {
     ///     t.column("name", .text)
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `body`; a ``DatabaseError`` if SQLite
+    ///   rejects the statement: the table already exists (without
+    ///   `ifNotExists`), or the definition is invalid.
     public func create(table name: String, options: TableOptions = [], body: (TableDefinition) throws -> Void) throws {
         let definition = TableDefinition(name: name, options: options)
         try body(definition)
@@ -25,6 +29,10 @@ extension Database {
     ///     t.autoIncrementedPrimaryKey("id")
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `body`; a ``DatabaseError`` if SQLite
+    ///   rejects the statement: the table already exists (without
+    ///   `ifNotExists`), or the definition is invalid.
     public func create(
         table name: String, temporary: Bool = false, ifNotExists: Bool = false, withoutRowID: Bool = false,
         body: (TableDefinition) throws -> Void) throws
@@ -43,6 +51,9 @@ extension Database {
     ///     t.add(column: "email", .text)
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `body`; a ``DatabaseError`` if the table
+    ///   does not exist, or if SQLite rejects an alteration.
     public func alter(table name: String, body: (TableAlteration) throws -> Void) throws {
         // A missing table fails the first ALTER TABLE statement, whose
         // error tells the SQL, as GRDB's does.
@@ -59,6 +70,10 @@ extension Database {
     /// // ALTER TABLE "referer" RENAME TO "referrer"
     /// try db.rename(table: "referer", to: "referrer")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite rejects the statement: the
+    ///   object already exists (without `ifNotExists`) or does not exist, or
+    ///   the definition is invalid.
     public func rename(table name: String, to newName: String) throws {
         try execute(sql: "ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME TO \(newName.quotedDatabaseIdentifier)")
     }
@@ -68,6 +83,10 @@ extension Database {
     /// ```swift
     /// try db.drop(table: "obsolete")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite rejects the statement: the
+    ///   object already exists (without `ifNotExists`) or does not exist, or
+    ///   the definition is invalid.
     public func drop(table name: String) throws {
         try execute(sql: "DROP TABLE \(name.quotedDatabaseIdentifier)")
     }
@@ -83,6 +102,10 @@ extension Database {
     /// // CREATE INDEX "player_on_score" ON "player"("score") WHERE "score" > 1000
     /// try db.create(index: "player_on_score", on: "player", columns: ["score"], condition: Column("score") > 1000)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite rejects the statement: the
+    ///   object already exists (without `ifNotExists`) or does not exist, or
+    ///   the definition is invalid.
     public func create(
         index name: String, on table: String, columns: [String], options: IndexOptions = [],
         condition: (any SQLExpressible)? = nil) throws
@@ -105,6 +128,10 @@ extension Database {
     ///
     /// Values are written as SQL literals: SQLite does not accept
     /// parameters in schema statements.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite rejects the statement: the
+    ///   object already exists (without `ifNotExists`) or does not exist, or
+    ///   the definition is invalid.
     public func create(
         index name: String, on table: String, expressions: [any SQLExpressible], options: IndexOptions = [],
         condition: (any SQLExpressible)? = nil) throws
@@ -135,6 +162,10 @@ extension Database {
     /// ```swift
     /// try db.create(index: "player_on_email", on: "player", columns: ["email"], unique: true, ifNotExists: true)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite rejects the statement: the
+    ///   object already exists (without `ifNotExists`) or does not exist, or
+    ///   the definition is invalid.
     public func create(
         index name: String, on table: String, columns: [String], unique: Bool = false, ifNotExists: Bool = false,
         condition: (any SQLExpressible)? = nil) throws
@@ -151,6 +182,10 @@ extension Database {
     /// // CREATE INDEX "index_player_on_teamId" ON "player"("teamId")
     /// try db.create(indexOn: "player", columns: ["teamId"])
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite rejects the statement: the
+    ///   object already exists (without `ifNotExists`) or does not exist, or
+    ///   the definition is invalid.
     public func create(indexOn table: String, columns: [String], options: IndexOptions = [], condition: (any SQLExpressible)? = nil) throws {
         try create(index: "index_\(table)_on_" + columns.joined(separator: "_"), on: table, columns: columns,
                    options: options, condition: condition)
@@ -161,6 +196,10 @@ extension Database {
     /// ```swift
     /// try db.drop(index: "index_player_on_email")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite rejects the statement: the
+    ///   object already exists (without `ifNotExists`) or does not exist, or
+    ///   the definition is invalid.
     public func drop(index name: String) throws {
         try execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
     }
@@ -173,6 +212,9 @@ extension Database {
     /// try db.create(indexOn: "player", columns: ["email"])
     /// try db.drop(indexOn: "player", columns: ["email"])
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the table does not exist, or if SQLite
+    ///   fails.
     public func drop(indexOn table: String, columns: [String]) throws {
         let wanted = columns.map { $0.lowercased() }
         let matching = try indexes(on: table).filter { $0.columns.map { $0.lowercased() } == wanted }
@@ -188,6 +230,9 @@ extension Database {
     /// ```swift
     /// try db.create(view: "bestPlayers", as: Player.filter(Column("score") > 1000))
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled, or if
+    ///   SQLite rejects the statement (the view exists, without `ifNotExists`).
     public func create(view name: String, options: ViewOptions = [], columns: [String]? = nil, as request: some SQLSubqueryable) throws {
         let context = SQLGenerationContext(self, inlinesValues: true)
         let select = try request.sqlSubquery.sql(context)
@@ -199,6 +244,9 @@ extension Database {
     /// ```swift
     /// try db.create(view: "playerNames", asLiteral: "SELECT name FROM player")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, or if SQLite
+    ///   rejects the statement (the view exists, without `ifNotExists`).
     public func create(view name: String, options: ViewOptions = [], columns: [String]? = nil, asLiteral sqlLiteral: SQL) throws {
         try createView(name, options: options, columns: columns, select: sqlLiteral.inlinedSQL(self))
     }
@@ -219,6 +267,10 @@ extension Database {
     /// ```swift
     /// try db.drop(view: "bestPlayers")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite rejects the statement: the
+    ///   object already exists (without `ifNotExists`) or does not exist, or
+    ///   the definition is invalid.
     public func drop(view name: String) throws {
         try execute(sql: "DROP VIEW \(name.quotedDatabaseIdentifier)")
     }

@@ -28,6 +28,8 @@ extension Database {
     ///     try Captain.find(db, id: "alice")
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `block`.
     public func withSchemaSource<T>(_ schemaSource: (any DatabaseSchemaSource)?, execute block: () throws -> T) rethrows -> T {
         let previous = schemaCache.persistent[Self.schemaSourceKey]
         schemaCache.persistent[Self.schemaSourceKey] = SchemaSourceOverride(source: schemaSource)

@@ -17,10 +17,16 @@
 public protocol DatabaseSchemaSource: Sendable {
     /// The columns of the primary key of a view, or nil when the view has
     /// no primary key.
+    ///
+    /// - Throws: Any error, for a view the source cannot describe: the
+    ///   operation that needed the primary key throws it.
     func columnsForPrimaryKey(_ db: Database, inView view: DatabaseObjectID) throws -> [String]?
 }
 
 extension DatabaseSchemaSource {
+    /// Returns nil: views have no primary key by default.
+    ///
+    /// - Throws: Never.
     public func columnsForPrimaryKey(_ db: Database, inView view: DatabaseObjectID) throws -> [String]? {
         nil
     }

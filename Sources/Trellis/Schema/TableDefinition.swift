@@ -94,6 +94,8 @@ public final class TableDefinition {
     ///     t.belongsTo("team")
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `body`.
     public func primaryKey(onConflict conflictResolution: Database.ConflictResolution? = nil, body: () throws -> Void) rethrows {
         collectingPrimaryKeyParts = []
         defer { collectingPrimaryKeyParts = nil }
