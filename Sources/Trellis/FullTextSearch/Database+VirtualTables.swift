@@ -6,6 +6,9 @@ extension Database {
     /// // CREATE VIRTUAL TABLE vocabulary USING fts4aux(document)
     /// try db.create(virtualTable: "vocabulary", using: "fts4aux(document)")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite rejects the statement: the table
+    ///   exists, the module is unknown, or its arguments are invalid.
     public func create(virtualTable tableName: String, options: VirtualTableOptions = [], using module: String) throws {
         try execute(sql: Self.createVirtualTableSQL(tableName, options: options) + module)
     }
@@ -25,6 +28,10 @@ extension Database {
     /// The creation and what the module does after it (the triggers of
     /// `synchronize(withTable:)`) happen in a savepoint: when one of them
     /// throws, the table is not created.
+    ///
+    /// - Throws: The error thrown by `body` or by the module; a
+    ///   ``DatabaseError`` if SQLite rejects the statement: the table exists,
+    ///   or the module or its options are invalid.
     public func create<Module: VirtualTableModule>(
         virtualTable tableName: String,
         options: VirtualTableOptions = [],
@@ -50,6 +57,9 @@ extension Database {
     /// ```swift
     /// try db.create(virtualTable: "vocabulary", ifNotExists: true, using: "fts4aux(document)")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite rejects the statement: the
+    ///   module is unknown, or its arguments are invalid.
     public func create(virtualTable tableName: String, ifNotExists: Bool, using module: String) throws {
         try create(virtualTable: tableName, options: ifNotExists ? .ifNotExists : [], using: module)
     }
@@ -62,6 +72,10 @@ extension Database {
     ///     t.column("content")
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `body` or by the module; a
+    ///   ``DatabaseError`` if SQLite rejects the statement: the module or its
+    ///   options are invalid.
     public func create<Module: VirtualTableModule>(
         virtualTable tableName: String,
         ifNotExists: Bool,
@@ -88,6 +102,8 @@ extension Database {
     /// try db.drop(table: "book_ft")
     /// try db.dropFTS4SynchronizationTriggers(forTable: "book_ft")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails.
     public func dropFTS4SynchronizationTriggers(forTable tableName: String) throws {
         try dropSynchronizationTriggers(forTable: tableName, suffixes: FTS4.synchronizationTriggerSuffixes)
     }
@@ -100,6 +116,8 @@ extension Database {
     /// try db.drop(table: "book_ft")
     /// try db.dropFTS5SynchronizationTriggers(forTable: "book_ft")
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails.
     public func dropFTS5SynchronizationTriggers(forTable tableName: String) throws {
         try dropSynchronizationTriggers(forTable: tableName, suffixes: FTS5.synchronizationTriggerSuffixes)
     }

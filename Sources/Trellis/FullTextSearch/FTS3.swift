@@ -64,6 +64,8 @@ public struct FTS3: VirtualTableModule, Sendable {
     ///     t.tokenizer = .porter
     /// }
     /// ```
+    ///
+    /// - Throws: Never: FTS3 options need no database access.
     public func moduleArguments(for definition: FTS3TableDefinition, in db: Database) throws -> [String] {
         var arguments = definition.columns.map(\.moduleArgumentIdentifier)
         if let tokenizer = definition.tokenizer {
@@ -77,6 +79,8 @@ public struct FTS3: VirtualTableModule, Sendable {
     /// ```swift
     /// try db.create(virtualTable: "document", using: FTS3()) { t in t.column("content") }
     /// ```
+    ///
+    /// - Throws: Never.
     public func database(_ db: Database, didCreate tableName: String, using definition: FTS3TableDefinition) throws {}
 
     /// The tokens of `string`, as `tokenizer` cuts and normalizes them.

@@ -57,6 +57,8 @@ public struct FTS4: VirtualTableModule, Sendable {
     ///
     /// Throws when a temporary table is synchronized with a content table,
     /// and when the content table lacks a column of the full-text table.
+    ///
+    /// - Throws: Never: FTS4 options need no database access.
     public func moduleArguments(for definition: FTS4TableDefinition, in db: Database) throws -> [String] {
         var arguments: [String] = []
         for column in definition.columns {
@@ -105,6 +107,9 @@ public struct FTS4: VirtualTableModule, Sendable {
     ///     t.column("title")
     /// }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails to create or run the
+    ///   triggers, such as when the synchronized table does not exist.
     public func database(_ db: Database, didCreate tableName: String, using definition: FTS4TableDefinition) throws {
         guard let synchronization = definition.synchronization else { return }
         // The language id is a column of the content table too.

@@ -73,6 +73,8 @@ public struct FTS5: VirtualTableModule, Sendable {
     /// Throws when the table has no column, when a temporary table is
     /// synchronized with a content table, and when the content table lacks
     /// a column of the full-text table.
+    ///
+    /// - Throws: Never: FTS5 options need no database access.
     public func moduleArguments(for definition: FTS5TableDefinition, in db: Database) throws -> [String] {
         guard !definition.columns.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "FTS5 virtual table requires at least one column.")
@@ -119,6 +121,9 @@ public struct FTS5: VirtualTableModule, Sendable {
     ///     t.column("title")
     /// }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails to create or run the
+    ///   triggers, such as when the synchronized table does not exist.
     public func database(_ db: Database, didCreate tableName: String, using definition: FTS5TableDefinition) throws {
         guard let synchronization = definition.synchronization else { return }
         let statements = try synchronization.fts5Statements(

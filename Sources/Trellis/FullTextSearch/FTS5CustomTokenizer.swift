@@ -23,6 +23,9 @@ public protocol FTS5CustomTokenizer: FTS5Tokenizer {
     /// name in its `tokenize` option (`tokenize='custom arg1 arg2'` gives
     /// `["arg1", "arg2"]`). An error makes the statement that needed the
     /// tokenizer fail.
+    ///
+    /// - Throws: Any error, for arguments the tokenizer does not accept: the
+    ///   statement that needed the tokenizer then fails.
     init(db: Database, arguments: [String]) throws
 }
 

@@ -83,6 +83,8 @@ extension FTS5Tokenizer {
     /// ```swift
     /// try tokenizer.tokenize(document: "SQLite is a database") // [("sqlite", []), ("is", []), ...]
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the tokenizer fails.
     public func tokenize(document string: String) throws -> [(token: String, flags: FTS5TokenFlags)] {
         try tokenize(string, for: .document)
     }
@@ -92,6 +94,8 @@ extension FTS5Tokenizer {
     /// ```swift
     /// try tokenizer.tokenize(query: "database") // [("database", [])]
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the tokenizer fails.
     public func tokenize(query string: String) throws -> [(token: String, flags: FTS5TokenFlags)] {
         try tokenize(string, for: .query)
     }

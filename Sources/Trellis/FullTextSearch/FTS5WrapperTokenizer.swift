@@ -32,6 +32,9 @@ public protocol FTS5WrapperTokenizer: FTS5CustomTokenizer {
     /// Outputs the tokens that stand for `token`, a token of the wrapped
     /// tokenizer, through `tokenCallback`: none to drop it, several
     /// (`.colocated` after the first) for synonyms. Pass `flags` on.
+    ///
+    /// - Throws: The error of `tokenCallback`, which must be passed on; any
+    ///   error of the implementation, which makes FTS5 fail the statement.
     func accept(
         token: String,
         flags: FTS5TokenFlags,

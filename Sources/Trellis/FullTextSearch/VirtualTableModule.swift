@@ -57,6 +57,9 @@ public protocol VirtualTableModule {
     /// ```swift
     /// try FTS5().moduleArguments(for: definition, in: db) // ["title", "author UNINDEXED"]
     /// ```
+    ///
+    /// - Throws: Any error, for a definition the module cannot write: the table
+    ///   is then not created.
     func moduleArguments(for definition: TableDefinition, in db: Database) throws -> [String]
 
     /// Called after the table is created, in the same savepoint: an error
@@ -67,6 +70,9 @@ public protocol VirtualTableModule {
     ///     try db.execute(sql: "INSERT INTO \(tableName.quotedDatabaseIdentifier) ...")
     /// }
     /// ```
+    ///
+    /// - Throws: Any error, which undoes the creation of the table and is
+    ///   thrown by `create(virtualTable:...)`.
     func database(_ db: Database, didCreate tableName: String, using definition: TableDefinition) throws
 }
 

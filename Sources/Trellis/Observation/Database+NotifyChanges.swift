@@ -21,6 +21,9 @@ extension Database {
     /// ``DatabaseRegionObservation`` of the region calls its function after
     /// the transaction commits; a ``ValueObservation`` that tracks the
     /// region fetches a fresh value then. A read access notifies nothing.
+    ///
+    /// - Throws: A ``DatabaseError`` if the region cannot be read, such as a
+    ///   request that cannot be compiled.
     public func notifyChanges(in region: some DatabaseRegionConvertible) throws {
         guard !isReadOnlyAccess else { return }
         let region = try region.databaseRegion(self)

@@ -12,6 +12,9 @@ extension Database {
     ///     return try Player.fetchAll(db)
     /// }
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the region cannot be read, such as a
+    ///   request that cannot be compiled.
     public func registerAccess(to region: some DatabaseRegionConvertible) throws {
         guard ObservedAccesses.isRecording(self) else { return }
         ObservedAccesses.add(try region.databaseRegion(self), for: self)

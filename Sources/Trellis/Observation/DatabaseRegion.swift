@@ -172,6 +172,9 @@ extension DatabaseRegion: CustomStringConvertible {
 /// ```
 public protocol DatabaseRegionConvertible {
     /// The region, as read from `db`.
+    ///
+    /// - Throws: A ``DatabaseError`` if the region cannot be read from `db`: a
+    ///   request that cannot be compiled, for example.
     func databaseRegion(_ db: Database) throws -> DatabaseRegion
 }
 
@@ -185,6 +188,9 @@ extension DatabaseRegionConvertible where Self == DatabaseRegion {
 }
 
 extension DatabaseRegion: DatabaseRegionConvertible {
+    /// The region itself.
+    ///
+    /// - Throws: Never.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion { self }
 }
 
@@ -194,6 +200,8 @@ extension Table: DatabaseRegionConvertible {
     /// ```swift
     /// try db.notifyChanges(in: Table("player"))
     /// ```
+    ///
+    /// - Throws: Never.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
         DatabaseRegion(tables: [tableName])
     }
@@ -206,6 +214,8 @@ extension FetchRequest {
     /// ```swift
     /// let region = try Player.filter(Column("score") > 1000).databaseRegion(db)
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
         DatabaseRegion(tables: try statementReadColumns(db))
     }
@@ -228,6 +238,8 @@ extension QueryInterfaceRequest: DatabaseRegionConvertible {
     /// let playerRegion = try Player.filter(id: 1).databaseRegion(db)
     /// // player(*)[1]
     /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the request cannot be compiled.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
         var tables = try statementReadColumns(db)
         func addPrefetchedTables(of relation: SQLRelation, prefetched: Bool) {

@@ -50,6 +50,9 @@ public protocol TransactionObserver: AnyObject {
 
     /// The transaction is about to commit. Throwing rolls it back, and
     /// the statement that commits throws the error.
+    ///
+    /// - Throws: Any error, to roll the transaction back: the statement that
+    ///   commits throws it.
     func databaseWillCommit() throws
 
     /// The transaction committed.
@@ -61,6 +64,8 @@ public protocol TransactionObserver: AnyObject {
 
 extension TransactionObserver {
     /// Does nothing: the commit goes on.
+    ///
+    /// - Throws: Never.
     public func databaseWillCommit() throws {}
 
     /// Does nothing.
