@@ -41,6 +41,11 @@ public final class AsyncBox<T: Entity>: @unchecked Sendable {
     /// A struct passed here is a copy, put under the id returned: give it
     /// the id (`author.id = try authorBox.async.put(author)`) so that its
     /// next put updates it.
+    ///
+    /// - Throws: For a new object, the errors of reserving its id:
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed, a
+    ///   `DatabaseError` if SQLite fails. The put itself runs later, and its
+    ///   errors are not reported.
     @discardableResult
     public func put(_ object: T, mode: PutMode = .put) throws -> Id {
         // For a class, the copy refers to the object, which gets the id.
@@ -55,12 +60,20 @@ public final class AsyncBox<T: Entity>: @unchecked Sendable {
     }
 
     /// Queues the puts of `objects`, and returns their ids.
+    ///
+    /// - Throws: For a new object, the errors of reserving its id:
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed, a
+    ///   `DatabaseError` if SQLite fails. The put itself runs later, and its
+    ///   errors are not reported.
     @discardableResult
     public func put(_ objects: [T], mode: PutMode = .put) throws -> [Id] {
         try objects.map { try put($0, mode: mode) }
     }
 
     /// Queues the removal of the object with the given id.
+    ///
+    /// - Throws: Never: the removal runs later, and its errors are not
+    ///   reported.
     public func remove(_ id: Id) throws {
         let box = self.box
         enqueue { _ = try? box.remove(id) }
@@ -74,11 +87,17 @@ public final class AsyncBox<T: Entity>: @unchecked Sendable {
     }
 
     /// Queues the removal of `object`.
+    ///
+    /// - Throws: Never: the removal runs later, and its errors are not
+    ///   reported.
     public func remove(_ object: T) throws {
         try remove(object.id)
     }
 
     /// Queues the removal of the objects with the given ids.
+    ///
+    /// - Throws: Never: the removal runs later, and its errors are not
+    ///   reported.
     public func remove(_ ids: [Id]) throws {
         for id in ids { try remove(id) }
     }

@@ -27,6 +27,13 @@ extension Box {
     /// `store.runInTransaction { ... }` keeps its new id when the
     /// transaction rolls back later (a class object gets 0 back); put it
     /// again to store it under that id.
+    ///
+    /// - Throws: ``ObjectBoxError/uniqueViolation(message:)`` if a unique
+    ///   property repeats a stored value;
+    ///   ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a read-only
+    ///   transaction or store; ``ObjectBoxError/illegalState(message:)`` for a
+    ///   misuse (a closed store, `.insert` of an object that exists, `.update`
+    ///   of one that does not); a `DatabaseError` if SQLite fails.
     @discardableResult
     public func put(_ entity: inout T, mode: PutMode = .put) throws -> Id {
         var written = entity
@@ -50,6 +57,13 @@ extension Box {
     /// var authors = [Author(id: 0, name: "Ann"), Author(id: 0, name: "Bob")]
     /// try authorBox.put(&authors)         // both have their ids
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/uniqueViolation(message:)`` if a unique
+    ///   property repeats a stored value;
+    ///   ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a read-only
+    ///   transaction or store; ``ObjectBoxError/illegalState(message:)`` for a
+    ///   misuse (a closed store, `.insert` of an object that exists, `.update`
+    ///   of one that does not); a `DatabaseError` if SQLite fails.
     @discardableResult
     public func put(_ entities: inout [T], mode: PutMode = .put) throws -> [Id] {
         var written = entities
@@ -75,6 +89,13 @@ extension Box {
     /// ```swift
     /// author.id = try authorBox.putAndReturnID(author)
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/uniqueViolation(message:)`` if a unique
+    ///   property repeats a stored value;
+    ///   ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a read-only
+    ///   transaction or store; ``ObjectBoxError/illegalState(message:)`` for a
+    ///   misuse (a closed store, `.insert` of an object that exists, `.update`
+    ///   of one that does not); a `DatabaseError` if SQLite fails.
     @discardableResult
     public func putAndReturnID(_ entity: T, mode: PutMode = .put) throws -> Id {
         var copy = entity
@@ -87,6 +108,13 @@ extension Box {
     /// ```swift
     /// let ids = try authorBox.putAndReturnIDs([ann, bob])
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/uniqueViolation(message:)`` if a unique
+    ///   property repeats a stored value;
+    ///   ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a read-only
+    ///   transaction or store; ``ObjectBoxError/illegalState(message:)`` for a
+    ///   misuse (a closed store, `.insert` of an object that exists, `.update`
+    ///   of one that does not); a `DatabaseError` if SQLite fails.
     @discardableResult
     public func putAndReturnIDs(_ entities: [T], mode: PutMode = .put) throws -> [Id] {
         var copies = entities
@@ -101,6 +129,13 @@ extension Box {
     /// let author = Author(id: 0, name: "Nnedi Okorafor")
     /// let stored = try authorBox.put(struct: author)   // stored.id != 0
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/uniqueViolation(message:)`` if a unique
+    ///   property repeats a stored value;
+    ///   ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a read-only
+    ///   transaction or store; ``ObjectBoxError/illegalState(message:)`` for a
+    ///   misuse (a closed store, `.insert` of an object that exists, `.update`
+    ///   of one that does not); a `DatabaseError` if SQLite fails.
     public func put(struct entity: T, mode: PutMode = .put) throws -> T {
         var copy = entity
         try put(&copy, mode: mode)
@@ -114,6 +149,13 @@ extension Box {
     /// ```swift
     /// let id = try authorBox.put(author)   // author.id is unchanged
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/uniqueViolation(message:)`` if a unique
+    ///   property repeats a stored value;
+    ///   ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a read-only
+    ///   transaction or store; ``ObjectBoxError/illegalState(message:)`` for a
+    ///   misuse (a closed store, `.insert` of an object that exists, `.update`
+    ///   of one that does not); a `DatabaseError` if SQLite fails.
     @discardableResult
     public func put(_ entity: T, mode: PutMode = .put) throws -> Id {
         try putAndReturnID(entity, mode: mode)
@@ -125,6 +167,13 @@ extension Box {
     /// ```swift
     /// let ids = try authorBox.put([ann, bob])
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/uniqueViolation(message:)`` if a unique
+    ///   property repeats a stored value;
+    ///   ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a read-only
+    ///   transaction or store; ``ObjectBoxError/illegalState(message:)`` for a
+    ///   misuse (a closed store, `.insert` of an object that exists, `.update`
+    ///   of one that does not); a `DatabaseError` if SQLite fails.
     @discardableResult
     public func put(_ entities: [T], mode: PutMode = .put) throws -> [Id] {
         try putAndReturnIDs(entities, mode: mode)

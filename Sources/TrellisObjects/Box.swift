@@ -158,12 +158,20 @@ public final class Box<T: Entity>: @unchecked Sendable {
     // MARK: Get
 
     /// The object with the given id, or nil.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a stored row cannot be decoded as an object; a
+    ///   `DatabaseError` if SQLite fails.
     public func get(_ id: Id) throws -> T? {
         try coding.get(id, in: self)
     }
 
     /// The objects with the given ids, in the order of the ids; missing
     /// objects are skipped.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a stored row cannot be decoded as an object; a
+    ///   `DatabaseError` if SQLite fails.
     public func get(_ ids: [Id]) throws -> [T] {
         guard !ids.isEmpty else { return [] }
         return try readTable(orIfMissing: []) { db in
@@ -178,6 +186,10 @@ public final class Box<T: Entity>: @unchecked Sendable {
     }
 
     /// All objects, by increasing id.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a stored row cannot be decoded as an object; a
+    ///   `DatabaseError` if SQLite fails.
     public func all() throws -> [T] {
         try readTable(orIfMissing: []) { db in
             try decodeAll(db.cachedStatement(sql: table.selectAllSQL(db)))
@@ -191,6 +203,9 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// let count = try personBox.count()
     /// let atLeastTen = try personBox.count(limit: 10) == 10
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed; a `DatabaseError` if SQLite fails.
     public func count(limit: Int = 0) throws -> Int {
         try readTable(orIfMissing: 0) { db in
             if limit > 0 {
@@ -201,11 +216,17 @@ public final class Box<T: Entity>: @unchecked Sendable {
     }
 
     /// Whether the box has no object.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed; a `DatabaseError` if SQLite fails.
     public func isEmpty() throws -> Bool {
         try count() == 0
     }
 
     /// Whether an object has the given id.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed; a `DatabaseError` if SQLite fails.
     public func contains(_ id: Id) throws -> Bool {
         try readTable(orIfMissing: false) { db in
             try Table(tableName).exists(db, key: Int64(bitPattern: id))
@@ -217,6 +238,9 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// ```swift
     /// let both = try personBox.contains([amanda.id, bob.id])
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed; a `DatabaseError` if SQLite fails.
     public func contains(_ ids: [Id]) throws -> Bool {
         let wanted = Set(ids)
         guard !wanted.isEmpty else { return true }
@@ -227,6 +251,9 @@ public final class Box<T: Entity>: @unchecked Sendable {
     }
 
     /// Whether objects have all the given ids: `try personBox.contains(amanda.id, bob.id)`.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed; a `DatabaseError` if SQLite fails.
     public func contains(_ ids: Id...) throws -> Bool {
         try contains(ids)
     }
@@ -235,6 +262,11 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// Removes the object with the given id; returns whether it existed.
     /// Relations to it follow their delete rule (removed by default).
+    ///
+    /// - Throws: ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a
+    ///   read-only transaction or store;
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed; a
+    ///   `DatabaseError` if SQLite fails.
     @discardableResult
     public func remove(_ id: Id) throws -> Bool {
         try writeTable { db in
@@ -250,6 +282,11 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// try personBox.remove(person)   // person.id == 0
     /// try authorBox.remove(author)   // a struct: author.id is unchanged
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a
+    ///   read-only transaction or store;
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed; a
+    ///   `DatabaseError` if SQLite fails.
     @discardableResult
     public func remove(_ object: T) throws -> Bool {
         let removed = try remove(object.id)
@@ -263,6 +300,11 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// ```swift
     /// try personBox.remove([amanda, bob])
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a
+    ///   read-only transaction or store;
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed; a
+    ///   `DatabaseError` if SQLite fails.
     @discardableResult
     public func remove(_ objects: [T]) throws -> Int {
         let count = try writeTable { db in
@@ -285,6 +327,11 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// ```swift
     /// try personBox.remove([amanda.id, bob.id])
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a
+    ///   read-only transaction or store;
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed; a
+    ///   `DatabaseError` if SQLite fails.
     @discardableResult
     public func remove(_ ids: [Id]) throws -> Int {
         try writeTable { db in
@@ -299,12 +346,22 @@ public final class Box<T: Entity>: @unchecked Sendable {
     }
 
     /// Removes objects in one transaction: `try personBox.remove(amanda, bob)`.
+    ///
+    /// - Throws: ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a
+    ///   read-only transaction or store;
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed; a
+    ///   `DatabaseError` if SQLite fails.
     @discardableResult
     public func remove(_ first: T, _ second: T, _ others: T...) throws -> Int {
         try remove([first, second] + others)
     }
 
     /// Removes the objects with the given ids: `try personBox.remove(amanda.id, bob.id)`.
+    ///
+    /// - Throws: ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a
+    ///   read-only transaction or store;
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed; a
+    ///   `DatabaseError` if SQLite fails.
     @discardableResult
     public func remove(_ ids: Id...) throws -> Int {
         try remove(ids)
@@ -312,6 +369,11 @@ public final class Box<T: Entity>: @unchecked Sendable {
 
     /// Removes all objects; returns how many there were (a `UInt64`, as
     /// ObjectBox counts).
+    ///
+    /// - Throws: ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a
+    ///   read-only transaction or store;
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed; a
+    ///   `DatabaseError` if SQLite fails.
     @discardableResult
     public func removeAll() throws -> UInt64 {
         try writeTable { db in
@@ -420,6 +482,13 @@ extension Box where T: AnyObject {
     /// let id = try personBox.put(person)
     /// try personBox.put(person, mode: .update)
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/uniqueViolation(message:)`` if a unique
+    ///   property repeats a stored value;
+    ///   ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a read-only
+    ///   transaction or store; ``ObjectBoxError/illegalState(message:)`` for a
+    ///   misuse (a closed store, `.insert` of an object that exists, `.update`
+    ///   of one that does not); a `DatabaseError` if SQLite fails.
     @discardableResult
     public func put(_ object: T, mode: PutMode = .put) throws -> Id {
         try writeTable { db in
@@ -438,6 +507,13 @@ extension Box where T: AnyObject {
     /// ```swift
     /// let ids = try personBox.put([amanda, bob])
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/uniqueViolation(message:)`` if a unique
+    ///   property repeats a stored value;
+    ///   ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a read-only
+    ///   transaction or store; ``ObjectBoxError/illegalState(message:)`` for a
+    ///   misuse (a closed store, `.insert` of an object that exists, `.update`
+    ///   of one that does not); a `DatabaseError` if SQLite fails.
     @discardableResult
     public func put(_ objects: [T], mode: PutMode = .put) throws -> [Id] {
         try writeTable { db in
@@ -456,6 +532,13 @@ extension Box where T: AnyObject {
     }
 
     /// Stores objects in one transaction: `try personBox.put(amanda, bob)`.
+    ///
+    /// - Throws: ``ObjectBoxError/uniqueViolation(message:)`` if a unique
+    ///   property repeats a stored value;
+    ///   ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a read-only
+    ///   transaction or store; ``ObjectBoxError/illegalState(message:)`` for a
+    ///   misuse (a closed store, `.insert` of an object that exists, `.update`
+    ///   of one that does not); a `DatabaseError` if SQLite fails.
     @discardableResult
     public func put(_ first: T, _ second: T, _ others: T...) throws -> [Id] {
         try put([first, second] + others)

@@ -35,10 +35,17 @@ import Trellis
 /// a `ToOne` property `spouse` in `spouseId`, and nothing for a `ToMany`.
 public protocol EntityBinding: Entity {
     /// Makes an object from a stored row, read column by column.
+    ///
+    /// - Throws: The error of an `EntityReader` method, for a column that
+    ///   cannot be read; an implementation should throw, not stop the program,
+    ///   for a row it cannot read.
     init(reading reader: EntityReader) throws
 
     /// Writes the stored properties of the object, column by column, in
     /// the order of their declaration (the order of the table's columns).
+    ///
+    /// - Throws: The error of an `EntityWriter` method, for a value that cannot
+    ///   be written; an implementation should throw, not stop the program.
     func write(to writer: EntityWriter) throws
 
     /// The id of the object, whatever the type and the name of its id

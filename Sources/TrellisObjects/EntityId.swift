@@ -57,11 +57,16 @@ public struct EntityId<E>: IdBase, ExpressibleByIntegerLiteral, CustomStringConv
     public var description: String { value.description }
 
     /// Decodes the untyped value.
+    ///
+    /// - Throws: A `DecodingError` if the decoder does not hold an unsigned
+    ///   integer.
     public init(from decoder: any Decoder) throws {
         value = try decoder.singleValueContainer().decode(Id.self)
     }
 
     /// Encodes the untyped value.
+    ///
+    /// - Throws: The error of the encoder.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)

@@ -43,6 +43,10 @@ public struct EntityReader {
 
     /// The value of a column that SQLite reads straight (numbers, strings,
     /// data).
+    ///
+    /// - Throws: A `DecodingError` or ``ObjectBoxError/illegalState(message:)``
+    ///   if the column is missing or holds a value that cannot convert to
+    ///   `Value`.
     @inlinable
     public func read<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(_ column: String) throws -> Value {
         if let value = try decoder.read({ try $0.value(Value.self, ofColumn: column) }) { return value }
@@ -51,6 +55,9 @@ public struct EntityReader {
 
     /// The value of a column that SQLite reads straight, nil for NULL or a
     /// missing column.
+    ///
+    /// - Throws: A `DecodingError` or ``ObjectBoxError/illegalState(message:)``
+    ///   if the column holds a value that cannot convert to `Value`.
     @inlinable
     public func readIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(_ column: String) throws -> Value? {
         try decoder.read { try $0.value(Value.self, ofColumn: column) }
@@ -58,12 +65,18 @@ public struct EntityReader {
 
     /// An unsigned 64-bit integer, such as an ``Id``: the store keeps all
     /// its bits in a signed SQLite integer.
+    ///
+    /// - Throws: A `DecodingError` or ``ObjectBoxError/illegalState(message:)``
+    ///   if the column holds a value that is not an integer.
     @inlinable
     public func read(_ column: String) throws -> UInt64 {
         try readIfPresent(column) ?? 0
     }
 
     /// An unsigned 64-bit integer, nil for NULL or a missing column.
+    ///
+    /// - Throws: A `DecodingError` or ``ObjectBoxError/illegalState(message:)``
+    ///   if the column holds a value that is not an integer.
     @inlinable
     public func readIfPresent(_ column: String) throws -> UInt64? {
         try decoder.read { try $0.value(Int64.self, ofColumn: column) }.map(UInt64.init(bitPattern:))
@@ -71,17 +84,27 @@ public struct EntityReader {
 
     /// Any other `Decodable` value: a column value (`Date`, `UUID`...),
     /// the raw value of an enum, a blob for `[UInt8]`, or JSON text.
+    ///
+    /// - Throws: A `DecodingError` or ``ObjectBoxError/illegalState(message:)``
+    ///   if the column is missing or holds a value that cannot convert to
+    ///   `Value`.
     public func read<Value: Decodable>(_ column: String) throws -> Value {
         try container.decode(Value.self, forKey: ColumnKey(column))
     }
 
     /// Any other `Decodable` value, nil for NULL or a missing column.
+    ///
+    /// - Throws: A `DecodingError` or ``ObjectBoxError/illegalState(message:)``
+    ///   if the column holds a value that cannot convert to `Value`.
     public func readIfPresent<Value: Decodable>(_ column: String) throws -> Value? {
         try container.decodeIfPresent(Value.self, forKey: ColumnKey(column))
     }
 
     /// The `ToOne` relation of the property, whose target id is in the
     /// column `<property>Id`. The target loads lazily.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the column of the
+    ///   target id holds a value that is not an integer.
     @inlinable
     public func readRelation<Target: Entity & AnyObject>(_ property: String) throws -> ToOne<Target> {
         try decoder.read { decoder in
@@ -104,6 +127,9 @@ public struct EntityReader {
     ///     self.spouse = try reader.readRelation("spouse")
     /// }
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the column of the
+    ///   target id holds a value that is not an integer.
     @inlinable
     public func readRelation<Target: Entity & AnyObject>(_ property: String, into relation: ToOne<Target>) throws -> Bool {
         guard relation.isUnset else { return false }
@@ -115,6 +141,9 @@ public struct EntityReader {
 
     /// The `ToMany` relation of the property, attached to the object read:
     /// its objects load lazily.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the id of the
+    ///   object read is not an integer.
     @inlinable
     public func readRelation<Related: Entity & AnyObject, each Owner>(_ property: String) throws -> ToMany<Related, repeat each Owner> {
         try decoder.read { decoder in

@@ -25,33 +25,53 @@ public struct EntityWriter {
     }
 
     /// A column value (numbers, strings, dates...).
+    ///
+    /// - Throws: An `EncodingError` or
+    ///   ``ObjectBoxError/illegalState(message:)`` if the value cannot be
+    ///   encoded for its column.
     public func write<Value: DatabaseValueConvertible & Encodable>(_ value: Value, to column: String) throws {
         encoder.read { $0.append(column, value.databaseValue) }
     }
 
     /// A column value, or NULL.
+    ///
+    /// - Throws: An `EncodingError` or
+    ///   ``ObjectBoxError/illegalState(message:)`` if the value cannot be
+    ///   encoded for its column.
     public func writeIfPresent<Value: DatabaseValueConvertible & Encodable>(_ value: Value?, to column: String) throws {
         encoder.read { $0.append(column, value?.databaseValue ?? .null) }
     }
 
     /// An unsigned 64-bit integer, such as an ``Id``, with all its bits.
+    ///
+    /// - Throws: Never: an integer is always written.
     public func write(_ value: UInt64, to column: String) throws {
         encoder.read { $0.append(column, value.storedDatabaseValue) }
     }
 
     /// An unsigned 64-bit integer with all its bits, or NULL.
+    ///
+    /// - Throws: Never: an integer is always written.
     public func writeIfPresent(_ value: UInt64?, to column: String) throws {
         encoder.read { $0.append(column, value?.storedDatabaseValue ?? .null) }
     }
 
     /// Any other `Encodable` value: an enum as its raw value, `[UInt8]` as
     /// a blob, another value as JSON text.
+    ///
+    /// - Throws: An `EncodingError` or
+    ///   ``ObjectBoxError/illegalState(message:)`` if the value cannot be
+    ///   encoded for its column.
     public func write<Value: Encodable>(_ value: Value, to column: String) throws {
         var container = self.container
         try container.encode(value, forKey: ColumnKey(column))
     }
 
     /// Any other `Encodable` value, or NULL.
+    ///
+    /// - Throws: An `EncodingError` or
+    ///   ``ObjectBoxError/illegalState(message:)`` if the value cannot be
+    ///   encoded for its column.
     public func writeIfPresent<Value: Encodable>(_ value: Value?, to column: String) throws {
         var container = self.container
         try container.encodeIfPresent(value, forKey: ColumnKey(column))
@@ -59,6 +79,8 @@ public struct EntityWriter {
 
     /// A `ToOne` relation: the target id, in the column `<property>Id`. A
     /// new target is put before the object.
+    ///
+    /// - Throws: Never: the relation is written with the object.
     public func writeRelation<Target: Entity & AnyObject>(_ relation: ToOne<Target>, to property: String) throws {
         encoder.read { encoder in
             let column = encoder.columnOfNextRelation(property)
@@ -69,6 +91,8 @@ public struct EntityWriter {
 
     /// A `ToMany` relation: no column, but its changes are written once the
     /// object is.
+    ///
+    /// - Throws: Never: the relation is written with the object.
     public func writeRelation<Related: Entity & AnyObject, each Owner>(_ relation: ToMany<Related, repeat each Owner>, to property: String) throws {
         encoder.read { $0.toManys.append((property, relation)) }
     }

@@ -64,6 +64,11 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     // MARK: Values
 
     /// The values, in the order of the query.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func find() throws -> [V] {
         try find(as: V.self)
     }
@@ -71,6 +76,9 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     /// The only value, or nil when there is none; throws
     /// ``ObjectBoxError/nonUniqueResult(message:)`` when there are several,
     /// as ``Query/findUnique()`` does.
+    ///
+    /// - Throws: ``ObjectBoxError/nonUniqueResult(message:)`` if several values
+    ///   match; otherwise the errors of `find()`.
     public func findUnique() throws -> V? {
         try findUnique(as: V.self)
     }
@@ -79,22 +87,61 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     // whatever the declared type of the property.
 
     /// The values as strings.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func findStrings() throws -> [String] { try find(as: String.self) }
     /// The first value as a string, or nil.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func findString() throws -> String? { try find(as: String.self, limit: 1).first }
     /// The only value as a string, or nil; throws when there are several.
+    ///
+    /// - Throws: ``ObjectBoxError/nonUniqueResult(message:)`` if several values
+    ///   match; otherwise the errors of `find()`.
     public func findUniqueString() throws -> String? { try findUnique(as: String.self) }
     /// The values as integers.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func findIntegers() throws -> [Int] { try find(as: Int.self) }
     /// The values as 64-bit integers.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func findInt64s() throws -> [Int64] { try find(as: Int64.self) }
     /// The only value as a 64-bit integer, or nil; throws when there are several.
+    ///
+    /// - Throws: ``ObjectBoxError/nonUniqueResult(message:)`` if several values
+    ///   match; otherwise the errors of `find()`.
     public func findUniqueInt64() throws -> Int64? { try findUnique(as: Int64.self) }
     /// The values as doubles.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func findDoubles() throws -> [Double] { try find(as: Double.self) }
     /// The only value as a double, or nil; throws when there are several.
+    ///
+    /// - Throws: ``ObjectBoxError/nonUniqueResult(message:)`` if several values
+    ///   match; otherwise the errors of `find()`.
     public func findUniqueDouble() throws -> Double? { try findUnique(as: Double.self) }
     /// The values as floats.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func findFloats() throws -> [Float] { try find(as: Float.self) }
 
     private func find<T: DatabaseValueConvertible>(as type: T.Type, limit: Int = 0) throws -> [T] {
@@ -113,18 +160,32 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     // MARK: Aggregates
 
     /// The number of values.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails.
     public func count() throws -> Int {
         Int.fromDatabaseValue(try aggregate(isDistinct ? Trellis.count(distinct: Column(column)) : Trellis.count(Column(column)))) ?? 0
     }
 
     /// The greatest value, or nil when there is none (for strings and
     /// dates; numbers read 0 instead).
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func max() throws -> V? {
         V.fromDatabaseValue(try aggregate(Trellis.max(Column(column))))
     }
 
     /// The least value, or nil when there is none (for strings and dates;
     /// numbers read 0 instead).
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func min() throws -> V? {
         V.fromDatabaseValue(try aggregate(Trellis.min(Column(column))))
     }
@@ -134,16 +195,31 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     /// ```swift
     /// let maxAge: Int = try personBox.query().build().property(Person.age).max()
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func max() throws -> V where V: Numeric {
         V.fromDatabaseValue(try aggregate(Trellis.max(Column(column)))) ?? 0
     }
 
     /// The least number, or 0 when there is none, as in ObjectBox.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func min() throws -> V where V: Numeric {
         V.fromDatabaseValue(try aggregate(Trellis.min(Column(column)))) ?? 0
     }
 
     /// The sum of the values (0 when there is none).
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func sum() throws -> V where V: Numeric {
         V.fromDatabaseValue(try aggregate(sumExpression)) ?? 0
     }
@@ -154,22 +230,42 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     /// ```swift
     /// let total: Int64 = try personBox.query().build().property(Person.age).sum()
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func sum() throws -> Int64 where V: FixedWidthInteger {
         Int64.fromDatabaseValue(try aggregate(sumExpression)) ?? 0
     }
 
     /// The sum of floating-point values, as a double (0 when there is
     /// none), as in ObjectBox.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func sum() throws -> Double where V: BinaryFloatingPoint {
         Double.fromDatabaseValue(try aggregate(sumExpression)) ?? 0
     }
 
     /// The sum of the values as an integer (0 when there is none).
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func sumInt() throws -> Int {
         Int.fromDatabaseValue(try aggregate(sumExpression)) ?? 0
     }
 
     /// The average of the values (0 when there is none).
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
+    ///   to the requested type.
     public func average() throws -> Double {
         Double.fromDatabaseValue(try aggregate(averageExpression)) ?? 0
     }
@@ -177,6 +273,9 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     /// The average of the values, rounded down to an integer (0 when there
     /// is none). Throws when it does not fit in an `Int` (an infinite
     /// average of doubles, for example).
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the average does
+    ///   not fit in an `Int`; otherwise the errors of `average()`.
     public func averageInt() throws -> Int {
         let average = try average().rounded(.down)
         guard let value = Int(exactly: average) else {

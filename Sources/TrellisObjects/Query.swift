@@ -51,6 +51,8 @@ public final class Query<T: Entity> {
     /// ```swift
     /// let query = try box.query { Person.name == "Joe" }.build()
     /// ```
+    ///
+    /// - Throws: Never: the query is already built.
     public func build() throws -> Query<T> {
         self
     }
@@ -288,6 +290,11 @@ public final class Query<T: Entity> {
     /// ```swift
     /// let secondPage = try query.find(offset: 20, limit: 20)
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, if a parameter was set for a condition the query does not
+    ///   have, or if a row cannot be decoded; a `DatabaseError` if SQLite
+    ///   fails.
     public func find(offset: Int = 0, limit: Int = 0) throws -> [T] {
         try box.readTable(orIfMissing: []) { db in
             try box.decodeAll(objectsStatement(db, limit: limit, offset: offset))
@@ -295,6 +302,11 @@ public final class Query<T: Entity> {
     }
 
     /// The first matching object, or nil.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, if a parameter was set for a condition the query does not
+    ///   have, or if a row cannot be decoded; a `DatabaseError` if SQLite
+    ///   fails.
     public func findFirst() throws -> T? {
         try box.readTable(orIfMissing: nil) { db in
             try box.decodeOne(objectsStatement(db, limit: 1))
@@ -307,6 +319,9 @@ public final class Query<T: Entity> {
     /// ```swift
     /// let joe = try personBox.query { Person.name == "Joe" }.build().findUnique()
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/nonUniqueResult(message:)`` if several
+    ///   objects match; otherwise the errors of `find(offset:limit:)`.
     public func findUnique() throws -> T? {
         let objects: [T] = try box.readTable(orIfMissing: []) { db in
             try box.decodeAll(objectsStatement(db, limit: 2))
@@ -319,6 +334,10 @@ public final class Query<T: Entity> {
 
     /// The ids of the matching objects; `offset` and `limit` as in
     /// ``find(offset:limit:)``.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails.
     public func findIds(offset: Int = 0, limit: Int = 0) throws -> [Id] {
         try box.readTable(orIfMissing: []) { db in
             let request = try objectsRequest(db, limit: max(limit, 0), offset: max(offset, 0)).select(Column("id"), as: Int64.self)
@@ -327,6 +346,10 @@ public final class Query<T: Entity> {
     }
 
     /// The number of matching objects.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed, or if a parameter was set for a condition the query does not
+    ///   have; a `DatabaseError` if SQLite fails.
     public func count() throws -> Int {
         try box.readTable(orIfMissing: 0) { db in
             try filteredRequest(db).fetchCount(db)
@@ -335,6 +358,12 @@ public final class Query<T: Entity> {
 
     /// Removes the matching objects; returns how many were removed (a
     /// `UInt64`, as ObjectBox counts).
+    ///
+    /// - Throws: ``ObjectBoxError/cannotWriteWhileReading(message:)`` in a
+    ///   read-only transaction or store;
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed, or
+    ///   if a parameter was set for a condition the query does not have; a
+    ///   `DatabaseError` if SQLite fails.
     @discardableResult
     public func remove() throws -> UInt64 {
         try box.writeTable { db in

@@ -11,6 +11,9 @@ extension Store {
     /// try store.close()
     /// let people = try clone.box(for: Person.self).all()   // still open
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
+    ///   closed.
     public func clone() throws -> Store {
         try StoreRegistry.clone(primary ?? self, closedError: "clone: the store \(directoryPath) is closed")
     }
@@ -21,6 +24,9 @@ extension Store {
     /// ```swift
     /// let store = try Store.attachTo(directory: path)
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if no store is open
+    ///   in `directory` in this process.
     public static func attachTo(directory: String) throws -> Store {
         guard let store = StoreRegistry.openStore(in: directory) else {
             throw ObjectBoxError.illegalState(message: "attachTo: no store is open in \(directory)")
@@ -34,6 +40,8 @@ extension Store {
     /// ```swift
     /// if try Store.isOpen(directory: path) { ... }
     /// ```
+    ///
+    /// - Throws: Never in this version; ObjectBox's signature throws.
     public static func isOpen(directory: String) throws -> Bool {
         StoreRegistry.openStore(in: directory) != nil
     }

@@ -123,6 +123,9 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Opens a store in memory.
+    ///
+    /// - Throws: A `DatabaseError` if SQLite fails to open the in-memory
+    ///   database.
     public init() throws {
         directoryPath = Self.inMemoryPrefix
         queue = try DatabaseQueue()
@@ -190,6 +193,10 @@ public final class Store: @unchecked Sendable {
     ///     try personBox.put(bob)
     /// }
     /// ```
+    ///
+    /// - Throws: The error thrown by `body`, after the rollback;
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed; a
+    ///   `DatabaseError` if SQLite fails to begin or commit.
     @discardableResult
     public func runInTransaction<R>(_ body: () throws -> R) throws -> R {
         try write { _ in try body() }
@@ -197,12 +204,21 @@ public final class Store: @unchecked Sendable {
 
     /// Runs `body` in a transaction: the form for closures that return
     /// nothing, such as `{ try box.put(user) }`.
+    ///
+    /// - Throws: The error thrown by `body`, after the rollback;
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed; a
+    ///   `DatabaseError` if SQLite fails to begin or commit.
     public func runInTransaction(_ body: () throws -> Void) throws {
         try write { _ in try body() }
     }
 
     /// Runs `body` in a transaction that can not write. Nested calls join
     /// the outer transaction.
+    ///
+    /// - Throws: The error thrown by `body`, after the rollback;
+    ///   ``ObjectBoxError/cannotWriteWhileReading(message:)`` if `body` writes;
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed; a
+    ///   `DatabaseError` if SQLite fails.
     @discardableResult
     public func runInReadOnlyTransaction<R>(_ body: () throws -> R) throws -> R {
         try read { _ in try body() }
@@ -210,6 +226,11 @@ public final class Store: @unchecked Sendable {
 
     /// Runs `body` in a transaction that can not write: the form for
     /// closures that return nothing.
+    ///
+    /// - Throws: The error thrown by `body`, after the rollback;
+    ///   ``ObjectBoxError/cannotWriteWhileReading(message:)`` if `body` writes;
+    ///   ``ObjectBoxError/illegalState(message:)`` if the store is closed; a
+    ///   `DatabaseError` if SQLite fails.
     public func runInReadOnlyTransaction(_ body: () throws -> Void) throws {
         try read { _ in try body() }
     }
@@ -220,6 +241,10 @@ public final class Store: @unchecked Sendable {
     /// ```swift
     /// try store.close()
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if it is called from
+    ///   one of the store's transactions; a `DatabaseError` if SQLite fails to
+    ///   close the database.
     public func close() throws {
         // Checked first, so that the store stays open when it refuses.
         if currentDatabase != nil {
@@ -246,6 +271,11 @@ public final class Store: @unchecked Sendable {
     /// ```swift
     /// try store.closeAndDeleteAllFiles()
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if it is called from
+    ///   one of the store's transactions; a `DatabaseError` if SQLite fails to
+    ///   close the database; the error of `FileManager` if a file cannot be
+    ///   deleted.
     public func closeAndDeleteAllFiles() throws {
         try close()
         try queue.close()

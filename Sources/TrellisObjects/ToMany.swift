@@ -97,6 +97,10 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
     }
 
     /// The related objects; throws when the database can not be read.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store was
+    ///   released or closed, or if a row cannot be decoded; a `DatabaseError`
+    ///   if SQLite fails.
     @discardableResult
     public func resolve() throws -> [S] {
         if let loaded { return loaded }
@@ -144,6 +148,10 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
     /// customer.orders.append(order)
     /// try customer.orders.applyToDb()
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the owner is not
+    ///   stored yet, or if the store was released or closed; the errors of a
+    ///   put (see `Box.put(_:mode:)`).
     public func applyToDb() throws {
         guard isModified else { return }
         guard let link, let propertyName, let ownerType, ownerId != 0 else {
@@ -203,6 +211,8 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
     /// Removes the objects that match `shouldBeRemoved` from the relation.
     /// (Unlike the default of `RangeReplaceableCollection`, the relation
     /// stays the same object, attached to its owner.)
+    ///
+    /// - Throws: The error thrown by `shouldBeRemoved`.
     public func removeAll(where shouldBeRemoved: (S) throws -> Bool) rethrows {
         let kept = try objects.filter { try !shouldBeRemoved($0) }
         loaded = kept
@@ -239,6 +249,10 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
 
     /// Reads the related objects from the database again, forgetting the
     /// loaded ones and unapplied changes.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store was
+    ///   released or closed, or if a row cannot be decoded; a `DatabaseError`
+    ///   if SQLite fails.
     public func resolveFromDb() throws {
         reset()
         try resolve()
@@ -250,6 +264,10 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
     /// ```swift
     /// let storedOrders = try customer.orders.getUncachedFromDb()
     /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store was
+    ///   released or closed, or if a row cannot be decoded; a `DatabaseError`
+    ///   if SQLite fails.
     public func getUncachedFromDb() throws -> [S] {
         guard let link, let propertyName, let ownerType, ownerId != 0 else { return [] }
         let store = try link.storeToLoad(relationName)
@@ -258,6 +276,9 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
 
     /// The ids of the related objects as stored, read again from the
     /// database.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store was
+    ///   released or closed; a `DatabaseError` if SQLite fails.
     public func getUncachedIdsFromDb() throws -> [Id] {
         try getUncachedFromDb().map { $0.id }
     }
@@ -272,6 +293,8 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
 
     /// A relation is not a column: it decodes empty. (A store's decoder
     /// attaches the relation to its owner.)
+    ///
+    /// - Throws: Never: a relation decodes empty.
     public init(from decoder: any Decoder) throws {
         guard let entityDecoder = decoder as? EntityDecoder, case .toMany(let ownerId, let property)? = entityDecoder.pendingRelation else { return }
         entityDecoder.pendingRelation = nil
@@ -282,6 +305,8 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
     }
 
     /// A relation is not a column: it encodes nothing.
+    ///
+    /// - Throws: Never: a relation encodes nothing.
     public func encode(to encoder: any Encoder) throws {}
 }
 

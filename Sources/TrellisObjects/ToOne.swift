@@ -133,6 +133,10 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
 
     /// The related object, loaded on first access; throws when the database
     /// can not be read.
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store was
+    ///   released or closed, or if the target's row cannot be decoded; a
+    ///   `DatabaseError` if SQLite fails.
     public func resolve() throws -> T? {
         if isLoaded { return loadedTarget }
         guard let storedTargetId, let link else { return loadedTarget }
@@ -161,6 +165,9 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
 
     /// Decodes the target id. (A store's decoder gives the relation its
     /// target id and the store that loads it.)
+    ///
+    /// - Throws: A `DecodingError` if the decoder holds neither nil nor an
+    ///   unsigned integer.
     public init(from decoder: any Decoder) throws {
         if let entityDecoder = decoder as? EntityDecoder, case .toOne(let targetId)? = entityDecoder.pendingRelation {
             entityDecoder.pendingRelation = nil
@@ -176,6 +183,8 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
 
     /// Encodes the target id. (A store's encoder takes the relation
     /// itself.)
+    ///
+    /// - Throws: The error of the encoder.
     public func encode(to encoder: any Encoder) throws {
         if let entityEncoder = encoder as? EntityEncoder {
             entityEncoder.receivedToOne = self
