@@ -67,8 +67,8 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails. Values that do not convert to
+    ///   the requested type are left out, not thrown.
     public func find() throws -> [V] {
         try find(as: V.self)
     }
@@ -90,15 +90,15 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails. Values that do not convert to
+    ///   the requested type are left out, not thrown.
     public func findStrings() throws -> [String] { try find(as: String.self) }
     /// The first value as a string, or nil.
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails. Values that do not convert to
+    ///   the requested type are left out, not thrown.
     public func findString() throws -> String? { try find(as: String.self, limit: 1).first }
     /// The only value as a string, or nil; throws when there are several.
     ///
@@ -109,15 +109,15 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails. Values that do not convert to
+    ///   the requested type are left out, not thrown.
     public func findIntegers() throws -> [Int] { try find(as: Int.self) }
     /// The values as 64-bit integers.
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails. Values that do not convert to
+    ///   the requested type are left out, not thrown.
     public func findInt64s() throws -> [Int64] { try find(as: Int64.self) }
     /// The only value as a 64-bit integer, or nil; throws when there are several.
     ///
@@ -128,8 +128,8 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails. Values that do not convert to
+    ///   the requested type are left out, not thrown.
     public func findDoubles() throws -> [Double] { try find(as: Double.self) }
     /// The only value as a double, or nil; throws when there are several.
     ///
@@ -140,8 +140,8 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails. Values that do not convert to
+    ///   the requested type are left out, not thrown.
     public func findFloats() throws -> [Float] { try find(as: Float.self) }
 
     private func find<T: DatabaseValueConvertible>(as type: T.Type, limit: Int = 0) throws -> [T] {
@@ -173,8 +173,7 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails.
     public func max() throws -> V? {
         V.fromDatabaseValue(try aggregate(Trellis.max(Column(column))))
     }
@@ -184,8 +183,7 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails.
     public func min() throws -> V? {
         V.fromDatabaseValue(try aggregate(Trellis.min(Column(column))))
     }
@@ -198,8 +196,7 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails.
     public func max() throws -> V where V: Numeric {
         V.fromDatabaseValue(try aggregate(Trellis.max(Column(column)))) ?? 0
     }
@@ -208,8 +205,7 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails.
     public func min() throws -> V where V: Numeric {
         V.fromDatabaseValue(try aggregate(Trellis.min(Column(column)))) ?? 0
     }
@@ -218,8 +214,7 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails.
     public func sum() throws -> V where V: Numeric {
         V.fromDatabaseValue(try aggregate(sumExpression)) ?? 0
     }
@@ -233,8 +228,7 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails.
     public func sum() throws -> Int64 where V: FixedWidthInteger {
         Int64.fromDatabaseValue(try aggregate(sumExpression)) ?? 0
     }
@@ -244,8 +238,7 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails.
     public func sum() throws -> Double where V: BinaryFloatingPoint {
         Double.fromDatabaseValue(try aggregate(sumExpression)) ?? 0
     }
@@ -254,8 +247,7 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails.
     public func sumInt() throws -> Int {
         Int.fromDatabaseValue(try aggregate(sumExpression)) ?? 0
     }
@@ -264,8 +256,7 @@ public struct PropertyQuery<E: Entity, V: DatabaseValueConvertible> {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the store is
     ///   closed, or if a parameter was set for a condition the query does not
-    ///   have; a `DatabaseError` if SQLite fails, or if a value cannot convert
-    ///   to the requested type.
+    ///   have; a `DatabaseError` if SQLite fails.
     public func average() throws -> Double {
         Double.fromDatabaseValue(try aggregate(averageExpression)) ?? 0
     }
