@@ -66,8 +66,8 @@ final class PostgresServerConnection: DatabaseServerConnection {
     }
 
     func columnNames(of statement: DialectStatement, sql: String, arguments: StatementArguments) throws -> [String] {
-        guard ["SELECT", "WITH", "VALUES", "TABLE"].contains(Self.firstWord(of: statement.sql)) else { return [] }
-        // A server tells the columns with the rows, and a query may return
+        // Trellis asks for the columns of queries only, which a subquery
+        // takes. A server tells the columns with the rows, and a query may return
         // none: this one returns one row, of NULLs, in the query's columns,
         // which it does not run.
         var described = statement

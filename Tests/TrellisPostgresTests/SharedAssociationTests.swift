@@ -83,6 +83,19 @@ private struct AuthorInfo: Decodable, FetchableRecord, Equatable {
         }
     }
 
+    /// A limited to-many prefetch ranks the associated records in a
+    /// subquery, which PostgreSQL 15 requires to be named.
+    @Test(arguments: Engine.available)
+    func aLimitedPrefetchKeepsTheFirstRecordsOfEachParent(_ engine: Engine) async throws {
+        try await engine.write { db in
+            let (austen, melville) = try createLibrary(db, engine)
+            let authors = try Author.including(all: Author.books.order(Column("title").desc).limit(1))
+                .order(Column("name")).asRequest(of: AuthorInfo.self).fetchAll(db)
+            #expect(authors.map(\.author) == [austen, melville])
+            #expect(authors.map { $0.books.map(\.title) } == [["Persuasion"], ["Moby-Dick"]])
+        }
+    }
+
     @Test(arguments: Engine.available)
     func featuresOfSQLiteThatCanNotThrowMakeTheNextStatementThrow(_ engine: Engine) async throws {
         try await engine.write { db in

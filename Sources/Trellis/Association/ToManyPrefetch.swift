@@ -176,8 +176,9 @@ struct ToManyPrefetch: Sendable {
             // A limit that reaches past Int.max has no upper bound.
             let (sum, overflow) = lower.addingReportingOverflow(limit.count)
             let upper = overflow ? Int.max : sum
+            let subqueryName = db.dialect.subqueryName("trellis_ranked")
             wrap = { sql in
-                "SELECT * FROM (\(sql)) WHERE \"grdb_rank\" > \(lower) AND \"grdb_rank\" <= \(upper) ORDER BY \"grdb_rank\""
+                "SELECT * FROM (\(sql))\(subqueryName) WHERE \"grdb_rank\" > \(lower) AND \"grdb_rank\" <= \(upper) ORDER BY \"grdb_rank\""
             }
         }
 

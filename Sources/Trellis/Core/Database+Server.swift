@@ -121,6 +121,17 @@ extension Database {
     /// the next statement.
     func describeOnServer(_ statement: Statement) -> [String] {
         guard let server, let serverStatement = statement.server else { return [] }
+        switch serverStatement.columns {
+        case .none:
+            return []
+        case .knownOnceRun:
+            recordUnsupportedFeature(
+                "Reading the columns of a statement that is not a query (RETURNING, SHOW, EXPLAIN) before it runs",
+                hint: "the server tells them with the rows")
+            return []
+        case .describable:
+            break
+        }
         do {
             let values = try serverStatement.boundValues(of: statement.sqliteStatement)
             return try server.columnNames(

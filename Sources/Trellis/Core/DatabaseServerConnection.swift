@@ -20,8 +20,10 @@ package protocol DatabaseServerConnection: AnyObject {
     ///   or the connection fails.
     func run(_ statement: DialectStatement, sql: String, arguments: StatementArguments) throws -> DatabaseServerRows
 
-    /// The names of the columns of a statement that returns rows, found
-    /// without running it; empty for a statement that returns none.
+    /// The names of the columns of a query, found without running it:
+    /// `SELECT`, `VALUES`, `TABLE`, or a `WITH` that only reads. The
+    /// connection asks for no other statement's columns (see
+    /// `ServerStatement.columns`).
     func columnNames(of statement: DialectStatement, sql: String, arguments: StatementArguments) throws -> [String]
 
     /// Whether a table or a view exists.

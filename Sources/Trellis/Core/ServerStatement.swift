@@ -27,10 +27,26 @@ final class ServerStatement {
     /// connection must know without the server telling it.
     let effect: Effect
 
+    /// When the columns of the statement are known, as its words say.
+    let columns: Columns
+
     /// Whether the statement may insert rows, as its words say (`INSERT`,
     /// `MERGE`, in a `WITH` as well): the connection then no longer knows
     /// the last inserted row id.
     let mayInsert: Bool
+
+    enum Columns {
+        /// The statement returns no row, and has no column.
+        case none
+        /// A query (`SELECT`, `VALUES`, `TABLE`, a `WITH` that only
+        /// reads): the server describes its columns before it runs.
+        case describable
+        /// A statement that returns rows but is no query (`RETURNING`,
+        /// `SHOW`, `EXPLAIN`): its columns are known once it ran. A
+        /// server describes a query by reading it in a subquery, where
+        /// PostgreSQL refuses these, and would run the writes of a `WITH`.
+        case knownOnceRun
+    }
 
     enum Effect {
         case none
@@ -58,24 +74,72 @@ final class ServerStatement {
     init(template: DialectStatementTemplate) {
         engineSQL = template.engineSQL
         parameterCount = template.placeholders.count
-        effect = Self.effect(of: template.sql)
-        isQuery = Self.isQuery(template.sql)
-        mayInsert = Self.words(of: template.sql).contains { $0 == "INSERT" || $0 == "MERGE" }
+        let words = Self.words(of: template.sql)
+        effect = Self.effect(of: words)
+        isQuery = Self.isQuery(words)
+        columns = Self.columns(of: words)
+        mayInsert = words.contains { $0 == "INSERT" || $0 == "MERGE" }
     }
 
+    /// The words of a statement, but those of its strings, quoted
+    /// identifiers and comments: `SELECT 'delete'` does not write.
     private static func words(of sql: String) -> [Substring] {
-        sql.uppercased().split(whereSeparator: { !$0.isLetter && $0 != "_" })
+        let characters = Array(sql)
+        var code = ""
+        var index = 0
+        func starts(_ first: Character, _ second: Character) -> Bool {
+            index + 1 < characters.count && characters[index] == first && characters[index + 1] == second
+        }
+        while index < characters.count {
+            let character = characters[index]
+            if character == "'" || character == "\"" {
+                // A doubled quote reads as the end and the start of two
+                // quoted runs, skipped alike.
+                index += 1
+                while index < characters.count, characters[index] != character { index += 1 }
+                index += 1
+                code.append(" ")
+            } else if starts("-", "-") {
+                while index < characters.count, characters[index] != "\n" { index += 1 }
+            } else if starts("/", "*") {
+                index += 2
+                while index < characters.count, !starts("*", "/") { index += 1 }
+                index += 2
+                code.append(" ")
+            } else {
+                code.append(character)
+                index += 1
+            }
+        }
+        return code.uppercased().split(whereSeparator: { !$0.isLetter && $0 != "_" })
     }
 
-    private static func isQuery(_ sql: String) -> Bool {
-        let words = words(of: sql)
+    private static func isQuery(_ words: [Substring]) -> Bool {
         switch words.first {
         case "SELECT", "VALUES", "TABLE", "SHOW", "EXPLAIN":
             return true
         case "WITH":
-            return !words.contains { ["INSERT", "UPDATE", "DELETE", "MERGE"].contains($0) }
+            return !writes(words)
         default:
             return false
+        }
+    }
+
+    private static func writes(_ words: [Substring]) -> Bool {
+        words.contains { ["INSERT", "UPDATE", "DELETE", "MERGE"].contains($0) }
+    }
+
+    private static func columns(of words: [Substring]) -> Columns {
+        switch words.first {
+        case "SELECT", "VALUES", "TABLE":
+            return .describable
+        case "WITH":
+            // The main statement of a WITH that writes may return rows.
+            return writes(words) ? .knownOnceRun : .describable
+        case "SHOW", "EXPLAIN":
+            return .knownOnceRun
+        default:
+            return words.contains("RETURNING") ? .knownOnceRun : .none
         }
     }
 
@@ -102,8 +166,8 @@ final class ServerStatement {
     }
 
     /// What the first words of a statement say it does.
-    private static func effect(of sql: String) -> Effect {
-        let words = words(of: sql).prefix(4)
+    private static func effect(of words: [Substring]) -> Effect {
+        let words = words.prefix(4)
         switch words.first {
         case "CREATE", "ALTER", "DROP", "TRUNCATE", "COMMENT", "GRANT", "REVOKE":
             return .changesSchema

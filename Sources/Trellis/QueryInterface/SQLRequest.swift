@@ -65,7 +65,7 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     ///   not fit, or SQLite fails.
     public func fetchCount(_ db: Database) throws -> Int {
         let (sql, arguments) = try sqlLiteral.build(db)
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(sql))", arguments: arguments) ?? 0
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(sql))" + db.dialect.subqueryName("trellis_counted"), arguments: arguments) ?? 0
     }
 }
 

@@ -105,6 +105,44 @@ import Testing
         #expect(postgreSQL.literal("it's".databaseValue) == "'it''s'")
     }
 
+    /// The functions that PostgreSQL names otherwise are translated, and
+    /// their values are bound in the order of the translated text.
+    @Test func functionsAreWrittenForEachEngineWithTheirValuesInOrder() throws {
+        let name = Column("name")
+        let like = name.like("a\\%", escape: "\\")
+        let expressions: [(SQLExpression, SQLDialect)] = [
+            (like, .sqlite), (like, postgreSQL), (name.like("a%"), postgreSQL),
+            (max(name, 1), .sqlite), (max(name, 1), postgreSQL),
+            (name ?? 2, .sqlite), (name ?? 2, postgreSQL),
+            (total(name), .sqlite), (total(name), postgreSQL),
+            (name.collating(.binary), .sqlite), (name.collating(.binary), postgreSQL),
+            (name.cast(as: .double), postgreSQL),
+        ]
+        // Each expression's SQL, then the values it binds.
+        let sql = try DatabaseQueue().write { db in
+            try expressions.map { expression, dialect in
+                let context = SQLGenerationContext(db, dialect: dialect)
+                let sql = try expression.sql(context)
+                return sql + " " + context.arguments.map(\.sqlLiteral).joined(separator: ",")
+            }
+        }
+        #expect(sql == [
+            #"LIKE(?, "name", ?) 'a\%','\'"#,
+            #"(("name") ILIKE (?) ESCAPE (?)) 'a\%','\'"#,
+            #""name" ILIKE ? 'a%'"#,
+            #"MAX("name", ?) 1"#,
+            "(SELECT CASE WHEN COUNT(trellis_value) = 2 THEN MAX(trellis_value) END "
+                + #"FROM (VALUES ("name"), (?)) AS trellis_values(trellis_value)) 1"#,
+            #"IFNULL("name", ?) 2"#,
+            #"COALESCE("name", ?) 2"#,
+            #"TOTAL("name") "#,
+            #"CAST(COALESCE(SUM("name"), 0) AS DOUBLE PRECISION) "#,
+            #""name" COLLATE BINARY "#,
+            #""name" COLLATE "C" "#,
+            #"CAST("name" AS DOUBLE PRECISION) "#,
+        ])
+    }
+
     @Test func aPostgreSQLErrorCarriesItsSQLStateAndTheClosestResultCode() {
         let error = DatabaseError(
             sqlState: "23505", message: "duplicate key value violates unique constraint \"player_pkey\"",

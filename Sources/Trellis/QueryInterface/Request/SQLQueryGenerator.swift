@@ -74,6 +74,7 @@ struct SQLQueryGenerator {
             sql = try generate(counted, context: context).sql
         } else {
             sql = "SELECT COUNT(*) FROM (" + (try generate(counted, context: context).sql) + ")"
+                + context.dialect.subqueryName("trellis_counted")
         }
         return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: context.arguments)) ?? 0
     }

@@ -100,24 +100,6 @@ extension SQLDialect {
     }
 }
 
-// MARK: - Operators
-
-extension SQLDialect {
-    /// A binary operator of the query interface, given as SQLite writes
-    /// it.
-    ///
-    /// SQLite's `IS` and `IS NOT` (`===`, `!==`) compare any two values,
-    /// NULL included. PostgreSQL's `IS` only takes `NULL`, `TRUE` and
-    /// `FALSE`: its comparison of any two values is `IS NOT DISTINCT FROM`.
-    package func binaryOperator(_ sqliteOperator: String) -> String {
-        switch (engine, sqliteOperator) {
-        case (.postgreSQL, "IS"): "IS NOT DISTINCT FROM"
-        case (.postgreSQL, "IS NOT"): "IS DISTINCT FROM"
-        default: sqliteOperator
-        }
-    }
-}
-
 // MARK: - Schema
 
 extension SQLDialect {

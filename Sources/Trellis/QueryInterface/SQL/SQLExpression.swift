@@ -246,14 +246,14 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
             let separator = op.last?.isLetter == true ? " " : ""
             return op + separator + (try x.sql(context, wrappedInParenthesis: true))
         case .binary(let op, let x, let y):
-            return try x.sql(context, wrappedInParenthesis: true) + " \(context.dialect.binaryOperator(op)) "
-                + y.sql(context, wrappedInParenthesis: true)
+            let left = try x.sql(context, wrappedInParenthesis: true)
+            return left + " \(try context.dialect.binaryOperator(op)) " + (try y.sql(context, wrappedInParenthesis: true))
         case .associative(let op, let xs):
             return try xs.map { try $0.sql(context, wrappedInParenthesis: true) }.joined(separator: " \(op) ")
         case .function(let name, let xs, let distinct):
-            let arguments = try xs.map { try $0.sql(context) }.joined(separator: ", ")
-            return name + "(" + (distinct ? "DISTINCT " : "") + arguments + ")"
+            return try context.dialect.functionCall(name, distinct: distinct, arguments: xs.map { x in { try x.sql(context) } })
         case .filteredAggregate(let name, let xs, let filter):
+            try context.dialect.checkFunction(name)
             let arguments = try xs.map { try $0.sql(context) }.joined(separator: ", ")
             return name + "(" + arguments + ") FILTER (WHERE " + (try filter.sql(context)) + ")"
         case .json(let x, _):
@@ -274,12 +274,13 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
             return try x.sql(context, wrappedInParenthesis: true) + (negated ? " NOT BETWEEN " : " BETWEEN ")
                 + low.sql(context, wrappedInParenthesis: true) + " AND " + high.sql(context, wrappedInParenthesis: true)
         case .collated(let x, let collation):
-            return try x.sql(context, wrappedInParenthesis: true) + " COLLATE " + collation
+            return try x.sql(context, wrappedInParenthesis: true) + " COLLATE " + context.dialect.collation(collation)
         case .customCollated(let x, let collation):
+            let name = try context.dialect.collation(collation.name.databaseIdentifierQuotedIfNeeded)
             context.db.addIfNeeded(collation: collation)
-            return try x.sql(context, wrappedInParenthesis: true) + " COLLATE " + collation.name.databaseIdentifierQuotedIfNeeded
+            return try x.sql(context, wrappedInParenthesis: true) + " COLLATE " + name
         case .cast(let x, let type):
-            return "CAST(" + (try x.sql(context)) + " AS " + type + ")"
+            return "CAST(" + (try x.sql(context)) + " AS " + (try context.dialect.typeName(type)) + ")"
         case .exists(let subquery, let negated):
             return (negated ? "NOT EXISTS (" : "EXISTS (") + (try subquery.sql(context)) + ")"
         case .subquery(let subquery):
