@@ -35,11 +35,26 @@ let package = Package(
             dependencies: ["TrellisSQLite"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The macros' expansions, in a library that their tests link:
+        // a test target that depended on the `.macro` target itself would
+        // make SwiftPM build every test, and all they depend on (SwiftNIO
+        // and BoringSSL included), a second time for the host.
+        .target(
+            name: "TrellisMacrosPluginCore",
+            dependencies: [
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The compiler plugin: the entry point that hands the expansions
+        // to the compiler.
         .macro(
             name: "TrellisMacrosPlugin",
             dependencies: [
+                "TrellisMacrosPluginCore",
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
-                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
             ],
@@ -78,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "TrellisMacrosPluginTests",
             dependencies: [
-                "TrellisMacrosPlugin",
+                "TrellisMacrosPluginCore",
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ],

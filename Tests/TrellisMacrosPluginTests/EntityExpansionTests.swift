@@ -2,7 +2,7 @@ import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
-import TrellisMacrosPlugin
+import TrellisMacrosPluginCore
 
 @Suite struct EntityExpansionTests {
     let macros: [String: MacroSpec] = [
