@@ -204,6 +204,7 @@ extension QueryInterfaceRequest {
             sql += try " WHERE " + rowSelectionSQL(relation, context)
         } else if !relation.filters.isEmpty {
             context.assignNames(to: [relation.alias])
+            sql += Self.tableAliasSQL(relation, context)
             sql += " WHERE " + (try SQLQueryGenerator.conjunction(relation.filters.map { $0.qualified(with: relation.alias) }).sql(context))
         }
         return sql
@@ -246,7 +247,7 @@ extension QueryInterfaceRequest {
             guard context.dialect.engine == .sqlite else { throw context.dialect.unsupported("UPDATE OR \(conflictResolution.rawValue)") }
             sql += "OR \(conflictResolution.rawValue) "
         }
-        sql += relation.tableName.quotedDatabaseIdentifier + " SET "
+        sql += relation.tableName.quotedDatabaseIdentifier + Self.tableAliasSQL(relation, context) + " SET "
         sql += try assignments.map { try $0.sql(context, alias: relation.alias) }.joined(separator: ", ")
         if relation.selectsRowsBySubquery {
             sql += try " WHERE " + rowSelectionSQL(relation, context)
@@ -254,6 +255,13 @@ extension QueryInterfaceRequest {
             sql += " WHERE " + (try SQLQueryGenerator.conjunction(relation.filters.map { $0.qualified(with: relation.alias) }).sql(context))
         }
         return sql
+    }
+
+    /// ` AS name` when the request names its table otherwise
+    /// (`aliased(_:)`): its columns are written with that name.
+    private static func tableAliasSQL(_ relation: SQLRelation, _ context: SQLGenerationContext) -> String {
+        guard context.isRenamed(relation.alias), let name = context.name(of: relation.alias) else { return "" }
+        return " AS " + name.quotedDatabaseIdentifier
     }
 
     /// `rowid IN (SELECT rowid ...)`, the condition that matches the rows

@@ -42,21 +42,21 @@ extension MutablePersistableRecord {
         }
         var sql = try Self.insertSQL(db, columns: columns, conflict: .abort)
         context.arguments = columns.map { container.databaseValue(forColumn: $0) ?? .null }
-        if !conflictTarget.isEmpty {
-            sql += " ON CONFLICT(" + conflictTarget.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
-        } else if db.usesServer {
-            sql += " ON CONFLICT(" + primaryKey.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
-        } else {
-            sql += " ON CONFLICT"
-        }
+        let target = context.dialect.upsertConflictTarget(conflictTarget) { primaryKey.columns }
+        sql += target.isEmpty
+            ? " ON CONFLICT"
+            : " ON CONFLICT(" + target.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
         let excluded = TableAlias<Self>(name: "excluded")
-        // The columns of `excluded` are qualified: unqualified columns
-        // refer to the existing row.
-        context.assignNames(to: [excluded.identity])
+        // Unqualified columns refer to the existing row, the columns of
+        // `excluded` to the inserted one. The dialect tells whether the
+        // existing row's columns need the table's name.
+        let existing = AliasIdentity(tableName: table)
+        context.assignNames(to: [excluded.identity, existing])
+        context.qualifiesColumns = context.dialect.qualifiesUpsertTargetColumns
         let assignments = doUpdate?(excluded) ?? []
         let assignedColumns = Set(assignments.map { $0.columnName.lowercased() })
         let keyColumns = Set((primaryKey.columns + conflictTarget).map { $0.lowercased() })
-        var clauses = try assignments.filter { !$0.isNoOverwrite }.map { try $0.sql(context, alias: nil) }
+        var clauses = try assignments.filter { !$0.isNoOverwrite }.map { try $0.sql(context, alias: existing) }
         if strategy == .allColumns {
             for column in container.columns where !keyColumns.contains(column.lowercased()) && !assignedColumns.contains(column.lowercased()) {
                 clauses.append("\(column.quotedDatabaseIdentifier) = excluded.\(column.quotedDatabaseIdentifier)")
@@ -65,8 +65,8 @@ extension MutablePersistableRecord {
         if clauses.isEmpty {
             // Nothing to overwrite: touch the key so that RETURNING gives
             // the existing row.
-            let column = primaryKey.columns[0].quotedDatabaseIdentifier
-            clauses.append("\(column) = \(column)")
+            let column = primaryKey.columns[0]
+            clauses.append(try ColumnAssignment(columnName: column, value: .column(column)).sql(context, alias: existing))
         }
         sql += " DO UPDATE SET " + clauses.joined(separator: ", ")
         // WITHOUT ROWID tables have no rowid to return.

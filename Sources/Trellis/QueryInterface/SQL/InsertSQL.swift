@@ -23,10 +23,17 @@ struct InsertSQL {
     var upsert: Upsert?
 
     /// The SQL for `db`: a conflict resolution is SQLite's only, and
-    /// throws on a database server.
+    /// throws on a database server. An upsert that updates without a
+    /// conflict target takes the one the dialect requires.
     func sql(_ db: Database) throws -> String {
         guard conflict == .abort || !db.usesServer else { throw db.dialect.unsupported("INSERT OR \(conflict.rawValue)") }
-        return sql
+        guard var upsert, !upsert.updatedColumns.isEmpty else { return sql }
+        upsert.conflictTarget = try db.dialect.upsertConflictTarget(upsert.conflictTarget) {
+            try db.primaryKey(table).columns
+        }
+        var statement = self
+        statement.upsert = upsert
+        return statement.sql
     }
 
     var sql: String {

@@ -54,6 +54,30 @@ extension SQLDialect {
     }
 }
 
+// MARK: - Upserts
+
+extension SQLDialect {
+    /// Whether the `DO UPDATE SET` clause of an upsert qualifies the
+    /// columns of the target table with its name (`"player"."score"`).
+    ///
+    /// SQLite reads an unqualified column there as a column of the existing
+    /// row. PostgreSQL sees the columns of `excluded` as well, and refuses
+    /// the unqualified name as ambiguous. Both refuse a qualified column on
+    /// the left of `=`: the assigned columns stay unqualified.
+    package var qualifiesUpsertTargetColumns: Bool {
+        engine == .postgreSQL
+    }
+
+    /// The conflict target of an upsert that updates the existing row:
+    /// `target` when it names columns. SQLite's `ON CONFLICT DO UPDATE`
+    /// without a target catches the conflicts of any unique key;
+    /// PostgreSQL requires a target, and takes the primary key.
+    package func upsertConflictTarget(_ target: [String], primaryKey: () throws -> [String]) rethrows -> [String] {
+        guard target.isEmpty, engine == .postgreSQL else { return target }
+        return try primaryKey()
+    }
+}
+
 // MARK: - Values
 
 extension SQLDialect {
