@@ -36,7 +36,14 @@ func twinWorkload(of workload: String) -> String? {
 /// returns nil.
 protocol Backend {
     var name: String { get }
+    /// Whether the backend runs the twin of a macro workload that it does
+    /// not run itself: a floor backend measures one form of records only.
+    var standsInForTwins: Bool { get }
     func task(_ workload: String, sizes: Sizes, path: String) throws -> Task?
+}
+
+extension Backend {
+    var standsInForTwins: Bool { true }
 }
 
 /// The identifiers and descriptions of the workloads, in order.

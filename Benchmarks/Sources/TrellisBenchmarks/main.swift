@@ -46,9 +46,10 @@ struct Measure: Codable {
     var trellisOverRaw: Double?
     var trellisOverGRDB: Double?
     var grdbOverRaw: Double?
-    /// The least ratio to raw SQLite that any Codable decoding can reach
-    /// (see `CodableFloorBackend`).
-    var codableFloorOverRaw: Double?
+    /// The least ratio to raw SQLite that the workload's form of records
+    /// can reach: Codable decoding (see `CodableFloorBackend`), or objects
+    /// of classes (see `ObjectFloorBackend`).
+    var floorOverRaw: Double?
 }
 
 func median(_ values: [Double]) -> Double {
@@ -81,13 +82,14 @@ func main() throws {
     let path = folder.appendingPathComponent("bench.sqlite").path
     try Fixture.create(path: path, sizes: sizes)
 
-    let backends: [any Backend] = [RawBackend(), TrellisBackend(), GRDBBackend(), TrellisObjectsBackend(), CodableFloorBackend()]
+    let backends: [any Backend] = [RawBackend(), TrellisBackend(), GRDBBackend(), TrellisObjectsBackend(), CodableFloorBackend(), ObjectFloorBackend()]
     var measures: [Measure] = []
     for (workload, description) in workloads where options.only.isEmpty || options.only.contains(workload.uppercased()) {
         var tasks: [(name: String, task: Task)] = []
         for backend in backends where options.backends.isEmpty || options.backends.contains(backend.name.lowercased()) {
             let twin = twinWorkload(of: workload)
-            if let task = try backend.task(workload, sizes: sizes, path: path) ?? twin.flatMap({ try backend.task($0, sizes: sizes, path: path) }) {
+            let twinTask = { try twin.flatMap { backend.standsInForTwins ? try backend.task($0, sizes: sizes, path: path) : nil } }
+            if let task = try backend.task(workload, sizes: sizes, path: path) ?? twinTask() {
                 tasks.append((backend.name, task))
             }
         }
@@ -120,7 +122,9 @@ func main() throws {
             if let raw = runTimes["raw SQLite"], let trellis = runTimes["Trellis"] { trellisOverRaw.append(trellis / raw) }
             if let grdb = runTimes["GRDB"], let trellis = runTimes["Trellis"] { trellisOverGRDB.append(trellis / grdb) }
             if let grdb = runTimes["GRDB"], let raw = runTimes["raw SQLite"] { grdbOverRaw.append(grdb / raw) }
-            if let floor = runTimes["Codable floor"], let raw = runTimes["raw SQLite"] { floorOverRaw.append(floor / raw) }
+            if let floor = runTimes["Codable floor"] ?? runTimes["Object floor"], let raw = runTimes["raw SQLite"] {
+                floorOverRaw.append(floor / raw)
+            }
         }
         let measure = Measure(
             workload: workload, description: description,
@@ -128,7 +132,7 @@ func main() throws {
             trellisOverRaw: trellisOverRaw.isEmpty ? nil : median(trellisOverRaw),
             trellisOverGRDB: trellisOverGRDB.isEmpty ? nil : median(trellisOverGRDB),
             grdbOverRaw: grdbOverRaw.isEmpty ? nil : median(grdbOverRaw),
-            codableFloorOverRaw: floorOverRaw.isEmpty ? nil : median(floorOverRaw))
+            floorOverRaw: floorOverRaw.isEmpty ? nil : median(floorOverRaw))
         measures.append(measure)
         FileHandle.standardError.write(Data("\(workload) done\n".utf8))
     }
@@ -136,15 +140,16 @@ func main() throws {
     func format(_ value: Double?) -> String {
         value.map { String(format: "%.2f", $0) } ?? "-"
     }
-    print("| workload | raw SQLite ms | Trellis ms | GRDB ms | Trellis/raw | Trellis/GRDB | GRDB/raw | Codable floor/raw |")
+    print("| workload | raw SQLite ms | Trellis ms | GRDB ms | Trellis/raw | Trellis/GRDB | GRDB/raw | floor/raw |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for measure in measures {
         print("| \(measure.workload) | \(format(measure.milliseconds["raw SQLite"])) | \(format(measure.milliseconds["Trellis"])) | "
             + "\(format(measure.milliseconds["GRDB"])) | \(format(measure.trellisOverRaw)) | \(format(measure.trellisOverGRDB)) | \(format(measure.grdbOverRaw)) | "
-            + "\(format(measure.codableFloorOverRaw)) |")
+            + "\(format(measure.floorOverRaw)) |")
     }
     print("\n\(options.quick ? "Quick run (a tenth of the sizes)" : "Full sizes"), median of \(options.runs) runs; ratios are medians of per-run ratios.")
-    print("Codable floor: raw SQLite plus the synthesized init(from:) or encode(to:) of the same types, with a decoder or encoder that does no work.")
+    print("Floor: raw SQLite plus the synthesized init(from:) or encode(to:) of the same types, with a decoder or encoder that does no work (Codable rows);")
+    print("raw SQLite plus making the same objects, a class and its ToOne relation each (O1m, O2m, O3m).")
     if let jsonPath = options.jsonPath {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -14,6 +14,7 @@ import TrellisObjects
 /// met through `Codable`.
 struct CodableFloorBackend: Backend {
     let name = "Codable floor"
+    let standsInForTwins = false
 
     func task(_ workload: String, sizes: Sizes, path: String) throws -> Task? {
         let decodeOnly: () throws -> Int
