@@ -100,6 +100,15 @@ private struct Player: Codable, FetchableRecord, MutablePersistableRecord, Ident
             #expect(try !Player.all().isEmpty(db))
             #expect(try Player.filter { $0.team == nil }.fetchCount(db) == 1)
             #expect(try Player.filter { $0.team != "Reds" }.fetchCount(db) == 1)
+            #expect(try Player.select { [$0.team, max($0.score)] }.group(\.team).fetchCount(db) == 3)
+            #expect(try Player.select { [$0.team, max($0.score)] }.group(\.team)
+                .having { count($0.name) >= 1 }.fetchCount(db) == 3)
+            #expect(try Player.select { [$0.team, count($0.name)] }.group(\.team)
+                .having { count($0.name) >= 2 }.fetchCount(db) == 0)
+            #expect(try Player.select(\.team).distinct().limit(1).fetchCount(db) == 1)
+            #expect(try Player.select(\.team).distinct().order(\.team).limit(2).fetchCount(db) == 2)
+            #expect(try Player.select(\.score).limit(10, offset: 3).fetchCount(db) == 1)
+            #expect(try Player.select { count($0.name) }.fetchCount(db) == 1)
         }
     }
 
