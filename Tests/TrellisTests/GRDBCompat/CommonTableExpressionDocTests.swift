@@ -133,6 +133,45 @@ private struct ChatInfo: Decodable, FetchableRecord {
         }
     }
 
+    // "Embed Common Table Expressions in Requests": the notes on `with(_:)`,
+    // and the CTE used as a value in batch updates and deletes.
+    @Test func withReplacesACommonTableExpressionOfTheSameName() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db throws in
+            let name = "O'Brien"
+            let playerNameCTE = CommonTableExpression(named: "playerName", literal: "SELECT \(name)")
+            let otherCTE = CommonTableExpression(named: "playerName", literal: "SELECT \("Arthur")")
+            let request = Player.with(playerNameCTE).filter(Column("name") == playerNameCTE.all())
+            #expect(try request.fetchAll(db).map(\.id) == [2])
+            // The last definition of a name wins.
+            #expect(try request.with(otherCTE).fetchAll(db).map(\.id) == [1])
+            #expect(try Player.with(otherCTE).with(playerNameCTE)
+                .filter(Column("name") == playerNameCTE.all()).fetchAll(db).map(\.id) == [2])
+
+            // Several CTEs, and `with` called after other methods.
+            let minScore = CommonTableExpression(named: "minScore", literal: "SELECT \(150)")
+            let twoCTEs = Player
+                .filter(Column("score") > minScore.all())
+                .with(minScore)
+                .filter(Column("name") != playerNameCTE.all())
+                .with(playerNameCTE)
+            #expect(try twoCTEs.fetchAll(db).map(\.id) == [3])
+
+            let literalRequest: SQLRequest<Player> = """
+                WITH \(definitionFor: playerNameCTE)
+                SELECT * FROM player
+                WHERE name = (\(playerNameCTE.all()))
+                """
+            #expect(try literalRequest.fetchAll(db).map(\.id) == [2])
+
+            #expect(try Player.with(otherCTE).filter(key: 3)
+                .updateAll(db) { _ in Column("name").set(to: otherCTE.all()) } == 1)
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM player ORDER BY id") == ["Arthur", "O'Brien", "Arthur"])
+            #expect(try Player.with(otherCTE).filter(Column("name") == otherCTE.all()).deleteAll(db) == 2)
+            #expect(try Player.fetchAll(db).map(\.id) == [2])
+        }
+    }
+
     // MARK: Associations to common table expressions
 
     private func makeChatDatabase() throws -> DatabaseQueue {

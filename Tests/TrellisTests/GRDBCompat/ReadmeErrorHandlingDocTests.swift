@@ -87,6 +87,16 @@ private struct Player: Codable, FetchableRecord, PersistableRecord, Identifiable
         }
     }
 
+    // The SQLCipher chapter reads the message of a failed raw SQLite call
+    // from `db.lastErrorMessage`.
+    @Test func lastErrorMessage() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT * FROM nope") }
+            #expect(db.lastErrorMessage == "no such table: nope")
+        }
+    }
+
     // MARK: DatabaseError
 
     @Test func databaseErrorFields() throws {

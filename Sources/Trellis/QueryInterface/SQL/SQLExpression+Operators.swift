@@ -137,6 +137,10 @@ public prefix func ! (value: some SQLSpecificExpressible) -> SQLExpression {
     case .inSubquery(let x, let subquery, let negated): return SQLExpression(.inSubquery(x, subquery, negated: !negated))
     case .between(let x, let y, let z, let negated): return SQLExpression(.between(x, y, z, negated: !negated))
     case .exists(let subquery, let negated): return SQLExpression(.exists(subquery, negated: !negated))
+    case .deferred(let resolve):
+        // Negates once resolved, so that `!alias.exists` is `IS NULL`, as
+        // GRDB writes it, and not `NOT (... IS NOT NULL)`.
+        return SQLExpression(.deferred { context in !(try resolve(context)) })
     default: return SQLExpression(.unary("NOT", expression))
     }
 }
