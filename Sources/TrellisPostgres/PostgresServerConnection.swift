@@ -7,13 +7,22 @@ import Trellis
 ///
 /// Each statement is sent on its own and waited for on the thread of the
 /// access, and its rows are copied as Trellis values (see
-/// `DatabaseValue+PostgresCell.swift`).
+/// `DatabaseValue+PostgresCell.swift`). A statement that runs again on the
+/// connection runs prepared (see `PostgresServerConnection+Prepared.swift`).
 final class PostgresServerConnection: DatabaseServerConnection {
-    private let connection: PostgresNIO.PostgresConnection
-    private let logger: Logger
+    let connection: PostgresNIO.PostgresConnection
+    let logger: Logger
 
-    init(connection: PostgresNIO.PostgresConnection, logger: Logger) {
+    /// The statements prepared on the connection, which outlive the access.
+    let statements: PostgresStatementCache
+
+    /// The statement that began the open transaction, when nothing else ran
+    /// since (see `PostgresServerConnection+Prepared.swift`).
+    var pristineTransactionBegin: String?
+
+    init(connection: PostgresNIO.PostgresConnection, statements: PostgresStatementCache, logger: Logger) {
         self.connection = connection
+        self.statements = statements
         self.logger = logger
     }
 
@@ -23,17 +32,8 @@ final class PostgresServerConnection: DatabaseServerConnection {
     private static let changingCommands: Set<String> = ["INSERT", "UPDATE", "DELETE", "MERGE"]
 
     func run(_ statement: DialectStatement, sql: String, arguments: StatementArguments) throws -> DatabaseServerRows {
-        var bindings = PostgresBindings(capacity: statement.values.count)
-        for value in statement.values {
-            bindings.appendValue(PostgresParameter(value))
-        }
-        let query = PostgresQuery(unsafeSQL: statement.sql, binds: bindings)
-        let result: PostgresQueryResult
-        do {
-            result = try connection.query(query, logger: logger).wait()
-        } catch let error as PSQLError {
-            throw DatabaseError(error, sql: sql, arguments: arguments)
-        }
+        let firstWord = Self.firstWord(of: statement.sql)
+        let result = try answer(statement, firstWord: firstWord, sql: sql, arguments: arguments)
         // PostgreSQL answers the COMMIT of a transaction that a failed
         // statement aborted with a rollback, and no error: the caller that
         // went on after the error must not believe its writes committed.
@@ -61,8 +61,39 @@ final class PostgresServerConnection: DatabaseServerConnection {
     /// of `COMMIT`.
     private static let commitWords: Set<String> = ["COMMIT", "END"]
 
-    private static func firstWord(of sql: String) -> String {
-        sql.drop { $0.isWhitespace }.prefix { $0.isLetter }.uppercased()
+    /// The first word of a statement, after its leading comments.
+    static func firstWord(of sql: String) -> String {
+        var rest = Substring(sql)
+        while true {
+            rest = rest.drop { $0.isWhitespace }
+            if rest.hasPrefix("--") {
+                rest = rest.drop { $0 != "\n" }
+            } else if rest.hasPrefix("/*"), let end = rest.range(of: "*/") {
+                rest = rest[end.upperBound...]
+            } else {
+                return rest.prefix { $0.isLetter }.uppercased()
+            }
+        }
+    }
+
+    /// Sends a statement with bound parameters, as an unnamed statement,
+    /// which the server parses and plans at each run.
+    func runUnnamed(_ statement: DialectStatement, sql: String, arguments: StatementArguments) throws -> PostgresQueryResult {
+        var bindings = PostgresBindings(capacity: statement.values.count)
+        for value in statement.values {
+            bindings.appendValue(PostgresParameter(value))
+        }
+        return try send(PostgresQuery(unsafeSQL: statement.sql, binds: bindings), sql: sql, arguments: arguments)
+    }
+
+    /// Sends a query, and maps its errors to a ``Trellis/DatabaseError`` of
+    /// the statement that the user wrote.
+    func send(_ query: PostgresQuery, sql: String, arguments: StatementArguments) throws -> PostgresQueryResult {
+        do {
+            return try connection.query(query, logger: logger).wait()
+        } catch let error as PSQLError {
+            throw DatabaseError(error, sql: sql, arguments: arguments)
+        }
     }
 
     func columnNames(of statement: DialectStatement, sql: String, arguments: StatementArguments) throws -> [String] {

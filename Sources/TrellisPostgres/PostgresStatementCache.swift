@@ -1,0 +1,164 @@
+import Foundation
+import PostgresNIO
+import Trellis
+
+/// The statements that Trellis prepared on one postgres-nio connection,
+/// under names of its own (`PREPARE trellis_1 AS ...`), so that a statement
+/// that runs again is neither parsed nor planned again by the server.
+///
+/// The cache belongs to the connection, not to an access: `PostgresClient`
+/// pools its connections, and a server app makes one short access per
+/// request, so a cache of the access would prepare its statements again at
+/// each request, for nothing. A prepared statement of PostgreSQL lives as
+/// long as its session, and a rolled-back transaction keeps it, so the
+/// cache and the server agree for the connection's whole life. See
+/// ``PostgresStatementCache/of(_:)``.
+///
+/// A statement is prepared the second time it runs on the connection: a
+/// statement that runs once (a migration, a rare report) costs no more than
+/// before, where preparing it would cost a round trip. The cache keeps at
+/// most `capacity` statements, and deallocates the least recently used.
+///
+/// A connection is leased to one access at a time, which uses the cache on
+/// its own thread: the cache needs no lock, but the registry of the caches
+/// does.
+final class PostgresStatementCache: @unchecked Sendable {
+    /// A statement prepared on the server.
+    struct Entry {
+        var name: String
+        /// The number of the last run, for the eviction of the least
+        /// recently used.
+        var lastUse: Int
+    }
+
+    /// The prepared statements, by the key of their SQL (see
+    /// ``PostgresStatementCache/key(sql:values:)``).
+    private var entries: [String: Entry] = [:]
+
+    /// The statements that ran once and were not prepared yet.
+    private var seenOnce: Set<String> = []
+
+    /// The names of statements that exist on the server and are no longer
+    /// used: they are deallocated once no transaction is open, where a
+    /// failing `DEALLOCATE` can not abort the transaction of the caller.
+    private(set) var namesToDeallocate: [String] = []
+
+    /// The number of runs so far.
+    private var clock = 0
+
+    /// The number of names given so far: a name is never given twice.
+    private var nameCount = 0
+
+    /// The most statements that the cache keeps prepared; 0 prepares none.
+    var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// The key of a statement: its SQL, and the parameters sent as `bytea`,
+    /// whose type the prepared statement declares.
+    static func key(sql: String, values: [DatabaseValue]) -> String {
+        guard values.contains(where: \.isBlob) else { return sql }
+        return sql + "\u{0}" + String(values.map { $0.isBlob ? "b" : "u" })
+    }
+
+    /// The name of the prepared statement of `key`, if any, now used.
+    func preparedName(for key: String) -> String? {
+        guard var entry = entries[key] else { return nil }
+        clock += 1
+        entry.lastUse = clock
+        entries[key] = entry
+        return entry.name
+    }
+
+    /// Whether the statement of `key` should be prepared: it ran once
+    /// before on the connection.
+    func shouldPrepare(_ key: String) -> Bool {
+        guard capacity > 0 else { return false }
+        if seenOnce.remove(key) != nil { return true }
+        // The statements that ran once are only a hint: forgetting them
+        // bounds the memory that an app of ever-changing SQL takes.
+        if seenOnce.count >= 4 * capacity { seenOnce.removeAll(keepingCapacity: true) }
+        seenOnce.insert(key)
+        return false
+    }
+
+    /// A new name for the statement of `key`, which the caller prepares:
+    /// the least recently used statement makes room for it.
+    func makeName(for key: String) -> String {
+        while entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            entries[oldest.key] = nil
+            namesToDeallocate.append(oldest.value.name)
+        }
+        nameCount += 1
+        return "trellis_\(nameCount)"
+    }
+
+    /// Records the statement that `makeName(for:)` named, once the server
+    /// prepared it.
+    func didPrepare(_ key: String, name: String) {
+        clock += 1
+        entries[key] = Entry(name: name, lastUse: clock)
+    }
+
+    /// Forgets the statement of `key`; `deallocate` says whether it still
+    /// exists on the server.
+    func forget(_ key: String, deallocate: Bool) {
+        guard let entry = entries.removeValue(forKey: key) else { return }
+        if deallocate { namesToDeallocate.append(entry.name) }
+    }
+
+    /// Forgets every statement, after a change of the schema: a prepared
+    /// `SELECT *` would fail once its table has new columns.
+    func forgetAll(deallocate: Bool) {
+        if deallocate { namesToDeallocate += entries.values.map(\.name) }
+        entries.removeAll()
+        seenOnce.removeAll()
+        if !deallocate { namesToDeallocate.removeAll() }
+    }
+
+    /// Empties the names to deallocate, which the caller deallocates.
+    func takeNamesToDeallocate() -> [String] {
+        defer { namesToDeallocate.removeAll() }
+        return namesToDeallocate
+    }
+
+    // MARK: - The caches of the connections
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var caches: [ObjectIdentifier: (connection: Weak, cache: PostgresStatementCache)] = [:]
+
+    final class Weak {
+        weak var connection: PostgresConnection?
+        init(_ connection: PostgresConnection) { self.connection = connection }
+    }
+
+    /// The cache of a connection, created on its first access.
+    ///
+    /// The cache is found by the identity of the connection: a connection
+    /// that the client closed and a new one at the same address are told
+    /// apart by a weak reference, which the closed one cleared.
+    static func of(_ connection: PostgresConnection, capacity: Int) -> PostgresStatementCache {
+        let id = ObjectIdentifier(connection)
+        let cache = lock.withLock {
+            if let known = caches[id], known.connection.connection === connection {
+                return known.cache
+            }
+            // The caches of closed connections go with the first new one.
+            caches = caches.filter { $0.value.connection.connection != nil }
+            let cache = PostgresStatementCache(capacity: capacity)
+            caches[id] = (Weak(connection), cache)
+            return cache
+        }
+        cache.capacity = capacity
+        return cache
+    }
+}
+
+extension DatabaseValue {
+    fileprivate var isBlob: Bool {
+        if case .blob = storage { return true }
+        return false
+    }
+}
