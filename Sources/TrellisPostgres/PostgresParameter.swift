@@ -49,7 +49,7 @@ struct PostgresParameter: PostgresDynamicTypeEncodable {
     }
 
     /// The text of a double that PostgreSQL reads back to the same value.
-    static func text(of double: Double) -> String {
+    private static func text(of double: Double) -> String {
         if double.isNaN { return "NaN" }
         if double.isInfinite { return double < 0 ? "-Infinity" : "Infinity" }
         return "\(double)"
@@ -66,48 +66,3 @@ extension PostgresBindings {
     }
 }
 
-extension PostgresParameter {
-    /// The value as an argument of `EXECUTE`, which takes expressions, not
-    /// bound parameters: a string constant of no declared type, which the
-    /// server reads with the type of the prepared statement's parameter,
-    /// as it reads a parameter of unspecified type. Nil when the value has
-    /// no such constant (a string with a NUL character, which PostgreSQL
-    /// refuses): the statement is then sent with bound parameters.
-    ///
-    /// The constant is an escape string (`E'...'`), whose meaning does not
-    /// depend on the `standard_conforming_strings` setting.
-    var executeArgument: String? {
-        switch value.storage {
-        case .null:
-            return "NULL"
-        case .int64(let int):
-            return "'\(int)'"
-        case .double(let double):
-            return "'\(Self.text(of: double))'"
-        case .string(let string):
-            guard !string.utf8.contains(0) else { return nil }
-            var literal = "E'"
-            literal.reserveCapacity(string.utf8.count + 4)
-            for character in string.unicodeScalars {
-                switch character {
-                case "'": literal += "''"
-                case "\\": literal += "\\\\"
-                default: literal.unicodeScalars.append(character)
-                }
-            }
-            return literal + "'"
-        case .blob(let data):
-            // The hex format of bytea, its backslash escaped.
-            var bytes = Array("E'\\\\x".utf8)
-            bytes.reserveCapacity(data.count * 2 + 7)
-            for byte in data {
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
-            }
-            bytes.append(UInt8(ascii: "'"))
-            return String(decoding: bytes, as: UTF8.self)
-        }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-}

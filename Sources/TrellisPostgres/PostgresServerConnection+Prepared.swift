@@ -3,23 +3,16 @@ import Trellis
 
 /// The statements that run prepared.
 ///
-/// A statement that runs a second time on the connection is prepared with
-/// SQL, `PREPARE trellis_1(unknown, bytea) AS SELECT ...`, and runs as
-/// `EXECUTE trellis_1('42', E'\\x00')`: the server then parses a few words
-/// instead of the whole statement, and reuses its plan.
+/// A statement that runs a second time on the connection is sent as a
+/// named statement of the protocol (see ``PostgresNamedStatement``): the
+/// server parses and plans it once, and later runs take one Bind and one
+/// Execute message, and no description of the rows. Its parameters are
+/// bound as those of unnamed statements are: text of unspecified type,
+/// whose type the server infers from its place, and `bytea` for blobs.
 ///
-/// postgres-nio prepares statements of the protocol only for SQL known when
-/// the app is compiled (`PostgresPreparedStatement`); and `EXECUTE` takes no
-/// bound parameter of unspecified type, which Trellis sends so that the
-/// server gives each value the type of its place. The arguments of `EXECUTE`
-/// are thus string constants of no declared type, which the server reads
-/// as it reads such parameters: `'1'` fills an `INTEGER`, a `BOOLEAN` or a
-/// `NUMERIC` parameter alike. Blobs are declared `bytea` in the `PREPARE`,
-/// as they are bound as `bytea` to an unnamed statement.
-///
-/// Only queries and the statements that change rows are prepared: the
-/// schema statements and those of transactions, which PostgreSQL does not
-/// prepare, run as before.
+/// Only queries and the statements that return the rows they change
+/// (`RETURNING`) are prepared: others, and schema and transaction
+/// statements, run as before.
 extension PostgresServerConnection {
     /// The first words of the statements that may run prepared.
     private static let preparableWords: Set<String> = ["SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "VALUES", "TABLE"]
@@ -35,73 +28,83 @@ extension PostgresServerConnection {
     /// Runs a statement, prepared when it should be, and keeps the cache of
     /// prepared statements in step with the connection.
     func answer(_ statement: DialectStatement, firstWord: String, sql: String, arguments: StatementArguments)
-        throws -> PostgresQueryResult
+        throws -> Answer
     {
         let pristineBegin = pristineTransactionBegin
         pristineTransactionBegin = nil
-        let result: PostgresQueryResult
-        if let executeArguments = preparableArguments(statement, firstWord: firstWord) {
-            result = try runPrepared(
-                statement, executeArguments: executeArguments, pristineBegin: pristineBegin, sql: sql,
-                arguments: arguments)
+        let answer: Answer
+        if statements.capacity > 0, Self.isPreparable(statement, firstWord: firstWord) {
+            answer = try runPrepared(
+                statement, firstWord: firstWord, pristineBegin: pristineBegin, sql: sql, arguments: arguments)
         } else {
-            result = try runUnnamed(statement, sql: sql, arguments: arguments)
+            answer = try runUnnamed(statement, sql: sql, arguments: arguments)
         }
-        try didRun(statement, firstWord: firstWord)
-        return result
+        didRun(statement, firstWord: firstWord)
+        return answer
     }
 
-    /// The arguments of `EXECUTE`, when the statement may run prepared.
-    private func preparableArguments(_ statement: DialectStatement, firstWord: String) -> [String]? {
-        guard statements.capacity > 0, Self.preparableWords.contains(firstWord) else { return nil }
-        // `SELECT ... INTO` creates a table, and can not be prepared.
-        if firstWord != "INSERT", statement.sql.uppercased().contains("INTO") { return nil }
-        var arguments: [String] = []
-        arguments.reserveCapacity(statement.values.count)
-        for value in statement.values {
-            guard let argument = PostgresParameter(value).executeArgument else { return nil }
-            arguments.append(argument)
+    /// Whether a statement may run prepared: a query, or an INSERT, UPDATE
+    /// or DELETE with `RETURNING`, whose rows are the rows it changed.
+    /// postgres-nio does not give the number of rows that a named
+    /// statement without rows changed (see ``PostgresNamedStatement``).
+    private static func isPreparable(_ statement: DialectStatement, firstWord: String) -> Bool {
+        guard preparableWords.contains(firstWord) else { return false }
+        let words = PostgresServerConnection.words(of: statement.sql)
+        switch firstWord {
+        case "INSERT", "UPDATE", "DELETE":
+            return words.contains("RETURNING")
+        default:
+            // A WITH that writes may answer with rows and a number of
+            // changed rows, and `SELECT ... INTO` creates a table: both
+            // run unnamed.
+            return !words.contains { ["INSERT", "UPDATE", "DELETE", "MERGE", "INTO"].contains($0) }
         }
-        return arguments
     }
 
     private func runPrepared(
-        _ statement: DialectStatement, executeArguments: [String], pristineBegin: String?,
-        sql: String, arguments: StatementArguments) throws -> PostgresQueryResult
+        _ statement: DialectStatement, firstWord: String, pristineBegin: String?,
+        sql: String, arguments: StatementArguments) throws -> Answer
     {
         let key = PostgresStatementCache.key(sql: statement.sql, values: statement.values)
-        if let name = statements.preparedName(for: key) {
-            do {
-                return try connection.query(Self.execute(name, executeArguments), logger: logger).wait()
-            } catch let error as PSQLError {
-                return try recover(
-                    from: error, of: statement, key: key, pristineBegin: pristineBegin, sql: sql, arguments: arguments)
-            }
-        }
-        guard statements.shouldPrepare(key) else {
+        let name: String
+        let isNew: Bool
+        if let known = statements.preparedName(for: key) {
+            (name, isNew) = (known, false)
+        } else if statements.shouldPrepare(key), let new = statements.makeName(for: key) {
+            (name, isNew) = (new, true)
+        } else {
             return try runUnnamed(statement, sql: sql, arguments: arguments)
         }
-        let name = statements.makeName(for: key)
-        let types = statement.values.isEmpty
-            ? ""
-            : "(" + statement.values.map { PostgresParameter($0).psqlType == .bytea ? "bytea" : "unknown" }
-                .joined(separator: ", ") + ")"
-        // An error of the PREPARE is the error of the statement: the server
-        // parses and analyzes it as it would an unnamed one.
-        _ = try send(PostgresQuery(unsafeSQL: "PREPARE \(name)\(types) AS \(statement.sql)"), sql: sql, arguments: arguments)
-        statements.didPrepare(key, name: name)
-        return try send(Self.execute(name, executeArguments), sql: sql, arguments: arguments)
-    }
-
-    private static func execute(_ name: String, _ arguments: [String]) -> PostgresQuery {
-        PostgresQuery(unsafeSQL: arguments.isEmpty ? "EXECUTE \(name)" : "EXECUTE \(name)(\(arguments.joined(separator: ", ")))")
+        let named = PostgresNamedStatement(
+            name: name, sql: statement.sql,
+            parameterTypes: statement.values.map { PostgresParameter($0).psqlType },
+            bindings: Self.bindings(statement.values))
+        let rows: [PostgresRow]
+        do {
+            rows = try named.run(on: connection, logger: logger)
+        } catch let error as PSQLError {
+            if isNew {
+                // postgres-nio keeps the failure of a preparation for the
+                // name, and tells no failed preparation from a failed run:
+                // the name is given up, and deallocated in case it exists.
+                statements.deallocateLater(name)
+                throw DatabaseError(error, sql: sql, arguments: arguments)
+            }
+            return try recover(
+                from: error, of: statement, key: key, pristineBegin: pristineBegin, sql: sql, arguments: arguments)
+        }
+        if isNew { statements.didPrepare(key, name: name) }
+        // A query changes no row; the rows of a RETURNING are the rows
+        // that its statement changed.
+        return Answer(
+            rows: rows, command: firstWord, changesCount: Self.changingCommands.contains(firstWord) ? rows.count : nil)
     }
 
     /// Handles the failure of a prepared statement. A statement whose plan
     /// no longer fits the schema (`0A000`, `cached plan must not change
     /// result type`, after another connection added a column to the table
     /// of a `SELECT *`) or that the server no longer knows (`26000`) is
-    /// forgotten, and prepared again at a later run.
+    /// forgotten, and prepared again under a new name at a later run.
     ///
     /// The failed statement aborted the transaction, which PostgreSQL does
     /// not let go on. When the transaction ran nothing else yet, it is
@@ -110,7 +113,7 @@ extension PostgresServerConnection {
     /// runs the statement afresh.
     private func recover(
         from error: PSQLError, of statement: DialectStatement, key: String, pristineBegin: String?,
-        sql: String, arguments: StatementArguments) throws -> PostgresQueryResult
+        sql: String, arguments: StatementArguments) throws -> Answer
     {
         let sqlState = error.serverInfo?[.sqlState]
         guard sqlState == "0A000" || sqlState == "26000" else {
@@ -127,7 +130,7 @@ extension PostgresServerConnection {
     }
 
     /// Keeps the cache in step with a statement that ran.
-    private func didRun(_ statement: DialectStatement, firstWord: String) throws {
+    private func didRun(_ statement: DialectStatement, firstWord: String) {
         switch firstWord {
         case "BEGIN", "START":
             if statement.values.isEmpty { pristineTransactionBegin = statement.sql }

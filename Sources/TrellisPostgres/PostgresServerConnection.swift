@@ -29,7 +29,17 @@ final class PostgresServerConnection: DatabaseServerConnection {
     var dialect: SQLDialect { .postgreSQL }
 
     /// The commands whose row count is a number of changed rows.
-    private static let changingCommands: Set<String> = ["INSERT", "UPDATE", "DELETE", "MERGE"]
+    static let changingCommands: Set<String> = ["INSERT", "UPDATE", "DELETE", "MERGE"]
+
+    /// The answer of the server to one statement.
+    struct Answer {
+        var rows: [PostgresRow]
+        /// The first word of the command tag (`SELECT`, `INSERT`...).
+        var command: String
+        /// The number of rows that an INSERT, UPDATE, DELETE or MERGE
+        /// changed.
+        var changesCount: Int?
+    }
 
     func run(_ statement: DialectStatement, sql: String, arguments: StatementArguments) throws -> DatabaseServerRows {
         let firstWord = Self.firstWord(of: statement.sql)
@@ -37,7 +47,7 @@ final class PostgresServerConnection: DatabaseServerConnection {
         // PostgreSQL answers the COMMIT of a transaction that a failed
         // statement aborted with a rollback, and no error: the caller that
         // went on after the error must not believe its writes committed.
-        if result.metadata.command == "ROLLBACK", Self.commitWords.contains(Self.firstWord(of: statement.sql)) {
+        if result.command == "ROLLBACK", Self.commitWords.contains(firstWord) {
             throw DatabaseError(
                 sqlState: "25P02", message: "the transaction was rolled back: a statement failed in it", sql: sql,
                 arguments: arguments)
@@ -53,8 +63,7 @@ final class PostgresServerConnection: DatabaseServerConnection {
                 values.append(try DatabaseValue(cell))
             }
         }
-        let changesCount = Self.changingCommands.contains(result.metadata.command) ? result.metadata.rows : nil
-        return DatabaseServerRows(columnNames: names, values: values, rowCount: result.rows.count, changesCount: changesCount)
+        return DatabaseServerRows(columnNames: names, values: values, rowCount: result.rows.count, changesCount: result.changesCount)
     }
 
     /// The words that commit a transaction: `END` is PostgreSQL's synonym
@@ -76,14 +85,81 @@ final class PostgresServerConnection: DatabaseServerConnection {
         }
     }
 
+    /// The words of a statement, in upper case, but those of its strings,
+    /// quoted identifiers and comments: `UPDATE t SET note = 'returning'`
+    /// returns no rows.
+    static func words(of sql: String) -> [Substring] {
+        let scalars = Array(sql.unicodeScalars)
+        var code = String.UnicodeScalarView()
+        var index = 0
+        func starts(with text: String, at position: Int) -> Bool {
+            var position = position
+            for scalar in text.unicodeScalars {
+                guard position < scalars.count, scalars[position] == scalar else { return false }
+                position += 1
+            }
+            return true
+        }
+        func isTagScalar(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "_" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+        }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "'" || scalar == "\"" {
+                // A doubled quote reads as the end and the start of two
+                // quoted runs, skipped alike.
+                index += 1
+                while index < scalars.count, scalars[index] != scalar { index += 1 }
+                index += 1
+                code.append(" ")
+            } else if starts(with: "--", at: index) {
+                while index < scalars.count, scalars[index] != "\n" { index += 1 }
+            } else if starts(with: "/*", at: index) {
+                index += 2
+                while index < scalars.count, !starts(with: "*/", at: index) { index += 1 }
+                index += 2
+                code.append(" ")
+            } else if scalar == "$", index + 1 < scalars.count, !("0"..."9").contains(scalars[index + 1]),
+                      scalars[index + 1] == "$" || isTagScalar(scalars[index + 1])
+            {
+                // A dollar-quoted string, `$$...$$` or `$tag$...$tag$`.
+                var end = index + 1
+                while end < scalars.count, scalars[end] != "$", isTagScalar(scalars[end]) { end += 1 }
+                guard end < scalars.count, scalars[end] == "$" else {
+                    code.append(" ")
+                    index = end
+                    continue
+                }
+                let tag = String(String.UnicodeScalarView(scalars[index...end]))
+                index = end + 1
+                while index < scalars.count, !starts(with: tag, at: index) { index += 1 }
+                index += tag.unicodeScalars.count
+                code.append(" ")
+            } else {
+                code.append(scalar)
+                index += 1
+            }
+        }
+        return String(code).uppercased().split { !$0.isLetter && $0 != "_" }
+    }
+
     /// Sends a statement with bound parameters, as an unnamed statement,
     /// which the server parses and plans at each run.
-    func runUnnamed(_ statement: DialectStatement, sql: String, arguments: StatementArguments) throws -> PostgresQueryResult {
-        var bindings = PostgresBindings(capacity: statement.values.count)
-        for value in statement.values {
+    func runUnnamed(_ statement: DialectStatement, sql: String, arguments: StatementArguments) throws -> Answer {
+        let result = try send(
+            PostgresQuery(unsafeSQL: statement.sql, binds: Self.bindings(statement.values)), sql: sql, arguments: arguments)
+        let command = result.metadata.command
+        return Answer(
+            rows: result.rows, command: command,
+            changesCount: Self.changingCommands.contains(command) ? result.metadata.rows : nil)
+    }
+
+    static func bindings(_ values: [DatabaseValue]) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values {
             bindings.appendValue(PostgresParameter(value))
         }
-        return try send(PostgresQuery(unsafeSQL: statement.sql, binds: bindings), sql: sql, arguments: arguments)
+        return bindings
     }
 
     /// Sends a query, and maps its errors to a ``Trellis/DatabaseError`` of

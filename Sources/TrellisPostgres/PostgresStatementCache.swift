@@ -3,8 +3,8 @@ import PostgresNIO
 import Trellis
 
 /// The statements that Trellis prepared on one postgres-nio connection,
-/// under names of its own (`PREPARE trellis_1 AS ...`), so that a statement
-/// that runs again is neither parsed nor planned again by the server.
+/// under names of its own (`trellis_1`...), so that a statement that runs
+/// again is neither parsed nor planned again by the server.
 ///
 /// The cache belongs to the connection, not to an access: `PostgresClient`
 /// pools its connections, and a server app makes one short access per
@@ -75,7 +75,7 @@ final class PostgresStatementCache: @unchecked Sendable {
     /// Whether the statement of `key` should be prepared: it ran once
     /// before on the connection.
     func shouldPrepare(_ key: String) -> Bool {
-        guard capacity > 0 else { return false }
+        guard capacity > 0, nameCount < nameBudget else { return false }
         if seenOnce.remove(key) != nil { return true }
         // The statements that ran once are only a hint: forgetting them
         // bounds the memory that an app of ever-changing SQL takes.
@@ -85,14 +85,30 @@ final class PostgresStatementCache: @unchecked Sendable {
     }
 
     /// A new name for the statement of `key`, which the caller prepares:
-    /// the least recently used statement makes room for it.
-    func makeName(for key: String) -> String {
+    /// the least recently used statement makes room for it. Nil once the
+    /// connection gave `nameBudget` names.
+    ///
+    /// postgres-nio remembers every statement that it prepared on the
+    /// connection, by name, for the connection's life, and a deallocated
+    /// name can not be prepared again: the budget bounds that memory, for
+    /// an app whose statements change all the time.
+    func makeName(for key: String) -> String? {
+        guard nameCount < nameBudget else { return nil }
         while entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             entries[oldest.key] = nil
             namesToDeallocate.append(oldest.value.name)
         }
         nameCount += 1
         return "trellis_\(nameCount)"
+    }
+
+    /// The most names that a connection gives.
+    private var nameBudget: Int { 16 * capacity }
+
+    /// Deallocates a statement that may exist on the server, once no
+    /// transaction is open.
+    func deallocateLater(_ name: String) {
+        namesToDeallocate.append(name)
     }
 
     /// Records the statement that `makeName(for:)` named, once the server

@@ -51,7 +51,7 @@ struct PostgreSQLPreparedStatementTests {
             }
             #expect(names == (1...20).map { "player \($0)" })
             #expect(missing == nil)
-            #expect(prepared >= 2, "the INSERT and the SELECT run prepared")
+            #expect(prepared >= 1, "the SELECT runs prepared")
             // A later access on the connection runs the prepared statement.
             let name = try await single.read { db in
                 try String.fetchOne(db, sql: "SELECT name FROM player WHERE id = ?", arguments: [7])
@@ -72,7 +72,7 @@ struct PostgreSQLPreparedStatementTests {
                 let notes = [#"it's"#, #"back\slash \' \\"#, "line\nbreak", "émoji 🎉", "$1 ? :name"]
                 for (index, note) in notes.enumerated() {
                     try db.execute(
-                        sql: "INSERT INTO value VALUES (?, ?, ?, ?, ?, ?)",
+                        sql: "INSERT INTO value VALUES (?, ?, ?, ?, ?, ?) RETURNING 'returning'",
                         arguments: [index, index % 2, 1, 0.5, note, data])
                 }
                 try db.execute(sql: "INSERT INTO value VALUES (?, ?, ?, ?, ?, ?)", arguments: [9, nil, nil, nil, nil, nil])
@@ -162,7 +162,7 @@ struct PostgreSQLPreparedStatementTests {
             try await single.write { db in
                 try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
             }
-            let insert = "INSERT INTO player (id, name) VALUES (?, ?)"
+            let insert = "INSERT INTO player (id, name) VALUES (?, ?) RETURNING id"
             let error = try await #require(throws: DatabaseError.self) {
                 try await single.write { db in
                     try db.execute(sql: insert, arguments: [1, "Arthur"])
@@ -249,13 +249,17 @@ struct PostgreSQLPreparedStatementTests {
                     try db.execute(sql: "DELETE FROM player WHERE id = ?", arguments: [id])
                     deleted.append(db.changesCount)
                 }
+                for id in [2, 2, 1] {
+                    _ = try Int.fetchAll(db, sql: "DELETE FROM player WHERE id = ? RETURNING id", arguments: [id])
+                    deleted.append(db.changesCount)
+                }
                 return (inserted, updated, returned, returnedCount, deleted)
             }
             #expect(inserted == [1, 1, 1, 1])
             #expect(updated == [2, 4, 0])
             #expect(returned == [[1], [1, 2, 3], [1, 2, 3]])
             #expect(returnedCount == [1, 3, 3])
-            #expect(deleted == [1, 0, 1])
+            #expect(deleted == [1, 0, 1, 1, 0, 1])
         }
     }
 }
