@@ -33,7 +33,9 @@ extension PostgresServerConnection {
         let pristineBegin = pristineTransactionBegin
         pristineTransactionBegin = nil
         let answer: Answer
-        if statements.capacity > 0, Self.isPreparable(statement, firstWord: firstWord) {
+        if statements.capacity > 0, Self.preparableWords.contains(firstWord),
+           statements.isPreparable(statement.sql, decide: { Self.isPreparable(statement, firstWord: firstWord) })
+        {
             answer = try runPrepared(
                 statement, firstWord: firstWord, pristineBegin: pristineBegin, sql: sql, arguments: arguments)
         } else {

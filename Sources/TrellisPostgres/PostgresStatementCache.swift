@@ -63,6 +63,21 @@ final class PostgresStatementCache: @unchecked Sendable {
         return sql + "\u{0}" + String(values.map { $0.isBlob ? "b" : "u" })
     }
 
+    /// Whether statements may run prepared, by their SQL, as `decide`
+    /// said: reading the words of a statement at each run would cost more
+    /// than preparing saves.
+    private var decisions: [String: Bool] = [:]
+
+    /// Whether the statement of `sql` may run prepared, as `decide` says
+    /// the first time.
+    func isPreparable(_ sql: String, decide: () -> Bool) -> Bool {
+        if let decision = decisions[sql] { return decision }
+        if decisions.count >= 4 * capacity { decisions.removeAll(keepingCapacity: true) }
+        let decision = decide()
+        decisions[sql] = decision
+        return decision
+    }
+
     /// The name of the prepared statement of `key`, if any, now used.
     func preparedName(for key: String) -> String? {
         guard var entry = entries[key] else { return nil }
