@@ -75,7 +75,9 @@ extension PostgresServerConnection {
         } else if statements.shouldPrepare(key), let new = statements.makeName(for: key) {
             (name, isNew) = (new, true)
         } else {
-            return try runUnnamed(statement, sql: sql, arguments: arguments)
+            let answer = try runUnnamed(statement, sql: sql, arguments: arguments)
+            statements.didRunUnnamed(key, rowCount: answer.rows.count)
+            return answer
         }
         let named = PostgresNamedStatement(
             name: name, sql: statement.sql,
@@ -95,7 +97,11 @@ extension PostgresServerConnection {
             return try recover(
                 from: error, of: statement, key: key, pristineBegin: pristineBegin, sql: sql, arguments: arguments)
         }
-        if isNew { statements.didPrepare(key, name: name) }
+        if rows.count > PostgresStatementCache.preparedRowLimit {
+            statements.didReturnManyRows(key, sql: statement.sql, newName: isNew ? name : nil)
+        } else if isNew {
+            statements.didPrepare(key, name: name)
+        }
         // A query changes no row; the rows of a RETURNING are the rows
         // that its statement changed.
         return Answer(

@@ -14,9 +14,11 @@ import Trellis
 /// cache and the server agree for the connection's whole life. See
 /// ``PostgresStatementCache/of(_:)``.
 ///
-/// A statement is prepared the second time it runs on the connection: a
-/// statement that runs once (a migration, a rare report) costs no more than
-/// before, where preparing it would cost a round trip. The cache keeps at
+/// A statement is prepared the second time it runs on the connection, when
+/// its first run returned few rows: a statement that runs once (a
+/// migration, a rare report) costs no more than before, where preparing it
+/// would cost a round trip, and neither does one of many rows (see
+/// ``PostgresStatementCache/preparedRowLimit``). The cache keeps at
 /// most `capacity` statements, and deallocates the least recently used.
 ///
 /// A connection is leased to one access at a time, which uses the cache on
@@ -35,8 +37,9 @@ final class PostgresStatementCache: @unchecked Sendable {
     /// ``PostgresStatementCache/key(sql:values:)``).
     private var entries: [String: Entry] = [:]
 
-    /// The statements that ran once and were not prepared yet.
-    private var seenOnce: Set<String> = []
+    /// The statements that ran once, unnamed, with few rows: they are
+    /// prepared at their next run.
+    private var candidates: Set<String> = []
 
     /// The names of statements that exist on the server and are no longer
     /// used: they are deallocated once no transaction is open, where a
@@ -88,15 +91,38 @@ final class PostgresStatementCache: @unchecked Sendable {
     }
 
     /// Whether the statement of `key` should be prepared: it ran once
-    /// before on the connection.
+    /// before on the connection, unnamed, and returned few rows (see
+    /// `didRunUnnamed(_:rowCount:)`).
     func shouldPrepare(_ key: String) -> Bool {
         guard capacity > 0, nameCount < nameBudget else { return false }
-        if seenOnce.remove(key) != nil { return true }
+        return candidates.remove(key) != nil
+    }
+
+    /// The most rows of a statement worth preparing. postgres-nio hands the
+    /// rows of a named statement over one by one, through an async
+    /// sequence, where those of an unnamed one come at once: past a few
+    /// dozen rows, this costs more than the parsing and planning that
+    /// preparing saves.
+    static let preparedRowLimit = 32
+
+    /// Remembers that the statement of `key` ran unnamed and returned
+    /// `rowCount` rows: a statement of few rows is prepared at its next
+    /// run.
+    func didRunUnnamed(_ key: String, rowCount: Int) {
+        guard rowCount <= Self.preparedRowLimit else { return }
         // The statements that ran once are only a hint: forgetting them
         // bounds the memory that an app of ever-changing SQL takes.
-        if seenOnce.count >= 4 * capacity { seenOnce.removeAll(keepingCapacity: true) }
-        seenOnce.insert(key)
-        return false
+        if candidates.count >= 4 * capacity { candidates.removeAll(keepingCapacity: true) }
+        candidates.insert(key)
+    }
+
+    /// Forgets a prepared statement that returned many rows: it runs
+    /// unnamed from now on. `newName` is its name when this run prepared
+    /// it, which the cache did not record yet.
+    func didReturnManyRows(_ key: String, sql: String, newName: String?) {
+        forget(key, deallocate: true)
+        if let newName { namesToDeallocate.append(newName) }
+        decisions[sql] = false
     }
 
     /// A new name for the statement of `key`, which the caller prepares:
@@ -145,7 +171,7 @@ final class PostgresStatementCache: @unchecked Sendable {
     func forgetAll(deallocate: Bool) {
         if deallocate { namesToDeallocate += entries.values.map(\.name) }
         entries.removeAll()
-        seenOnce.removeAll()
+        candidates.removeAll()
         if !deallocate { namesToDeallocate.removeAll() }
     }
 

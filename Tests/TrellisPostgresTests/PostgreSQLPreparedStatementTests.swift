@@ -212,6 +212,40 @@ struct PostgreSQLPreparedStatementTests {
         }
     }
 
+    /// postgres-nio hands the rows of a named statement over one by one:
+    /// a statement of many rows runs unnamed, and returns all its rows.
+    @Test func aStatementOfManyRowsIsNotPrepared() async throws {
+        try await withDatabases { single, _ in
+            // The count's own statement, prepared once it runs again, is
+            // left out.
+            let countSQL = """
+                SELECT COUNT(*) FROM pg_prepared_statements
+                WHERE statement LIKE '%FROM item WHERE%' AND statement NOT LIKE '%pg_prepared_statements%'
+                """
+            let (counts, prepared) = try await single.write { db in
+                try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY)")
+                try db.execute(sql: "INSERT INTO item SELECT generate_series(1, 100)")
+                let counts = try (1...3).map { _ in try Int.fetchAll(db, sql: "SELECT id FROM item WHERE id > ?", arguments: [0]).count }
+                return (counts, try Int.fetchOne(db, sql: countSQL))
+            }
+            #expect(counts == [100, 100, 100])
+            #expect(prepared == 0)
+            // One that grows past the limit once prepared is forgotten, and
+            // deallocated once the access ends.
+            let (grown, preparedWhileSmall) = try await single.read { db in
+                let sql = "SELECT id FROM item WHERE id > ? ORDER BY id"
+                let small = try [99, 98].map { try Int.fetchAll(db, sql: sql, arguments: [$0]).count }
+                let preparedWhileSmall = try Int.fetchOne(db, sql: countSQL)
+                let large = try [97, 0, 0].map { try Int.fetchAll(db, sql: sql, arguments: [$0]).count }
+                return (small + large, preparedWhileSmall)
+            }
+            #expect(grown == [1, 2, 3, 100, 100])
+            #expect(preparedWhileSmall == 1)
+            let preparedAfter = try await single.read { db in try Int.fetchOne(db, sql: countSQL) }
+            #expect(preparedAfter == 0)
+        }
+    }
+
     @Test func aLimitOfZeroPreparesNothing() async throws {
         try await withDatabases(preparedStatementLimit: 0) { single, _ in
             let (values, count) = try await single.read { db in
