@@ -40,9 +40,6 @@ public final class PostgreSQLDatabase: Sendable {
     /// The logger of the queries.
     let logger: Logger
 
-    /// The most statements prepared on each connection.
-    let preparedStatementLimit: Int
-
     /// Creates a database value on a client.
     ///
     /// ```swift
@@ -55,22 +52,14 @@ public final class PostgreSQLDatabase: Sendable {
     ///   - threadPool: The threads that run the closures of the accesses:
     ///     each access keeps one for its duration.
     ///   - logger: The logger of the queries.
-    ///   - preparedStatementLimit: The most statements that each connection
-    ///     of the client keeps prepared on the server. A statement is
-    ///     prepared the second time it runs on a connection, and the least
-    ///     recently used one is deallocated to make room for a new one.
-    ///     0 prepares no statement: each one is parsed and planned at each
-    ///     run.
     public init(
         client: PostgresClient,
         threadPool: NIOThreadPool = .singleton,
-        logger: Logger = Logger(label: "Trellis.PostgreSQLDatabase"),
-        preparedStatementLimit: Int = 100)
+        logger: Logger = Logger(label: "Trellis.PostgreSQLDatabase"))
     {
         self.client = client
         self.threadPool = threadPool
         self.logger = logger
-        self.preparedStatementLimit = max(0, preparedStatementLimit)
     }
 
     /// Runs `updates` in a transaction, and commits it; a thrown error
@@ -103,14 +92,10 @@ public final class PostgreSQLDatabase: Sendable {
     {
         let logger = self.logger
         let threadPool = self.threadPool
-        let preparedStatementLimit = self.preparedStatementLimit
         return try await client.withConnection { connection in
             try await threadPool.runIfActive {
-                // The prepared statements belong to the leased connection,
-                // and serve the next accesses that lease it.
-                let statements = PostgresStatementCache.of(connection, capacity: preparedStatementLimit)
-                let server = PostgresServerConnection(connection: connection, statements: statements, logger: logger)
-                // A database of its own for each access: it keeps no
+                let server = PostgresServerConnection(connection: connection, logger: logger)
+                // A connection of its own for each access: it keeps no
                 // state that another access could see.
                 let db = Database(server: server, label: "PostgreSQL")
                 return try db.inServerAccess(begin: begin, body)

@@ -4,15 +4,15 @@ import Testing
 import Trellis
 import TrellisPostgres
 
-/// The statements that run again on a connection run prepared on the
-/// server: their answers are those of the statements sent unnamed.
+/// Statements that run again, on the same connection or across accesses,
+/// give the answers of their first run: the same rows, columns, changes
+/// counts and errors.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
-struct PostgreSQLPreparedStatementTests {
+struct PostgreSQLRepeatedStatementTests {
     /// Runs `body` with two databases on the schema of one test: `single`
-    /// has one connection, so that its accesses share its prepared
-    /// statements, and `other` runs its statements on other connections.
+    /// has one connection, which all its accesses lease, and `other` runs
+    /// its statements on other connections.
     private func withDatabases(
-        preparedStatementLimit: Int = 100,
         _ body: (_ single: PostgreSQLDatabase, _ other: PostgreSQLDatabase) async throws -> Void) async throws
     {
         try await PostgresTestServer.withDatabase { other in
@@ -23,15 +23,9 @@ struct PostgreSQLPreparedStatementTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await client.run() }
                 defer { group.cancelAll() }
-                try await body(PostgreSQLDatabase(client: client, preparedStatementLimit: preparedStatementLimit), other)
+                try await body(PostgreSQLDatabase(client: client), other)
             }
         }
-    }
-
-    /// The number of statements that Trellis prepared on the connection of
-    /// the access.
-    private static func preparedCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pg_prepared_statements WHERE name LIKE 'trellis\\_%'") ?? -1
     }
 
     @Test func aStatementRunManyTimesReturnsTheRightRows() async throws {
@@ -42,17 +36,14 @@ struct PostgreSQLPreparedStatementTests {
                     try db.execute(sql: "INSERT INTO player VALUES (?, ?)", arguments: [id, "player \(id)"])
                 }
             }
-            let (names, missing, prepared) = try await single.read { db in
+            let (names, missing) = try await single.read { db in
                 (try (1...20).map { id in
                     try String.fetchOne(db, sql: "SELECT name FROM player WHERE id = ?", arguments: [id])
                  },
-                 try String.fetchOne(db, sql: "SELECT name FROM player WHERE id = ?", arguments: [21]),
-                 try Self.preparedCount(db))
+                 try String.fetchOne(db, sql: "SELECT name FROM player WHERE id = ?", arguments: [21]))
             }
             #expect(names == (1...20).map { "player \($0)" })
             #expect(missing == nil)
-            #expect(prepared >= 1, "the SELECT runs prepared")
-            // A later access on the connection runs the prepared statement.
             let name = try await single.read { db in
                 try String.fetchOne(db, sql: "SELECT name FROM player WHERE id = ?", arguments: [7])
             }
@@ -60,7 +51,7 @@ struct PostgreSQLPreparedStatementTests {
         }
     }
 
-    @Test func valuesKeepTheirTypesAndTextThroughAPreparedStatement() async throws {
+    @Test func valuesKeepTheirTypesAndTextAcrossRuns() async throws {
         try await withDatabases { single, _ in
             let data = Data([0, 1, 0x5C, 0x27, 0xFF])
             let rows = try await single.write { db in
@@ -105,8 +96,8 @@ struct PostgreSQLPreparedStatementTests {
         }
     }
 
-    /// Another connection alters the table: the prepared `SELECT *` of the
-    /// first statement of an access runs again in a new transaction.
+    /// Another connection alters the table between two runs of a
+    /// `SELECT *`.
     @Test func aColumnAddedByAnotherConnectionShowsInTheNextSelectStar() async throws {
         try await withDatabases { single, other in
             try await other.write { db in
@@ -127,37 +118,7 @@ struct PostgreSQLPreparedStatementTests {
         }
     }
 
-    /// A stale prepared statement that fails after another statement of
-    /// the transaction throws the error of the statement the user wrote;
-    /// the next access runs it afresh.
-    @Test func aStalePlanInsideATransactionThrowsOnceAndTheNextAccessWorks() async throws {
-        try await withDatabases { single, other in
-            try await other.write { db in
-                try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY)")
-                try db.execute(sql: "INSERT INTO item VALUES (1)")
-            }
-            try await single.read { db in
-                for _ in 1...3 { _ = try Row.fetchAll(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [1]) }
-            }
-            try await other.write { db in try db.execute(sql: "ALTER TABLE item ADD COLUMN name TEXT") }
-            let error = try await #require(throws: DatabaseError.self) {
-                try await single.read { db in
-                    _ = try Int.fetchOne(db, sql: "SELECT 1")
-                    return try Row.fetchAll(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [1]).count
-                }
-            }
-            #expect(error.sqlState == "0A000")
-            #expect(error.sql == "SELECT * FROM item WHERE id = ?")
-            #expect(error.arguments == [1])
-            let columns = try await single.read { db in
-                _ = try Int.fetchOne(db, sql: "SELECT 1")
-                return Array(try #require(try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [1])).columnNames)
-            }
-            #expect(columns == ["id", "name"])
-        }
-    }
-
-    @Test func anErrorOfAPreparedStatementAbortsTheAccessAndTheNextAccessWorks() async throws {
+    @Test func anErrorOfARepeatedStatementAbortsTheAccessAndTheNextAccessWorks() async throws {
         try await withDatabases { single, _ in
             try await single.write { db in
                 try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
@@ -193,71 +154,7 @@ struct PostgreSQLPreparedStatementTests {
         }
     }
 
-    @Test func statementsBeyondTheLimitStillRunAndTheOldestAreDeallocated() async throws {
-        try await withDatabases(preparedStatementLimit: 3) { single, _ in
-            let values = try await single.read { db in
-                try (1...10).flatMap { number in
-                    try (1...2).map { _ in try Int.fetchOne(db, sql: "SELECT \(number) + ?", arguments: [1]) }
-                }
-            }
-            let expected: [Int?] = (1...10).flatMap { number -> [Int?] in [number + 1, number + 1] }
-            #expect(values == expected)
-            let (count, again) = try await single.read { db in
-                (try Self.preparedCount(db),
-                 try (1...10).map { number in try Int.fetchOne(db, sql: "SELECT \(number) + ?", arguments: [2]) })
-            }
-            #expect(count <= 3)
-            let expectedAgain: [Int?] = (1...10).map { number -> Int? in number + 2 }
-            #expect(again == expectedAgain)
-        }
-    }
-
-    /// postgres-nio hands the rows of a named statement over one by one:
-    /// a statement of many rows runs unnamed, and returns all its rows.
-    @Test func aStatementOfManyRowsIsNotPrepared() async throws {
-        try await withDatabases { single, _ in
-            // The count's own statement, prepared once it runs again, is
-            // left out.
-            let countSQL = """
-                SELECT COUNT(*) FROM pg_prepared_statements
-                WHERE statement LIKE '%FROM item WHERE%' AND statement NOT LIKE '%pg_prepared_statements%'
-                """
-            let (counts, prepared) = try await single.write { db in
-                try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY)")
-                try db.execute(sql: "INSERT INTO item SELECT generate_series(1, 100)")
-                let counts = try (1...3).map { _ in try Int.fetchAll(db, sql: "SELECT id FROM item WHERE id > ?", arguments: [0]).count }
-                return (counts, try Int.fetchOne(db, sql: countSQL))
-            }
-            #expect(counts == [100, 100, 100])
-            #expect(prepared == 0)
-            // One that grows past the limit once prepared is forgotten, and
-            // deallocated once the access ends.
-            let (grown, preparedWhileSmall) = try await single.read { db in
-                let sql = "SELECT id FROM item WHERE id > ? ORDER BY id"
-                let small = try [99, 98].map { try Int.fetchAll(db, sql: sql, arguments: [$0]).count }
-                let preparedWhileSmall = try Int.fetchOne(db, sql: countSQL)
-                let large = try [97, 0, 0].map { try Int.fetchAll(db, sql: sql, arguments: [$0]).count }
-                return (small + large, preparedWhileSmall)
-            }
-            #expect(grown == [1, 2, 3, 100, 100])
-            #expect(preparedWhileSmall == 1)
-            let preparedAfter = try await single.read { db in try Int.fetchOne(db, sql: countSQL) }
-            #expect(preparedAfter == 0)
-        }
-    }
-
-    @Test func aLimitOfZeroPreparesNothing() async throws {
-        try await withDatabases(preparedStatementLimit: 0) { single, _ in
-            let (values, count) = try await single.read { db in
-                (try (1...3).map { _ in try Int.fetchOne(db, sql: "SELECT 1 + ?", arguments: [1]) },
-                 try Self.preparedCount(db))
-            }
-            #expect(values == [2, 2, 2])
-            #expect(count == 0)
-        }
-    }
-
-    @Test func changesCountsOfPreparedStatements() async throws {
+    @Test func changesCountsOfRepeatedStatements() async throws {
         try await withDatabases { single, _ in
             let (inserted, updated, returned, returnedCount, deleted) = try await single.write { db in
                 try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, score INTEGER NOT NULL)")
