@@ -433,7 +433,8 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// own when the decoder of the box is busy: an entity whose decoding
     /// fetches other objects of its type.
     func withDecoder<R>(reading statement: Statement?, _ body: (EntityDecoder) throws -> R) throws -> R {
-        let decoder = state.decoder.isInUse ? EntityDecoder(plan: state.decodingPlan, link: store.link, entityType: T.self) : state.decoder
+        let shared = state.decoder
+        let decoder = shared.isInUse ? EntityDecoder(plan: state.decodingPlan, link: store.link, entityType: T.self) : shared
         decoder.begin(statement)
         defer { decoder.end() }
         return try body(decoder)

@@ -10,10 +10,16 @@ import Trellis
 /// from the statement, at columns found once per statement.
 @usableFromInline
 final class EntityDecoder: Decoder {
-    /// The row being decoded.
+    /// The row being decoded. The decoder does not retain it: a row is
+    /// decoded inside the call that was given it, which holds it, and a
+    /// statement's reusable row that another reference held would be
+    /// copied by the statement's next step. Reads need no retain either
+    /// (a retain and a release cost more than the read of an integer).
     // The state below is only touched by the fetch that uses the decoder,
     // inside a database access: exclusivity is not checked at run time.
-    @usableFromInline @exclusivity(unchecked) private(set) var row: Row
+    @usableFromInline @exclusivity(unchecked) private(set) var unretainedRow: Unretained<Row>
+    /// The row being decoded, retained by the caller.
+    @usableFromInline var row: Row { unretainedRow.object }
     /// The row of an idle decoder, so that it does not keep the last row
     /// it decoded.
     private let noRow: Row
@@ -56,7 +62,7 @@ final class EntityDecoder: Decoder {
         self.entityType = entityType
         renamedIdKey = entityType.renamedIdKey
         noRow = Row()
-        row = noRow
+        unretainedRow = Unretained(noRow)
     }
 
     /// Prepares the decoding of rows: those of `statement` when given, whose
@@ -78,12 +84,12 @@ final class EntityDecoder: Decoder {
     func end() {
         isInUse = false
         readsStatement = false
-        row = noRow
+        unretainedRow = Unretained(noRow)
     }
 
     /// Decodes an entity from `row` through its `Codable` conformance.
     func decodeCodable<T: Entity>(_ type: T.Type, from row: Row) throws -> T {
-        if row !== self.row { self.row = row }
+        unretainedRow = Unretained(row)
         position = 0
         lookupCount = 0
         return try T(from: self)
@@ -98,7 +104,7 @@ final class EntityDecoder: Decoder {
     /// Prepares the read of an object from `row`.
     @usableFromInline
     func startReading(_ row: Row) {
-        if row !== self.row { self.row = row }
+        unretainedRow = Unretained(row)
         position = 0
         lookupCount = 0
     }
@@ -157,7 +163,7 @@ final class EntityDecoder: Decoder {
     @inlinable @inline(__always)
     func value<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, ofColumn name: String) throws -> Value? {
         guard let index = index(ofColumn: name) else { return nil }
-        return try row.decodeIfPresent(Value.self, atIndex: index)
+        return try unretainedRow.read { try $0.decodeIfPresent(Value.self, atIndex: index) }
     }
 
     /// The target id in the column of the `ToOne` relation `property`, or
@@ -165,7 +171,7 @@ final class EntityDecoder: Decoder {
     @inlinable @inline(__always)
     func targetId(ofRelation property: String) throws -> Id? {
         guard let index = index(ofRelation: property) else { return nil }
-        return try row.decodeIfPresent(Int64.self, atIndex: index).map(Id.init(bitPattern:))
+        return try unretainedRow.read { try $0.decodeIfPresent(Int64.self, atIndex: index) }.map(Id.init(bitPattern:))
     }
 
     /// A relation of type `T`, made by `T` from `pending`.

@@ -37,7 +37,10 @@ public final class Database {
     /// string comparison, which costs less than hashing. The caller's own
     /// string is kept, not the statement's: the same string compares by
     /// identity, without reading its characters.
-    @exclusivity(unchecked) private var lastCachedStatement: (sql: String, statement: Statement)?
+    // Two properties rather than a tuple: reading a tuple copies it, with
+    // a retain of the string and of the statement.
+    @exclusivity(unchecked) private var lastCachedSQL: String?
+    @exclusivity(unchecked) private var lastCachedStatement: Statement?
 
     /// The cancellation of the asynchronous access that runs, if any:
     /// once the task is cancelled, statements other than ROLLBACK throw
@@ -320,6 +323,7 @@ public final class Database {
     /// Drops what the connection holds before it closes.
     private func willClose(_ connection: SQLiteConnection) {
         statementCache.removeAll()
+        lastCachedSQL = nil
         lastCachedStatement = nil
         transactionStatements = transactionStatements.map { _ in nil }
         recordStatementCache.clear()
@@ -436,12 +440,15 @@ public final class Database {
     @usableFromInline
     func cachedStatementIfPresent(sql: String) -> Statement? {
         let statement: Statement
-        if let last = lastCachedStatement, last.sql.hasSameUTF8(as: sql) {
-            statement = last.statement
+        if let last = lastCachedStatement, let lastSQL = lastCachedSQL,
+           lastSQL.hasIdenticalRepresentation(sql) || lastSQL.hasSameUTF8(as: sql)
+        {
+            statement = last
         } else {
             guard let cached = statementCache[SQLText(sql)] else { return nil }
             statement = cached
-            lastCachedStatement = (sql, cached)
+            lastCachedSQL = sql
+            lastCachedStatement = cached
         }
         if statement.isReservedByCursor || sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
             return try? makeStatement(sql: sql)
@@ -473,6 +480,7 @@ public final class Database {
         }
         if statementCache.count >= configuration.maximumStatementCacheSize {
             statementCache.removeAll(keepingCapacity: true)
+            lastCachedSQL = nil
             lastCachedStatement = nil
         }
         statementCache[SQLText(sql)] = statement
@@ -712,6 +720,7 @@ public final class Database {
     /// needed.
     func clearStatementCaches() {
         statementCache.removeAll()
+        lastCachedSQL = nil
         lastCachedStatement = nil
         recordStatementCache.clear()
     }
