@@ -79,37 +79,50 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// nil for a struct, which no relation can lead back to.
     func write(_ entity: inout T, identity: AnyObject?, db: Database, context: PutContext) throws {
         try checkTable()
-        if let identity { context.begin(identity) }
-        defer { if let identity { context.end(identity) } }
+        // By identifier: a binding of the object would retain it.
+        let putObject = identity.map(ObjectIdentifier.init)
+        if let putObject { context.begin(putObject) }
+        defer { if let putObject { context.end(putObject) } }
         // The targets put below may have the type of the entity.
-        let encoded = state.encoder.isInUse ? EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey) : state.encoder
+        let shared = state.encoder
+        let encoded = shared.isInUse ? EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey) : shared
         encoded.isInUse = true
         defer {
             encoded.removeAll()
             encoded.isInUse = false
         }
         try encoded.encode(entity, with: coding)
-        for toOne in encoded.toOnes {
+        // The relations are read by index, not as elements: an element
+        // copies its two names too, with a retain of each.
+        var hasRelationWithoutTargetId = false
+        for index in encoded.toOnes.indices {
+            let relation = encoded.toOnes[index].relation
             // A load that `target` could not throw is reported here.
-            if let error = toOne.relation.takeLoadError() { throw error }
+            if let error = relation.takeLoadError() { throw error }
+            if relation.targetId == nil { hasRelationWithoutTargetId = true }
         }
         var cycle = false
         var hadUnsavedTargets = false
-        for toOne in encoded.toOnes where toOne.relation.targetId == nil {
-            if context.isDeep {
-                // Stored without the relation for now, and put again
-                // once the target has its id.
-                cycle = toOne.relation.hasUnsavedTarget || cycle
-                continue
-            }
-            hadUnsavedTargets = true
-            if try !toOne.relation.putUnsavedTarget(db, store: store, context: context) {
-                cycle = true
+        if hasRelationWithoutTargetId {
+            for index in encoded.toOnes.indices {
+                let relation = encoded.toOnes[index].relation
+                guard relation.targetId == nil else { continue }
+                if context.isDeep {
+                    // Stored without the relation for now, and put again
+                    // once the target has its id.
+                    cycle = relation.hasUnsavedTarget || cycle
+                    continue
+                }
+                hadUnsavedTargets = true
+                if try !relation.putUnsavedTarget(db, store: store, context: context) {
+                    cycle = true
+                }
             }
         }
         if hadUnsavedTargets {
             try encoded.encode(entity, with: coding)
         }
+        let table = self.table
         try table.prepare(db, for: encoded)
         if entity.id == 0 {
             let insert = try table.insertStatement(db, encodedColumns: encoded.columns)
@@ -138,20 +151,25 @@ public final class Box<T: Entity>: @unchecked Sendable {
         // Every list is attached to its stored owner, so that later changes
         // can be applied and reads reach the database; modified ones are
         // written.
-        let ownerId = encoded.toManys.isEmpty ? 0 : entity.id
-        for toMany in encoded.toManys {
-            let relation = toMany.relation
-            let property = toMany.property
-            if context.isDeep {
-                context.putAgain.append {
-                    try relation.save(db, store: self.store, ownerType: T.self, ownerId: ownerId, propertyName: property, context: context)
+        if !encoded.toManys.isEmpty {
+            let ownerId = entity.id
+            for toMany in encoded.toManys {
+                let relation = toMany.relation
+                let property = toMany.property
+                if context.isDeep {
+                    context.putAgain.append {
+                        try relation.save(db, store: self.store, ownerType: T.self, ownerId: ownerId, propertyName: property, context: context)
+                    }
+                } else {
+                    try relation.save(db, store: store, ownerType: T.self, ownerId: ownerId, propertyName: property, context: context)
                 }
-            } else {
-                try relation.save(db, store: store, ownerType: T.self, ownerId: ownerId, propertyName: property, context: context)
             }
         }
-        for toOne in encoded.toOnes {
-            toOne.relation.link = store.link
+        if !encoded.toOnes.isEmpty {
+            let link = store.link
+            for index in encoded.toOnes.indices {
+                encoded.toOnes[index].relation.attach(to: link)
+            }
         }
     }
 

@@ -13,7 +13,11 @@ final class EntityTable: @unchecked Sendable {
     /// The columns of the last object prepared for, which the table has:
     /// the next objects have the same, and compare them in order.
     @exclusivity(unchecked) private var preparedColumns: [String] = []
-    @exclusivity(unchecked) private var insertSQL: (encodedColumns: [String], sql: String, idIndex: Int?)?
+    // The insert's SQL in three properties rather than a tuple: reading a
+    // tuple copies it, with a retain of each of its references.
+    @exclusivity(unchecked) private var insertEncodedColumns: [String]?
+    @exclusivity(unchecked) private var insertSQL = ""
+    @exclusivity(unchecked) private var insertIdIndex: Int?
     @exclusivity(unchecked) private var upsertSQL: (columns: [String], sql: String)?
 
     /// `SELECT * FROM t WHERE id = ?`, generated once.
@@ -149,14 +153,16 @@ final class EntityTable: @unchecked Sendable {
     /// insert leaves out. The SQL is written once per set of columns, and
     /// its statement found in the connection's statement cache.
     func insertStatement(_ db: Database, encodedColumns: [String]) throws -> (statement: Statement, idIndex: Int?) {
-        if let insertSQL, insertSQL.encodedColumns == encodedColumns {
-            return (try db.cachedStatement(sql: insertSQL.sql), insertSQL.idIndex)
+        if insertEncodedColumns == encodedColumns {
+            return (try db.cachedStatement(sql: insertSQL), insertIdIndex)
         }
         let idIndex = encodedColumns.firstIndex(of: "id")
         var columns = encodedColumns
         if let idIndex { columns.remove(at: idIndex) }
         let statement = try Table(name).insertStatement(db, columns: columns)
-        insertSQL = (encodedColumns, statement.sql, idIndex)
+        insertEncodedColumns = encodedColumns
+        insertSQL = statement.sql
+        insertIdIndex = idIndex
         return (statement, idIndex)
     }
 

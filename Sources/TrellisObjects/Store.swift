@@ -481,13 +481,13 @@ final class PutContext {
     /// included.
     static let maximumDepth = 48
 
-    func begin(_ object: AnyObject) {
-        putting.append(ObjectIdentifier(object))
+    func begin(_ identifier: ObjectIdentifier) {
+        putting.append(identifier)
     }
 
-    /// Ends the put of `object`, the last one begun: puts nest.
-    func end(_ object: AnyObject) {
-        let identifier = ObjectIdentifier(object)
+    /// Ends the put of the object of `identifier`, the last one begun:
+    /// puts nest.
+    func end(_ identifier: ObjectIdentifier) {
         if putting.last == identifier {
             putting.removeLast()
         } else if let index = putting.lastIndex(of: identifier) {

@@ -199,7 +199,8 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
 protocol AnyToOne: AnyObject {
     static var targetTableName: String { get }
     var targetId: Id? { get set }
-    var link: StoreLink? { get set }
+    /// Links the relation to the store of its owner, which put it.
+    func attach(to link: StoreLink)
     /// Puts a target that is not stored yet. Returns false when the target
     /// is being put already (a cycle): the owner is then put again once
     /// the target has its id.
@@ -213,6 +214,12 @@ protocol AnyToOne: AnyObject {
 
 extension ToOne: AnyToOne {
     static var targetTableName: String { T.entityTableName }
+
+    func attach(to link: StoreLink) {
+        // Usually linked already: comparing costs no retain, unlike the
+        // assignment.
+        if self.link !== link { self.link = link }
+    }
 
     var hasUnsavedTarget: Bool { unsavedTarget != nil }
 
