@@ -70,28 +70,39 @@ final class EntityDecoder: Decoder {
     func begin(_ statement: Statement?) {
         isInUse = true
         guard let statement else { return }
+        statementToCheck = Unretained(statement)
+        readsStatement = true
+    }
+
+    /// The statement whose first row is next, until its columns are
+    /// compared with those of the memoized lookups. Not before: SQLite
+    /// prepares a statement again at its first step when another
+    /// connection changed the schema, and its columns may then move.
+    @exclusivity(unchecked) private var statementToCheck: Unretained<Statement>?
+
+    /// Forgets the memoized lookups when the statement's columns are not
+    /// those they were made for.
+    private func checkColumns(of statement: Unretained<Statement>) {
         // The same array when the statement is the one of the previous
         // fetch: comparing it costs no more than comparing references.
-        let statementColumns = statement.columnNames
+        let statementColumns = statement.read { $0.columnNames }
         if statementColumns != indexedColumns {
             indexedColumns = statementColumns
             columns.removeAll(keepingCapacity: true)
         }
-        readsStatement = true
     }
 
     /// Ends the decoding of the rows given since `begin`.
     func end() {
         isInUse = false
         readsStatement = false
+        statementToCheck = nil
         unretainedRow = Unretained(noRow)
     }
 
     /// Decodes an entity from `row` through its `Codable` conformance.
     func decodeCodable<T: Entity>(_ type: T.Type, from row: Row) throws -> T {
-        unretainedRow = Unretained(row)
-        position = 0
-        lookupCount = 0
+        startReading(row)
         return try T(from: self)
     }
 
@@ -107,6 +118,10 @@ final class EntityDecoder: Decoder {
         unretainedRow = Unretained(row)
         position = 0
         lookupCount = 0
+        if let statement = statementToCheck {
+            statementToCheck = nil
+            checkColumns(of: statement)
+        }
     }
 
     /// The id of the entity of the row, for its `ToMany` relations.
