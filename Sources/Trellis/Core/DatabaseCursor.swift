@@ -80,8 +80,9 @@ public final class DatabaseCursor<Element>: Cursor {
     }
 
     @usableFromInline
-    func firstRow() -> Row {
-        statement.checkColumnsAfterFirstStep()
+    func firstRow() throws -> Row {
+        // The scopes of joined rows count on the columns of the statement.
+        try statement.checkColumnsAfterFirstStep(assumedByRequest: layout != nil)
         let row = Row(statement: statement, layout: layout)
         self.row = row
         return row
@@ -100,7 +101,7 @@ public final class DatabaseCursor<Element>: Cursor {
                 end()
                 return nil
             }
-            let row = self.row ?? firstRow()
+            let row = try self.row ?? firstRow()
             let element = try decode(row)
             try row.checkRecordedDecodingError()
             return element

@@ -101,7 +101,9 @@ extension DatabaseValueConvertible {
     ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
     ///   `Self`.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try db.fetchAll(request.makePreparedRequest(db, forSingleResult: false)) { try $0.decode(Self.self, atIndex: 0) }
+        try db.withPreparedRequest(request, forSingleResult: false) { prepared in
+            try db.fetchAll(prepared) { try $0.decode(Self.self, atIndex: 0) }
+        }
     }
 
     /// The value of the first column of the first row of a request, or nil.
@@ -110,7 +112,9 @@ extension DatabaseValueConvertible {
     ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
     ///   `Self`.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true), decode: decodeFirstColumn) ?? nil
+        try db.withPreparedRequest(request, forSingleResult: true) { prepared in
+            try db.fetchOne(prepared, decode: decodeFirstColumn)
+        } ?? nil
     }
 
     /// The value of the first column of a fetched row, decoded as an
@@ -266,7 +270,9 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
     ///   `Self`.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try db.fetchAll(request.makePreparedRequest(db, forSingleResult: false)) { try $0.decode(Self.self, atIndex: 0) }
+        try db.withPreparedRequest(request, forSingleResult: false) { prepared in
+            try db.fetchAll(prepared) { try $0.decode(Self.self, atIndex: 0) }
+        }
     }
 
     /// The value of the first column of the first row of a request, or nil.
@@ -275,7 +281,9 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     ///   SQLite fails; a ``RowDecodingError`` if a value cannot be converted to
     ///   `Self`.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true), decode: decodeFirstColumn) ?? nil
+        try db.withPreparedRequest(request, forSingleResult: true) { prepared in
+            try db.fetchOne(prepared, decode: decodeFirstColumn)
+        } ?? nil
     }
 
     /// The value of the first column of a fetched row, decoded as an

@@ -100,7 +100,7 @@ extension Database {
     @inlinable
     func fetchAll<T>(
         _ statement: Statement, arguments: StatementArguments?, layout: RowLayout? = nil,
-        decode: (Row) throws -> T) throws -> [T]
+        assumesColumns: Bool = false, decode: (Row) throws -> T) throws -> [T]
     {
         if let arguments {
             try statement.setArguments(arguments)
@@ -111,7 +111,7 @@ extension Database {
         if statement.server != nil { return try fetchAllOnServer(statement, layout: layout, decode: decode) }
         defer { statement.reset() }
         guard try statement.step() else { return [] }
-        statement.checkColumnsAfterFirstStep()
+        try statement.checkColumnsAfterFirstStep(assumedByRequest: assumesColumns)
         let row = layout == nil ? statement.reusableRow : Row(statement: statement, layout: layout)
         row.beginReuse()
         defer { row.endReuse() }
@@ -127,7 +127,7 @@ extension Database {
     @inlinable
     func fetchOne<T>(
         _ statement: Statement, arguments: StatementArguments?, layout: RowLayout? = nil,
-        boundArguments: Bool = false, decode: (Row) throws -> T) throws -> T?
+        assumesColumns: Bool = false, boundArguments: Bool = false, decode: (Row) throws -> T) throws -> T?
     {
         if let arguments {
             try statement.setArguments(arguments)
@@ -138,7 +138,7 @@ extension Database {
         if statement.server != nil { return try fetchOneOnServer(statement, layout: layout, decode: decode) }
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        statement.checkColumnsAfterFirstStep()
+        try statement.checkColumnsAfterFirstStep(assumedByRequest: assumesColumns)
         let row = layout == nil ? statement.reusableRow : Row(statement: statement, layout: layout)
         let value = try decode(row)
         try row.checkRecordedDecodingError()
@@ -152,9 +152,9 @@ extension Database {
             return try fetchAll(request) { try decode(adaptation.adapt($0)) }
         }
         guard let supplementaryFetch = prepared.supplementaryFetch else {
-            return try fetchAll(prepared.statement, arguments: nil, layout: prepared.layout, decode: decode)
+            return try fetchAll(prepared.statement, arguments: nil, layout: prepared.layout, assumesColumns: true, decode: decode)
         }
-        let rows = try fetchAll(prepared.statement, arguments: nil, layout: prepared.layout) { $0.copy() }
+        let rows = try fetchAll(prepared.statement, arguments: nil, layout: prepared.layout, assumesColumns: true) { $0.copy() }
         try supplementaryFetch(self, rows)
         return try rows.map { row in
             let value = try decode(row)
@@ -170,15 +170,37 @@ extension Database {
             return try fetchOne(request) { try decode(adaptation.adapt($0)) }
         }
         guard let supplementaryFetch = prepared.supplementaryFetch else {
-            return try fetchOne(prepared.statement, arguments: nil, layout: prepared.layout, decode: decode)
+            return try fetchOne(prepared.statement, arguments: nil, layout: prepared.layout, assumesColumns: true, decode: decode)
         }
-        guard let row = try fetchOne(prepared.statement, arguments: nil, layout: prepared.layout, decode: { $0.copy() }) else {
+        guard let row = try fetchOne(
+            prepared.statement, arguments: nil, layout: prepared.layout, assumesColumns: true, decode: { $0.copy() })
+        else {
             return nil
         }
         try supplementaryFetch(self, [row])
         let value = try decode(row)
         try row.checkRecordedDecodingError()
         return value
+    }
+
+    /// Compiles `request` and runs `fetch` with it; compiles and runs it
+    /// once more when the schema changed under the first compilation.
+    ///
+    /// A request compiled before another connection changed the schema
+    /// may count on columns that moved (the scopes of joined rows, the
+    /// columns of an adapter): SQLite tells it at the first step only,
+    /// where the fetch throws rather than read the wrong columns. The
+    /// fetch has read nothing then, and the connection has forgotten the
+    /// old schema: compiled again, the request matches the new one.
+    @inlinable
+    func withPreparedRequest<R>(
+        _ request: some FetchRequest, forSingleResult singleResult: Bool, _ fetch: (PreparedRequest) throws -> R) throws -> R
+    {
+        do {
+            return try fetch(request.makePreparedRequest(self, forSingleResult: singleResult))
+        } catch let error as DatabaseError where error.isRequestCompiledUnderOldSchema {
+            return try fetch(request.makePreparedRequest(self, forSingleResult: singleResult))
+        }
     }
 
     /// A cursor over the rows of a prepared request. Prefetches need every
@@ -272,5 +294,23 @@ extension Statement {
         try checkParameterCount(values.count)
         try bind(values)
         try executeBoundStatement(arguments: values)
+    }
+}
+
+extension DatabaseError {
+    /// The error of a fetch whose request was compiled under a schema that
+    /// another connection changed since (see
+    /// ``Database/withPreparedRequest(_:forSingleResult:_:)``).
+    @usableFromInline
+    static func requestCompiledUnderOldSchema(sql: String) -> DatabaseError {
+        DatabaseError(
+            resultCode: .SQLITE_SCHEMA,
+            message: "the database schema changed since the request was compiled: run the request again",
+            sql: sql)
+    }
+
+    @usableFromInline
+    var isRequestCompiledUnderOldSchema: Bool {
+        resultCode == .SQLITE_SCHEMA
     }
 }

@@ -95,7 +95,9 @@ extension Row {
     /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
     ///   SQLite fails.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
-        try db.fetchAll(request.makePreparedRequest(db, forSingleResult: false)) { $0.copy() }
+        try db.withPreparedRequest(request, forSingleResult: false) { prepared in
+            try db.fetchAll(prepared) { $0.copy() }
+        }
     }
 
     /// A set of the rows of a request.
@@ -111,7 +113,9 @@ extension Row {
     /// - Throws: A ``DatabaseError`` if the request cannot be compiled or
     ///   SQLite fails.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
-        try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true)) { $0.copy() }
+        try db.withPreparedRequest(request, forSingleResult: true) { prepared in
+            try db.fetchOne(prepared) { $0.copy() }
+        }
     }
 }
 

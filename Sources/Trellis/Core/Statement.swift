@@ -364,17 +364,33 @@ public final class Statement {
     /// the step that gave the first row: the schema changed, maybe by
     /// another connection, unnoticed until that step. Called before the
     /// first row of each execution is read.
+    ///
+    /// - parameter assumedByRequest: whether the fetch relies on the
+    ///   columns the statement had when it was compiled (the scopes of
+    ///   joined rows, the columns of an adapter): it then throws when they
+    ///   moved, rather than read the wrong columns.
+    /// - Throws: ``DatabaseError/requestCompiledUnderOldSchema(sql:)`` if the
+    ///   columns moved and `assumedByRequest` is true.
     @inlinable
-    func checkColumnsAfterFirstStep() {
-        if sqlite3_stmt_status(sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0) != columnsReprepareCount {
-            columnsDidReprepare()
+    func checkColumnsAfterFirstStep(assumedByRequest: Bool = false) throws {
+        if sqlite3_stmt_status(sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0) != columnsReprepareCount,
+           columnsDidReprepare(), assumedByRequest
+        {
+            throw DatabaseError.requestCompiledUnderOldSchema(sql: sql)
         }
     }
 
+    /// Takes the columns of the statement prepared again; returns whether
+    /// they changed. What the connection derived from the old schema is
+    /// forgotten then: the schema changed.
     @usableFromInline
-    func columnsDidReprepare() {
+    func columnsDidReprepare() -> Bool {
         columnsReprepareCount = sqlite3_stmt_status(sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
-        updateColumns(Self.columnNames(of: sqliteStatement))
+        let names = Self.columnNames(of: sqliteStatement)
+        guard names != columnNames else { return false }
+        updateColumns(names)
+        database.clearSchemaDerivedCaches()
+        return true
     }
 
     /// Takes the columns that the server told for the statement.

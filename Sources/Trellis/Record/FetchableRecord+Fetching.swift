@@ -87,7 +87,9 @@ extension FetchableRecord {
     ///   a row cannot be decoded.
     @inlinable
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try db.fetchAll(request.makePreparedRequest(db, forSingleResult: false)) { try Self(row: $0) }
+        try db.withPreparedRequest(request, forSingleResult: false) { prepared in
+            try db.fetchAll(prepared) { try Self(row: $0) }
+        }
     }
 
     /// The first record of a request, or nil.
@@ -97,7 +99,9 @@ extension FetchableRecord {
     ///   a row cannot be decoded.
     @inlinable
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try db.fetchOne(request.makePreparedRequest(db, forSingleResult: true)) { try Self(row: $0) }
+        try db.withPreparedRequest(request, forSingleResult: true) { prepared in
+            try db.fetchOne(prepared) { try Self(row: $0) }
+        }
     }
 }
 
