@@ -117,8 +117,12 @@ extension Database {
     public func beginTransaction(_ kind: TransactionKind? = nil) throws {
         switch kind ?? defaultTransactionKind {
         case .deferred: try execute(.beginDeferred)
-        case .immediate: try execute(.beginImmediate)
-        case .exclusive: try execute(.beginExclusive)
+        case .immediate:
+            try execute(.beginImmediate)
+            noticeChangesElsewhereAtWriteLock()
+        case .exclusive:
+            try execute(.beginExclusive)
+            noticeChangesElsewhereAtWriteLock()
         }
     }
 

@@ -772,6 +772,20 @@ public final class Database {
         accessStart = (version, totalChangesCount)
     }
 
+    /// Notices, once a transaction holds the write lock, a change that
+    /// another connection made since the access began: the data version
+    /// that the access started with was the one of the last time the
+    /// connection read the file, and taking the lock reads it again. A
+    /// write that follows then works from the schema as it is now (an
+    /// update writes a column that another connection added).
+    func noticeChangesElsewhereAtWriteLock() {
+        guard let start = accessStart, let startVersion = start.version, let version = dataVersion,
+              version != startVersion, start.totalChanges == totalChangesCount
+        else { return }
+        schemaDidChangeElsewhere()
+        accessStart = (version, totalChangesCount)
+    }
+
     /// Remembers the data version at the end of an access (see
     /// ``willStartAccess(recordingWrittenTables:)``).
     func didEndAccess() {

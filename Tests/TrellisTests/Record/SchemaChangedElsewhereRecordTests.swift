@@ -22,6 +22,13 @@ private struct ReshapedHandPlayer: FetchableRecord, TableRecord {
     }
 }
 
+private struct AnnotatedPlayer: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "annotatedPlayer"
+    var id: Int64
+    var name: String
+    var note: String?
+}
+
 /// Another connection changes a table between two fetches of a cached
 /// statement: SQLite prepares the statement again at its first step, and
 /// the columns it reads move. The records must read the columns left.
@@ -60,5 +67,28 @@ private struct ReshapedHandPlayer: FetchableRecord, TableRecord {
         try other.close()
 
         #expect(try fetch() == Array(repeating: ["A", nil, "C"], count: 4))
+    }
+
+    @Test func anUpdateWritesAColumnThatAnotherConnectionAdded() throws {
+        let path = NSTemporaryDirectory() + "trellis-annotated-" + UUID().uuidString + ".sqlite"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let dbQueue = try DatabaseQueue(path: path)
+        try dbQueue.write { db in
+            try db.create(table: "annotatedPlayer") { t in
+                t.primaryKey("id", .integer)
+                t.column("name", .text).notNull()
+            }
+            try db.execute(sql: "INSERT INTO annotatedPlayer (id, name) VALUES (1, 'A')")
+            // The table has no note column yet: an update writes the others.
+            try AnnotatedPlayer(id: 1, name: "B", note: "first").update(db)
+        }
+
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in try db.execute(sql: "ALTER TABLE annotatedPlayer ADD COLUMN note TEXT") }
+        try other.close()
+
+        try dbQueue.write { db in try AnnotatedPlayer(id: 1, name: "C", note: "second").update(db) }
+        let row = try dbQueue.read { db in try Row.fetchOne(db, sql: "SELECT name, note FROM annotatedPlayer") }
+        #expect(row == ["name": "C", "note": "second"])
     }
 }
