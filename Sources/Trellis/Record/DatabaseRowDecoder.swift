@@ -337,11 +337,10 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         // A nested record that reads the same row, such as the `book`
         // of `struct BookInfo { var book: Book; var author: Author }`.
         if let first = keyDecodedFromRow, first != name {
-            let scopes = row.scopes.names.sorted()
             throw DecodingError.keyNotFound(key, DecodingError.Context(
                 codingPath: codingPath,
                 debugDescription: "No such key: \(first) or \(name): two records can not both decode the columns of \(recordType)"
-                    + (scopes.isEmpty ? " (include an association for each)" : " (the row has the scopes \(scopes.joined(separator: ", ")))")))
+                    + row.associationKeysHint))
         }
         keyDecodedFromRow = name
         if let fetchableType = fetchableTypes.fetchableType(of: T.self) {
