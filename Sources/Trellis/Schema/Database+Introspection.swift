@@ -231,11 +231,13 @@ extension Database {
     }
 
     private func isWithoutRowID(_ table: String, in schemaName: String?) throws -> Bool {
-        // `table_list` (SQLite 3.37+) knows; the statement may hold
-        // comments, with parentheses, after its options.
-        let listSQL = "SELECT wr FROM pragma_table_list WHERE name = ? COLLATE NOCASE AND (? IS NULL OR schema = ? COLLATE NOCASE)"
-        if let listed = try? Bool.fetchOne(self, sql: listSQL, arguments: [table, schemaName, schemaName]) {
-            return listed
+        // SQLite knows: a WITHOUT ROWID table refuses to select the rowid
+        // (the statement is prepared, never run). The CREATE statement
+        // may hold comments, with parentheses, after its options.
+        let names = Set(try columns(in: table, in: schemaName).map { $0.name.lowercased() })
+        if let free = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) {
+            let qualified = (schemaName.map { $0.quotedDatabaseIdentifier + "." } ?? "") + table.quotedDatabaseIdentifier
+            return (try? makeStatement(sql: "SELECT \(free) FROM \(qualified) LIMIT 0")) == nil
         }
         let sql: String = try schemaObject(type: "table", name: table, in: schemaName)?["sql"] ?? ""
         // Table options follow the last parenthesis: `) WITHOUT ROWID, STRICT`.
