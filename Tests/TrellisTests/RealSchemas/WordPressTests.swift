@@ -141,3 +141,43 @@ import Trellis
         }
     }
 }
+
+/// Terms of WordPress's SQLite schema with a key added by a plugin: the
+/// slug of a term, text compared without case, referenced from a table
+/// that wrote it in another case.
+@Suite struct WordPressTermSlugTests {
+    static let script = """
+        CREATE TABLE wp_terms (term_id integer NOT NULL PRIMARY KEY AUTOINCREMENT, name text NOT NULL DEFAULT '' COLLATE NOCASE, slug text NOT NULL DEFAULT '' COLLATE NOCASE UNIQUE);
+        CREATE TABLE wp_term_notes (note_id integer NOT NULL PRIMARY KEY AUTOINCREMENT, term_slug text NOT NULL COLLATE NOCASE REFERENCES wp_terms (slug), note text NOT NULL);
+        INSERT INTO wp_terms (name, slug) VALUES ('Uncategorized', 'uncategorized'), ('News', 'news');
+        INSERT INTO wp_term_notes (term_slug, note) VALUES ('News', 'Front page'), ('news', 'Weekly'), ('UNCATEGORIZED', 'Default');
+        """
+
+    struct Term: Codable, FetchableRecord, TableRecord {
+        static let databaseTableName = "wp_terms"
+        static let notes = hasMany(TermNote.self).forKey("notes")
+        var term_id: Int64
+        var slug: String
+    }
+
+    struct TermNote: Codable, FetchableRecord, TableRecord {
+        static let databaseTableName = "wp_term_notes"
+        var term_slug: String
+        var note: String
+    }
+
+    @Test func prefetchedNotesMatchTheSlugWithoutCase() throws {
+        struct TermInfo: Decodable, FetchableRecord {
+            var term: Term
+            var notes: [TermNote]
+        }
+        let file = try RealDatabaseFile(Self.script)
+        try file.open().read { (db) throws in
+            let counts = try Row.fetchAll(db, Term.annotated(with: Term.notes.count.forKey("count")).order(Column("term_id")))
+            #expect(counts.map { $0["count"] as Int } == [1, 2])
+            let infos = try Term.including(all: Term.notes.order(Column("note_id"))).order(Column("term_id"))
+                .asRequest(of: TermInfo.self).fetchAll(db)
+            #expect(infos.map { $0.notes.map(\.note) } == [["Default"], ["Front page", "Weekly"]])
+        }
+    }
+}
