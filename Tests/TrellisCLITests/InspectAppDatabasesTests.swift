@@ -111,4 +111,29 @@ import TrellisCLICore
         #expect(box.error == nil)
         #expect(report.tables.first { $0.name == "place_search" }?.virtualTableModule == "fts4")
     }
+
+    @Test func signalStoreKeysAndSelfReferencesGiveDistinctMembers() throws {
+        let report = try inspect("""
+            CREATE TABLE messages (rowid INTEGER PRIMARY KEY ASC, id STRING UNIQUE, conversationId STRING, body TEXT);
+            CREATE TABLE mentions (messageId REFERENCES messages (id) ON DELETE CASCADE, mentionAci STRING, start INTEGER, length INTEGER);
+            CREATE TABLE sticker_packs (id TEXT PRIMARY KEY, title STRING);
+            CREATE TABLE stickers (id INTEGER NOT NULL, packId TEXT NOT NULL, emoji STRING, PRIMARY KEY (id, packId), CONSTRAINT stickers_fk FOREIGN KEY (packId) REFERENCES sticker_packs(id) ON DELETE CASCADE);
+            CREATE TABLE employees (id INTEGER PRIMARY KEY, name TEXT, manager_id INTEGER REFERENCES employees(id), mentor_id INTEGER REFERENCES employees(id));
+            CREATE TABLE "people"("rowid" TEXT, "name" TEXT);
+            """)
+        #expect(report.tables.allSatisfy { $0.error == nil })
+        let messages = try #require(report.tables.first { $0.name == "messages" })
+        #expect(messages.primaryKey == ["rowid"])
+        #expect(messages.hasExplicitPrimaryKey)
+        #expect(report.tables.first { $0.name == "people" }?.hasExplicitPrimaryKey == false)
+        let declarations = report.associations.map { "\($0.table): \($0.declaration)" }
+        #expect(declarations.contains("messages: static let mentions = hasMany(Mention.self)"))
+        #expect(declarations.contains("mentions: static let message = belongsTo(Message.self)"))
+        #expect(declarations.contains("sticker_packs: static let stickers = hasMany(Sticker.self)"))
+        let employees = report.associations.filter { $0.table == "employees" }.map(\.declaration)
+        let names = employees.map { $0.split(separator: " ")[2] }
+        #expect(Set(names).count == names.count)
+        #expect(names.count == 4)
+        #expect(report.ambiguities.map(\.from) == ["employees"])
+    }
 }

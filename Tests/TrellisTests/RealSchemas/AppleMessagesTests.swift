@@ -200,3 +200,38 @@ import Trellis
         }
     }
 }
+
+/// Handles are unique by address and service: an upsert of a known one
+/// updates it, and the record learns the rowid of that row.
+@Suite struct AppleMessagesHandleUpsertTests {
+    struct HandleRecord: Codable, FetchableRecord, MutablePersistableRecord {
+        static let databaseTableName = "handle"
+        var ROWID: Int64?
+        var id: String
+        var country: String?
+        var service: String
+        mutating func didInsert(_ inserted: InsertionSuccess) { ROWID = inserted.rowID }
+    }
+
+    @Test func anUpsertOfAKnownHandleReportsItsRowID() throws {
+        let file = try RealDatabaseFile(AppleMessagesTests.script)
+        try file.open().write { (db) throws in
+            try db.execute(sql: "INSERT INTO chat (guid) VALUES ('SMS;-;+15555550199')")
+            #expect(db.lastInsertedRowID == 3)
+            var known = HandleRecord(ROWID: nil, id: "friend@example.com", country: "fr", service: "iMessage")
+            try known.upsert(db)
+            #expect(known.ROWID == 2)
+            #expect(try String.fetchOne(db, sql: "SELECT country FROM handle WHERE ROWID = 2") == "fr")
+            #expect(try HandleRecord.fetchCount(db) == 3)
+            var fresh = HandleRecord(ROWID: nil, id: "new@example.com", country: nil, service: "iMessage")
+            try fresh.upsert(db)
+            // The upsert that updated handle 2 took 4 from AUTOINCREMENT.
+            #expect(fresh.ROWID == 5)
+            var sms = HandleRecord(ROWID: nil, id: "+15555550100", country: "ca", service: "SMS")
+            let upserted = try sms.upsertAndFetch(db)
+            #expect(upserted.ROWID == 3)
+            #expect(sms.ROWID == 3)
+            #expect(upserted.country == "ca")
+        }
+    }
+}

@@ -89,3 +89,32 @@ import Trellis
         }
     }
 }
+
+/// Records of an imported table learn the rowid, not their `rowid` column.
+@Suite struct CSVImportInsertionTests {
+    struct Person: Codable, FetchableRecord, MutablePersistableRecord {
+        static let databaseTableName = "people"
+        var rowid: String?
+        var name: String
+        var city: String
+        var insertedRowID: Int64?
+        enum CodingKeys: String, CodingKey { case rowid, name, city }
+        mutating func didInsert(_ inserted: InsertionSuccess) { insertedRowID = inserted.rowID }
+    }
+
+    @Test func insertionsReportTheRowIDOfTheRow() throws {
+        let file = try RealDatabaseFile(CSVImportTests.script)
+        try file.open().write { (db) throws in
+            var dan = Person(rowid: "40", name: "Dan", city: "Nice")
+            try dan.insert(db)
+            #expect(dan.insertedRowID == 4)
+            var eve = Person(rowid: "41", name: "Eve", city: "Metz")
+            try eve.upsert(db)
+            #expect(eve.insertedRowID == 5)
+            let fetched = try Person(rowid: "42", name: "Fay", city: "Pau").insertAndFetch(db)
+            #expect(fetched.rowid == "42")
+            let rows = try Row.fetchAll(db, sql: #"SELECT _rowid_ AS r, "rowid" AS c FROM people WHERE _rowid_ > 3"#)
+            #expect(rows == [["r": 4, "c": "40"], ["r": 5, "c": "41"], ["r": 6, "c": "42"]])
+        }
+    }
+}
