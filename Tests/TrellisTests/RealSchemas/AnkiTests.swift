@@ -225,4 +225,19 @@ import Trellis
             #expect(duplicate?.resultCode == .SQLITE_CONSTRAINT)
         }
     }
+
+    @Test func textThatIsNoJSONFailsClearlyForAnArray() throws {
+        struct TaggedNote: Decodable, FetchableRecord {
+            var id: Int64
+            var tags: [String]
+        }
+        let file = try RealDatabaseFile(Self.script, collations: [Self.unicase])
+        try file.open().read { (db) throws in
+            // Anki separates tags with spaces, not as JSON.
+            let error = #expect(throws: (any Error).self) {
+                try TaggedNote.fetchAll(db, sql: "SELECT id, tags FROM notes ORDER BY id")
+            }
+            #expect(String(describing: error).contains(#"not valid JSON. (decoding Array<String> from JSON column "tags" of TaggedNote)"#))
+        }
+    }
 }
