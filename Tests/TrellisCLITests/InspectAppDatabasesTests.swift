@@ -136,4 +136,23 @@ import TrellisCLICore
         #expect(names.count == 4)
         #expect(report.ambiguities.map(\.from) == ["employees"])
     }
+
+    @Test func aVirtualTableOfAModuleThatIsNotLoadedIsReportedWithItsError() throws {
+        // A file of embeddings made with the sqlite-vec extension: its
+        // `vec0` tables need the extension, which the inspector lacks.
+        let report = try inspect("""
+            CREATE TABLE documents (id INTEGER PRIMARY KEY, title TEXT NOT NULL);
+            CREATE TABLE documents_embeddings_info (key TEXT PRIMARY KEY, value ANY) WITHOUT ROWID;
+            PRAGMA writable_schema = ON;
+            INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql)
+              VALUES ('table', 'documents_embeddings', 'documents_embeddings', 0, 'CREATE VIRTUAL TABLE documents_embeddings USING vec0(embedding float[4])');
+            PRAGMA writable_schema = OFF;
+            """)
+        #expect(report.tables.map(\.name) == ["documents", "documents_embeddings", "documents_embeddings_info"])
+        let embeddings = try #require(report.tables.first { $0.name == "documents_embeddings" })
+        #expect(embeddings.error == "no such module: vec0")
+        #expect(embeddings.virtualTableModule == "vec0")
+        #expect(report.tables.filter { $0.error == nil }.map(\.name) == ["documents", "documents_embeddings_info"])
+        #expect(ReportRenderer.text(report).contains("Table documents_embeddings (virtual table, vec0)\nCould not be read: no such module: vec0"))
+    }
 }

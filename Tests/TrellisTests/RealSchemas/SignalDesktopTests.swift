@@ -117,3 +117,28 @@ import Trellis
         }
     }
 }
+
+/// A file of embeddings made with the sqlite-vec extension, opened
+/// without it: its `vec0` table fails clearly, the others are read.
+@Suite struct VectorExtensionFileTests {
+    @Test func aTableOfAModuleThatIsNotLoadedFailsClearly() throws {
+        let file = try RealDatabaseFile("""
+            CREATE TABLE documents (id INTEGER PRIMARY KEY, title TEXT NOT NULL);
+            INSERT INTO documents VALUES (1, 'SQLite');
+            PRAGMA writable_schema = ON;
+            INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql)
+              VALUES ('table', 'documents_embeddings', 'documents_embeddings', 0, 'CREATE VIRTUAL TABLE documents_embeddings USING vec0(embedding float[4])');
+            PRAGMA writable_schema = OFF;
+            """)
+        try file.open().read { (db) throws in
+            #expect(try Table("documents").fetchCount(db) == 1)
+            #expect(try db.tableExists("documents_embeddings"))
+            let columns = #expect(throws: DatabaseError.self) { try db.columns(in: "documents_embeddings") }
+            #expect(columns?.message == "no such module: vec0")
+            let fetch = #expect(throws: DatabaseError.self) { try Table("documents_embeddings").fetchAll(db) }
+            #expect(fetch?.message == "no such module: vec0")
+            let key = #expect(throws: DatabaseError.self) { try db.primaryKey("documents_embeddings") }
+            #expect(key?.message == "no such module: vec0")
+        }
+    }
+}
