@@ -70,8 +70,17 @@ extension Database {
         for table in [originTable, destinationTable] where try !tableExists(table) && !viewExists(table) {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }
-        let candidates = try foreignKeys(on: originTable).filter {
-            $0.destinationTable.lowercased() == destinationTable.lowercased()
+        var candidates: [ForeignKeyInfo] = []
+        for foreignKey in try foreignKeys(on: originTable)
+        where foreignKey.destinationTable.lowercased() == destinationTable.lowercased() {
+            // A key declared twice (by a column constraint and a table
+            // constraint, or by two migrations) is one key, not an
+            // ambiguity.
+            let mapping = foreignKey.mapping.map { [$0.origin.lowercased(), $0.destination.lowercased()] }
+            if candidates.contains(where: { $0.mapping.map { [$0.origin.lowercased(), $0.destination.lowercased()] } == mapping }) {
+                continue
+            }
+            candidates.append(foreignKey)
         }
         if let foreignKey {
             if let destinationColumns = foreignKey.destinationColumns {

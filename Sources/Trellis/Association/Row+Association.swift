@@ -126,3 +126,19 @@ extension Row {
         get throws { try decode(Set<Record>.self, forKey: key) }
     }
 }
+
+extension Row {
+    /// What a record whose property names no association of the row can
+    /// use instead: the keys of its joined and of its prefetched
+    /// associations (a `hasMany(Review.self)` of the table `revlog`
+    /// prefetches the key `revlogs`, not `reviews`).
+    var associationKeysHint: String {
+        let scopes = scopes.names.sorted()
+        let prefetched = Set(self.prefetched.keys).sorted()
+        if scopes.isEmpty && prefetched.isEmpty { return " (include an association for each)" }
+        var parts: [String] = []
+        if !scopes.isEmpty { parts.append("the scopes \(scopes.joined(separator: ", "))") }
+        if !prefetched.isEmpty { parts.append("the prefetched rows \(prefetched.joined(separator: ", "))") }
+        return " (the row has \(parts.joined(separator: " and ")))"
+    }
+}

@@ -33,7 +33,8 @@ struct ToManyPrefetch: Sendable {
                         let value = row.databaseValue(atIndex: index)
                         return value.isNull ? nil : value
                     } },
-                    bindings: { [$0] }, childKey: { row, positions in row.databaseValue(atIndex: positions[0]) })
+                    bindings: { [$0] }, childKey: { row, positions in row.databaseValue(atIndex: positions[0]) },
+                    looseKey: { $0.looseComparisonKey })
         } else {
             let parentColumns = firstPairs.map(\.parent)
             try run(db, parentRows: parentRows, key: key, linkColumns: firstPairs.map(\.child),
@@ -45,7 +46,8 @@ struct ToManyPrefetch: Sendable {
                         }
                         return values
                     },
-                    bindings: { $0 }, childKey: { row, positions in positions.map { row.databaseValue(atIndex: $0) } })
+                    bindings: { $0 }, childKey: { row, positions in positions.map { row.databaseValue(atIndex: $0) } },
+                    looseKey: { $0.map(\.looseComparisonKey) })
         }
     }
 
@@ -53,11 +55,12 @@ struct ToManyPrefetch: Sendable {
     /// `parentKey` reads the link of a parent (nil when NULL, which matches
     /// no row, as in SQLite), `bindings` turns a link into the values a
     /// query compares, and `childKey` reads the link of an associated row
-    /// at the positions of its link columns.
+    /// at the positions of its link columns. `looseKey` gives the link as
+    /// SQLite's comparisons may match it after a conversion.
     private func run<LinkKey: Hashable>(
         _ db: Database, parentRows: [Row], key: String, linkColumns: [String],
         parentKey: (Row) -> LinkKey?, bindings: (LinkKey) -> [DatabaseValue],
-        childKey: (Row, [Int]) -> LinkKey) throws
+        childKey: (Row, [Int]) -> LinkKey, looseKey: (LinkKey) -> LinkKey) throws
     {
         // Each distinct link has a group of rows; parents share groups.
         var groupIndexes: [LinkKey: Int] = [:]
@@ -82,6 +85,17 @@ struct ToManyPrefetch: Sendable {
         var groupRows = [[Row]](repeating: [], count: distinctKeys.count)
         var groupPositions = [[Int]](repeating: [], count: distinctKeys.count)
         var groupBatches = [RowBatch?](repeating: nil, count: distinctKeys.count)
+        // The groups of the parents by loose link, built on the first row
+        // that SQLite matched with a conversion.
+        var looseGroups: [LinkKey: [Int]]?
+        func add(_ row: Row, to index: Int, batch: RowBatch?) {
+            if let batch {
+                groupPositions[index].append(batch.append(row))
+                groupBatches[index] = batch
+            } else {
+                groupRows[index].append(row.copy())
+            }
+        }
         let keysPerQuery = Self.chunkSize / max(1, linkColumns.count)
         var start = 0
         while start < distinctKeys.count {
@@ -99,16 +113,20 @@ struct ToManyPrefetch: Sendable {
                     index = linkIndex
                     previous = (link, index)
                 } else {
-                    // The link is not one of the parents' (a type conversion
-                    // of SQLite's comparison): the row is dropped.
+                    // SQLite matched the row after a conversion: the text
+                    // '42' of an untyped column equals the integer 42 of a
+                    // numeric key, 'Ann' equals 'ann' in a NOCASE column.
+                    // The row goes to the parents whose link compares the
+                    // same way, as a join would give it to them.
+                    if looseGroups == nil {
+                        var groups: [LinkKey: [Int]] = [:]
+                        for (index, key) in distinctKeys.enumerated() { groups[looseKey(key), default: []].append(index) }
+                        looseGroups = groups
+                    }
+                    for index in looseGroups?[looseKey(link)] ?? [] { add(row, to: index, batch: batch) }
                     return
                 }
-                if let batch {
-                    groupPositions[index].append(batch.append(row))
-                    groupBatches[index] = batch
-                } else {
-                    groupRows[index].append(row.copy())
-                }
+                add(row, to: index, batch: batch)
             }
             start = end
         }
@@ -120,6 +138,30 @@ struct ToManyPrefetch: Sendable {
         for (row, group) in zip(parentRows, parentGroups) {
             row.prefetched[key] = group.map { groups[$0] } ?? noRows
         }
+    }
+
+    /// The parent table and column of a single-column link, when SQLite
+    /// compares the link column with another affinity than that column
+    /// (numeric, text, or none); nil when they compare alike.
+    private func parentOfOtherAffinity(_ db: Database, linkColumn: String) throws -> (table: String, column: String)? {
+        guard !db.usesServer, hops[0].onCondition == nil, let pair = try hops[0].columnPairs(db).first else { return nil }
+        let parentTable = hops[0].originTable
+        let childTable = hops[0].destinationTable
+        func comparisonClass(_ table: String, _ column: String) throws -> Int? {
+            guard let info = try db.columns(in: table).first(where: { $0.name.lowercased() == column.lowercased() }) else {
+                return nil
+            }
+            let type = info.type.uppercased()
+            if type.contains("INT") { return 0 }
+            if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return 1 }
+            if type.contains("BLOB") || type.isEmpty { return 2 }
+            return 0  // REAL and NUMERIC compare as numbers, as INTEGER.
+        }
+        guard let parentClass = try comparisonClass(parentTable, pair.parent),
+              let childClass = try comparisonClass(childTable, linkColumn),
+              parentClass != childClass
+        else { return nil }
+        return (parentTable, pair.parent)
     }
 
     /// Runs the query of the associated rows for `keys`, and gives each
@@ -138,7 +180,24 @@ struct ToManyPrefetch: Sendable {
 
         // WHERE link IN (keys)
         let condition: SQLExpression
-        if linkExpressions.count == 1 {
+        if linkExpressions.count == 1, let parent = try parentOfOtherAffinity(db, linkColumn: linkColumns[0]) {
+            // The link column compares with another affinity than the
+            // parent key: an untyped `messageId` holds the text '42' that
+            // a join finds equal to the integer 42 of a STRING key, and
+            // that the bound 42 does not match. The parents' own column
+            // compares as the join does.
+            var elements: [SQL.Element] = [
+                .expression(linkExpressions[0]), .sql(" IN (SELECT ", StatementArguments()), .identifier(parent.column),
+                .sql(" FROM ", StatementArguments()), .identifier(parent.table), .sql(" WHERE ", StatementArguments()),
+                .identifier(parent.column), .sql(" IN (", StatementArguments()),
+            ]
+            for (index, values) in keys.enumerated() {
+                if index > 0 { elements.append(.sql(", ", StatementArguments())) }
+                elements.append(.expression(SQLExpression(.value(values[0]))))
+            }
+            elements.append(.sql("))", StatementArguments()))
+            condition = SQLExpression(.literal(SQL(elements: elements)))
+        } else if linkExpressions.count == 1 {
             condition = SQLExpression(.inList(linkExpressions[0], keys.map { .value($0[0]) }, negated: false))
         } else {
             condition = SQLExpression(.associative("OR", keys.map { values in

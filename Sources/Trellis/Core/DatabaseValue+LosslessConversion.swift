@@ -45,3 +45,26 @@ extension DatabaseValue {
         }
     }
 }
+
+extension DatabaseValue {
+    /// The value as SQLite's comparisons may find it equal to another
+    /// after a conversion: a number, or text that spells one, as the same
+    /// number; other text without the case of its ASCII letters (NOCASE).
+    var looseComparisonKey: DatabaseValue {
+        switch storage {
+        case .int64, .null, .blob:
+            return self
+        case .double(let value):
+            return Int64(exactly: value).map { DatabaseValue(storage: .int64($0)) } ?? self
+        case .string(let text):
+            if let integer = losslessInteger(Int64.self) { return DatabaseValue(storage: .int64(integer)) }
+            if let double = losslessDouble() {
+                return Int64(exactly: double).map { DatabaseValue(storage: .int64($0)) } ?? DatabaseValue(storage: .double(double))
+            }
+            let folded = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+                ("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32) ?? scalar : scalar
+            }))
+            return DatabaseValue(storage: .string(folded))
+        }
+    }
+}

@@ -257,7 +257,12 @@ extension Decimal: DatabaseValueConvertible {
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Decimal? {
         switch dbValue.storage {
         case .int64(let value): return Decimal(value)
-        case .double(let value): return Decimal(value)
+        // The shortest decimal text of the double, as SQLite and Swift
+        // print it: `Decimal(19.99)` is 19.98999999999999488, and a
+        // `decimal(10,2)` column stores 19.99 as a double.
+        case .double(let value):
+            guard value.isFinite else { return nil }
+            return Decimal(string: "\(value)", locale: Locale(identifier: "en_US_POSIX"))
         // Only text that is a number in full: `Decimal(string:)` reads a
         // prefix ('20 small cigars' as 20).
         case .string(let string):
@@ -304,7 +309,13 @@ extension NSNumber: DatabaseValueConvertible {
         case .int64(let value):
             number = wantsDecimal ? NSDecimalNumber(value: value) : NSNumber(value: value)
         case .double(let value):
-            number = wantsDecimal ? NSDecimalNumber(value: value) : NSNumber(value: value)
+            if wantsDecimal {
+                // Through its shortest decimal text, as a Decimal reads it.
+                guard let decimal = Decimal.fromDatabaseValue(dbValue) else { return nil }
+                number = NSDecimalNumber(decimal: decimal)
+            } else {
+                number = NSNumber(value: value)
+            }
         case .string:
             guard let decimal = Decimal.fromDatabaseValue(dbValue), !decimal.isNaN else { return nil }
             number = NSDecimalNumber(decimal: decimal)

@@ -298,8 +298,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     func decodeIfPresent<T: Decodable, Key: CodingKey>(_ type: T.Type, column name: String, key: Key) throws -> T? {
         if let index = row.index(ofColumn: name) {
             if row.hasNull(atIndex: index) { return nil }
-            return try ColumnDecoder(row: row, index: index, column: name, recordType: recordType, parentPath: codingPath, key: key)
-                .decode(T.self)
+            return try decodeColumn(T.self, at: index, column: name, key: key)
         }
         if let scope = row.scopes[name] {
             if !scope.containsNonNullValue { return nil }
@@ -318,8 +317,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, column name: String, key: Key) throws -> T {
         // A column first, then a scope of the same name, as in GRDB.
         if let index = row.index(ofColumn: name) {
-            return try ColumnDecoder(row: row, index: index, column: name, recordType: recordType, parentPath: codingPath, key: key)
-                .decode(T.self)
+            return try decodeColumn(T.self, at: index, column: name, key: key)
         }
         if let scope = row.scopes[name] {
             return try decodeRecord(T.self, from: scope, key: key)
@@ -337,17 +335,34 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         // A nested record that reads the same row, such as the `book`
         // of `struct BookInfo { var book: Book; var author: Author }`.
         if let first = keyDecodedFromRow, first != name {
-            let scopes = row.scopes.names.sorted()
             throw DecodingError.keyNotFound(key, DecodingError.Context(
                 codingPath: codingPath,
                 debugDescription: "No such key: \(first) or \(name): two records can not both decode the columns of \(recordType)"
-                    + (scopes.isEmpty ? " (include an association for each)" : " (the row has the scopes \(scopes.joined(separator: ", ")))")))
+                    + row.associationKeysHint))
         }
         keyDecodedFromRow = name
         if let fetchableType = fetchableTypes.fetchableType(of: T.self) {
             return try decodeFetchable(fetchableType, as: T.self, in: recordType, from: row, parentPath: codingPath, key: key)
         }
         return try decodeWithRowDecoder(T.self, in: recordType, from: row, parentPath: codingPath, key: key)
+    }
+
+    /// Decodes a column. A record that can not be read from it, when the
+    /// row also has an association of the same key (a `parent` column
+    /// and a `parent` association), fails with an error that says the
+    /// column hides the association.
+    private func decodeColumn<T: Decodable, Key: CodingKey>(_ type: T.Type, at index: Int, column name: String, key: Key) throws -> T {
+        do {
+            return try ColumnDecoder(row: row, index: index, column: name, recordType: recordType, parentPath: codingPath, key: key)
+                .decode(T.self)
+        } catch let error as RowDecodingError
+            where !(T.self is any DatabaseValueConvertible.Type)
+            && (row.scopesTree[name] != nil || row.prefetchedRows[name] != nil)
+        {
+            throw RowDecodingError(
+                reason: error.reason,
+                message: error.message + " - the column \"\(name)\" hides the association of the same key: give the association another key")
+        }
     }
 
     private func columnNotFound(_ name: String, _ type: Any.Type) -> RowDecodingError {

@@ -364,11 +364,10 @@ public struct RecordRowReader<Record: FetchableRecord> {
             return scope
         }
         if let first = keyReadingRow, first != key {
-            let scopes = row.scopes.names.sorted()
             throw RowDecodingError(
                 reason: .columnNotFound,
                 message: "No such key: \(first) or \(key): two records can not both decode the columns of \(Record.self)"
-                    + (scopes.isEmpty ? " (include an association for each)" : " (the row has the scopes \(scopes.joined(separator: ", ")))"))
+                    + row.associationKeysHint)
         }
         keyReadingRow = key
         return row

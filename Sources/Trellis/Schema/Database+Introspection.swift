@@ -202,7 +202,7 @@ extension Database {
                 columns: try columnsForPrimaryKey(inView: table, columns: columns), rowIDColumn: nil, isRowID: false,
                 isViewKey: true)
         } else if keyColumns.isEmpty {
-            primaryKey = .hiddenRowID
+            primaryKey = try hiddenRowIDKey(table, columns: columns)
         } else if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER", try !isWithoutRowID(table, in: schemaName),
                   // `INTEGER PRIMARY KEY DESC` is no alias of the rowid:
                   // SQLite backs it with an index, as any other key.
@@ -216,7 +216,29 @@ extension Database {
         return primaryKey
     }
 
+    /// The key of a table that declares none: its rowid, under the first
+    /// of its names that no column takes. A table imported from a CSV
+    /// file may have a `rowid` column, which is text like the others: a
+    /// lookup by `rowid` would compare it, not the rowid.
+    private func hiddenRowIDKey(_ table: String, columns: [ColumnInfo]) throws -> PrimaryKeyInfo {
+        let names = Set(columns.map { $0.name.lowercased() })
+        guard let free = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) else {
+            throw DatabaseError(
+                resultCode: .SQLITE_ERROR,
+                message: "the rowid of table \(table) can not be selected: its columns rowid, _rowid_ and oid hide it")
+        }
+        return free == "rowid" ? .hiddenRowID : PrimaryKeyInfo(columns: [free], rowIDColumn: nil, isRowID: true)
+    }
+
     private func isWithoutRowID(_ table: String, in schemaName: String?) throws -> Bool {
+        // SQLite knows: a WITHOUT ROWID table refuses to select the rowid
+        // (the statement is prepared, never run). The CREATE statement
+        // may hold comments, with parentheses, after its options.
+        let names = Set(try columns(in: table, in: schemaName).map { $0.name.lowercased() })
+        if let free = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) {
+            let qualified = (schemaName.map { $0.quotedDatabaseIdentifier + "." } ?? "") + table.quotedDatabaseIdentifier
+            return (try? makeStatement(sql: "SELECT \(free) FROM \(qualified) LIMIT 0")) == nil
+        }
         let sql: String = try schemaObject(type: "table", name: table, in: schemaName)?["sql"] ?? ""
         // Table options follow the last parenthesis: `) WITHOUT ROWID, STRICT`.
         guard let close = sql.lastIndex(of: ")") else { return false }
@@ -353,7 +375,7 @@ extension Database {
     }
 
     /// Whether the columns are a unique key of the table: its primary key,
-    /// or a unique index. A view has no unique key, unless the schema
+    /// or a unique index that is not partial. A view has no unique key, unless the schema
     /// source gives it a primary key.
     ///
     /// ```swift
@@ -376,9 +398,17 @@ extension Database {
         }
         let primaryKey = try self.primaryKey(table)
         if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: wanted) { return true }
-        if wanted.contains("rowid"), try !isWithoutRowID(table, in: nil) { return true }
+        // The rowid, under a name that no column takes.
+        let rowIDNames: Set<String> = ["rowid", "_rowid_", "oid"]
+        if !wanted.isDisjoint(with: rowIDNames), try !isWithoutRowID(table, in: nil) {
+            let columnNames = Set(try self.columns(in: table).map { $0.name.lowercased() })
+            if !wanted.intersection(rowIDNames).subtracting(columnNames).isEmpty { return true }
+        }
         return try indexes(on: table).contains { index in
-            index.isUnique && Set(index.columns.map { $0.lowercased() }).isSubset(of: wanted)
+            // A partial index only makes the rows of its WHERE clause
+            // unique: others may share a value (a soft-deleted user keeps
+            // the email of a new one).
+            index.isUnique && !index.isPartial && Set(index.columns.map { $0.lowercased() }).isSubset(of: wanted)
         }
     }
 }

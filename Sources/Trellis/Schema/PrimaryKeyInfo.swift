@@ -2,7 +2,8 @@
 /// hidden rowid.
 public struct PrimaryKeyInfo: Hashable, Sendable {
     /// The primary key columns. `["rowid"]` for a table without an
-    /// explicit primary key.
+    /// explicit primary key; `["_rowid_"]` (or `["oid"]`) when a column of
+    /// the table is named `rowid`, and hides the rowid under that name.
     public let columns: [String]
     /// The column that aliases the rowid (`INTEGER PRIMARY KEY`), if any:
     /// nil for the hidden rowid, and for `INTEGER PRIMARY KEY DESC`, which

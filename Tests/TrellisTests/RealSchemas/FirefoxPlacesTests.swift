@@ -140,3 +140,40 @@ import Trellis
         }
     }
 }
+
+/// Bookmarks name their folder in a column `parent`: the key a
+/// self-association of that name would take.
+@Suite struct FirefoxBookmarkFoldersTests {
+    struct Bookmark: Codable, FetchableRecord, TableRecord {
+        static let databaseTableName = "moz_bookmarks"
+        static let folder = belongsTo(Bookmark.self, key: "folder", using: ForeignKey(["parent"]))
+        static let parentFolder = belongsTo(Bookmark.self, key: "parent", using: ForeignKey(["parent"]))
+        var id: Int64
+        var parent: Int64
+        var title: String
+        var guid: String
+    }
+
+    @Test func aColumnAndAnAssociationOfTheSameNameDecodeClearly() throws {
+        struct BookmarkInfo: Decodable, FetchableRecord {
+            var bookmark: Bookmark
+            var folder: Bookmark
+        }
+        struct ShadowedInfo: Decodable, FetchableRecord {
+            var bookmark: Bookmark
+            var parent: Bookmark
+        }
+        let file = try RealDatabaseFile(FirefoxPlacesTests.script)
+        try file.open().read { (db) throws in
+            let infos = try Bookmark.including(required: Bookmark.folder).asRequest(of: BookmarkInfo.self).fetchAll(db)
+            #expect(infos.map(\.folder.guid) == ["root________"])
+            // The column `parent` comes first, as in GRDB: a record can
+            // not be read from its integer, and the error says why.
+            let error = #expect(throws: RowDecodingError.self) {
+                try Bookmark.including(required: Bookmark.parentFolder).asRequest(of: ShadowedInfo.self).fetchAll(db)
+            }
+            #expect(error?.message.hasPrefix(#"could not decode Bookmark from database value 1 - column: "parent""#) == true)
+            #expect(error?.message.contains(#"the column "parent" hides the association of the same key: give the association another key"#) == true)
+        }
+    }
+}

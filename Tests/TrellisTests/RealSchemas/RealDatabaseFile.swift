@@ -7,12 +7,17 @@ import Trellis
 final class RealDatabaseFile {
     let path: String
 
-    init(_ script: String) throws {
+    /// - parameter collations: the collations of the writing application,
+    ///   which SQLite needs to create tables that use them.
+    init(_ script: String, collations: [DatabaseCollation] = []) throws {
         path = FileManager.default.temporaryDirectory
             .appendingPathComponent("real-\(UUID().uuidString).sqlite").path
         // A writer that knows nothing of Trellis: SQLite's own defaults.
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false
+        configuration.prepareDatabase { db in
+            for collation in collations { db.add(collation: collation) }
+        }
         let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         try dbQueue.writeWithoutTransaction { db in try db.execute(sql: script) }
         try dbQueue.close()

@@ -3,7 +3,9 @@ import Trellis
 
 /// `db.indexes(on:)` and `table(_:hasUniqueKey:)` on the indexes that real
 /// schemas have: on expressions, partial, with collations. The expected
-/// values are those of GRDB 7.10.0, run on the same schema.
+/// values are those of GRDB 7.10.0, run on the same schema, but for the
+/// partial index: GRDB takes it for a unique key, and a key lookup or a
+/// `deleteOne(key:)` then matches several rows.
 @Suite struct IndexIntrospectionTests {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
@@ -30,6 +32,6 @@ import Trellis
     @Test func anIndexOnAnExpressionDoesNotMakeAUniqueKey() throws {
         let keys: [[String]] = [["b"], ["c"], ["a"], ["a", "c"], ["id"]]
         let unique = try makeDatabase().read { db in try keys.map { try db.table("t", hasUniqueKey: $0) } }
-        #expect(unique == [true, false, false, false, true])
+        #expect(unique == [false, false, false, false, true])
     }
 }
