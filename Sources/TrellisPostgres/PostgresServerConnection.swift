@@ -46,15 +46,28 @@ final class PostgresServerConnection: DatabaseServerConnection {
         var values: [DatabaseValue] = []
         if let first = result.rows.first {
             names = first.map(\.columnName)
-            values.reserveCapacity(names.count * result.rows.count)
-        }
-        for row in result.rows {
-            for cell in row {
-                values.append(try DatabaseValue(cell))
-            }
+            values = try Self.values(of: result.rows, capacity: names.count * result.rows.count)
         }
         let changesCount = Self.changingCommands.contains(result.metadata.command) ? result.metadata.rows : nil
         return DatabaseServerRows(columnNames: names, values: values, rowCount: result.rows.count, changesCount: changesCount)
+    }
+
+    /// The values of the cells of `rows`, one row after the other, written
+    /// in place: appending to a growing array, for each cell of a large
+    /// answer, cost a retain and a release of the array each.
+    private static func values(of rows: [PostgresRow], capacity: Int) throws -> [DatabaseValue] {
+        try [DatabaseValue](unsafeUninitializedCapacity: capacity) { buffer, initializedCount in
+            // The values written so far stay in the array, which frees
+            // them, when a cell throws.
+            var count = 0
+            defer { initializedCount = count }
+            for row in rows {
+                for cell in row where count < buffer.count {
+                    buffer.initializeElement(at: count, to: try DatabaseValue(cell))
+                    count += 1
+                }
+            }
+        }
     }
 
     /// The words that commit a transaction: `END` is PostgreSQL's synonym
