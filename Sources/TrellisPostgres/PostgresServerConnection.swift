@@ -28,33 +28,58 @@ final class PostgresServerConnection: DatabaseServerConnection {
             bindings.appendValue(PostgresParameter(value))
         }
         let query = PostgresQuery(unsafeSQL: statement.sql, binds: bindings)
-        let result: PostgresQueryResult
+        // The rows are converted on the event loop of the connection as
+        // they arrive, while the server sends the next ones, rather than
+        // all at once after the last one.
+        let answer = Answer()
+        let metadata: PostgresQueryMetadata
         do {
-            result = try connection.query(query, logger: logger).wait()
+            metadata = try connection.query(query, logger: logger) { row in answer.append(row) }.wait()
         } catch let error as PSQLError {
             throw DatabaseError(error, sql: sql, arguments: arguments)
         }
         // PostgreSQL answers the COMMIT of a transaction that a failed
         // statement aborted with a rollback, and no error: the caller that
         // went on after the error must not believe its writes committed.
-        if result.metadata.command == "ROLLBACK", Self.commitWords.contains(Self.firstWord(of: statement.sql)) {
+        if metadata.command == "ROLLBACK", Self.commitWords.contains(Self.firstWord(of: statement.sql)) {
             throw DatabaseError(
                 sqlState: "25P02", message: "the transaction was rolled back: a statement failed in it", sql: sql,
                 arguments: arguments)
         }
-        var names: [String] = []
-        var values: [DatabaseValue] = []
-        if let first = result.rows.first {
-            names = first.map(\.columnName)
-            values.reserveCapacity(names.count * result.rows.count)
-        }
-        for row in result.rows {
-            for cell in row {
-                values.append(try DatabaseValue(cell))
+        if let error = answer.error { throw error }
+        let changesCount = Self.changingCommands.contains(metadata.command) ? metadata.rows : nil
+        return DatabaseServerRows(
+            columnNames: answer.names, values: answer.values, rowCount: answer.rowCount, changesCount: changesCount)
+    }
+
+    /// The rows of an answer, converted to Trellis values as they arrive.
+    ///
+    /// Only the event loop of the connection writes it, until the query
+    /// ends; the thread of the access reads it once it has waited for the
+    /// end, which orders the accesses: they are not checked at run time
+    /// (a check for each value costs more than its copy).
+    private final class Answer: @unchecked Sendable {
+        @exclusivity(unchecked) var names: [String] = []
+        @exclusivity(unchecked) var values: [DatabaseValue] = []
+        @exclusivity(unchecked) var rowCount = 0
+        /// The first cell that Trellis could not read: the statement runs
+        /// to its end all the same, and the error is thrown then.
+        @exclusivity(unchecked) var error: (any Error)?
+
+        func append(_ row: PostgresRow) {
+            guard error == nil else { return }
+            if rowCount == 0 {
+                names = row.map(\.columnName)
+            }
+            do {
+                for cell in row {
+                    values.append(try DatabaseValue(cell))
+                }
+                rowCount += 1
+            } catch {
+                self.error = error
             }
         }
-        let changesCount = Self.changingCommands.contains(result.metadata.command) ? result.metadata.rows : nil
-        return DatabaseServerRows(columnNames: names, values: values, rowCount: result.rows.count, changesCount: changesCount)
     }
 
     /// The words that commit a transaction: `END` is PostgreSQL's synonym

@@ -88,15 +88,36 @@ extension Database {
 
     /// Decodes every row of a statement of the server, which `willExecute`
     /// accepted.
+    ///
+    /// With `reusesRow`, `decode` gets one row that moves from row to row
+    /// of the answer, with its scope rows and decoders, as a fetch from
+    /// SQLite gets the row of its statement: `decode` copies a row that
+    /// it keeps. A cursor, whose rows are decoded before they are
+    /// iterated, gets a row of its own for each.
     @usableFromInline
-    func fetchAllOnServer<T>(_ statement: Statement, layout: RowLayout?, decode: (Row) throws -> T) throws -> [T] {
+    func fetchAllOnServer<T>(
+        _ statement: Statement, layout: RowLayout?, reusesRow: Bool = true, decode: (Row) throws -> T) throws -> [T]
+    {
         let rows = try runOnServer(statement)
         guard rows.rowCount > 0 else { return [] }
         let batch = RowBatch(names: rows.columnNames, layout: layout, values: rows.values, rowCount: rows.rowCount)
         var result: [T] = []
         result.reserveCapacity(rows.rowCount)
+        guard reusesRow else {
+            for position in 0..<rows.rowCount {
+                let row = batch.row(at: position)
+                batch.columnLookup.startRow()
+                result.append(try decode(row))
+                try row.checkRecordedDecodingError()
+            }
+            return result
+        }
+        let row = batch.row(at: 0)
+        row.beginBatchReuse()
+        defer { row.endReuse() }
+        let width = batch.width
         for position in 0..<rows.rowCount {
-            let row = batch.row(at: position)
+            if position > 0 { row.move(toValuesOffset: position &* width) }
             batch.columnLookup.startRow()
             result.append(try decode(row))
             try row.checkRecordedDecodingError()

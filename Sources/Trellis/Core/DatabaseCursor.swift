@@ -45,7 +45,7 @@ public final class DatabaseCursor<Element>: Cursor {
         try statement.database.willExecute(statement)
         if statement.server != nil {
             // The server gives every row at once.
-            prefetchedElements = try statement.database.fetchAllOnServer(statement, layout: layout, decode: decode).makeIterator()
+            prefetchedElements = try statement.database.fetchAllOnServer(statement, layout: layout, reusesRow: false, decode: decode).makeIterator()
             isDone = true
             return
         }

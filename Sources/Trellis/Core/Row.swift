@@ -204,7 +204,16 @@ public final class Row {
 
     /// A copy of the row that no longer depends on a cursor.
     public func copy() -> Row {
-        if unretainedStatement == nil && parent == nil { return self }
+        if unretainedStatement == nil && parent == nil {
+            guard let reuse, reuse.stepsThroughBatch else { return self }
+            // The row of a fetch that steps through a batch moves on: the
+            // copy stays on the current row of the batch, as its own rows do.
+            let copied = Row(statement: nil, values: storedValues, names: storedNames, offset: offset, count: count,
+                             layout: layout, prefetched: prefetched, parent: nil, batch: batch, valuesOffset: valuesOffset)
+            copied.adaptedRow = adaptedRow
+            copied.scopePrefetched = scopePrefetched
+            return copied
+        }
         // The columns of the scopes too, which follow the row's own.
         let width = self.width
         let names = unretainedStatement?.columnNames ?? storedNames
@@ -427,6 +436,29 @@ public final class Row {
     func beginReuse() {
         guard unretainedStatement != nil else { return }
         reuse = RowReuse(scopeCount: layout?.scopesTree.count ?? 0)
+    }
+
+    /// Starts reusing what ``beginReuse()`` reuses, for a row of a
+    /// ``RowBatch`` that a fetch moves from row to row of the batch with
+    /// ``move(toValuesOffset:)``: the rows of a server's answer then cost
+    /// no row, scope row or decoder each, as the rows of a statement.
+    /// Ends with ``endReuse()``.
+    @usableFromInline
+    func beginBatchReuse() {
+        guard batch != nil, parent == nil else { return }
+        reuse = RowReuse(scopeCount: layout?.scopesTree.count ?? 0, stepsThroughBatch: true)
+    }
+
+    /// Moves a row of a batch, and the scope rows that it reuses, to the
+    /// row of the batch whose values start at `newOffset`.
+    @usableFromInline
+    func move(toValuesOffset newOffset: Int) {
+        valuesOffset = newOffset
+        guard let reuse else { return }
+        for case let scope? in reuse.scopeRows {
+            // A scope row reads the values of its columns in its parent's.
+            scope.move(toValuesOffset: newOffset &+ (scope.offset &- offset))
+        }
     }
 
     /// Ends what ``beginReuse()`` began: kept objects and scope rows refer

@@ -21,8 +21,14 @@ final class RowReuse {
 
     @exclusivity(unchecked) private var objects: [(key: ObjectIdentifier, object: any RowReusable)] = []
 
-    init(scopeCount: Int) {
+    /// Whether the row moves from row to row of its ``RowBatch`` (the
+    /// answer of a database server), as a statement row moves with its
+    /// statement: a copy of it must not move with it.
+    let stepsThroughBatch: Bool
+
+    init(scopeCount: Int, stepsThroughBatch: Bool = false) {
         scopeRows = Array(repeating: nil, count: scopeCount)
+        self.stepsThroughBatch = stepsThroughBatch
     }
 
     /// A reuse for copied rows, which keeps objects such as decoders but
