@@ -57,8 +57,8 @@ extension TableRecord {
     static func singleColumnKeyStatement(_ db: Database, operation: RecordStatementCache.Operation) throws -> Statement {
         let key = RecordStatementCache.Key(type: ObjectIdentifier(Self.self), operation: operation)
         let cache = db.recordStatementCache
-        if let last = cache.lastKeyStatement, last.key == key {
-            return last.statement
+        if cache.lastKeyStatementKey == key, let statement = cache.lastKeyStatement {
+            return statement
         }
         let primaryKey = try db.primaryKey(databaseTableName)
         guard primaryKey.columns.count == 1 else {
@@ -67,7 +67,8 @@ extension TableRecord {
                 message: "table \(databaseTableName) has a primary key of \(primaryKey.columns.count) columns: use a key dictionary such as [\"\(primaryKey.columns[0])\": ...]")
         }
         let statement = try primaryKeyStatement(db, operation: operation, primaryKey: primaryKey)
-        cache.lastKeyStatement = (key, statement)
+        cache.lastKeyStatementKey = key
+        cache.lastKeyStatement = statement
         return statement
     }
 
@@ -78,8 +79,8 @@ extension TableRecord {
     static func tableStatement(_ db: Database, operation: RecordStatementCache.Operation) throws -> Statement {
         let key = RecordStatementCache.Key(type: ObjectIdentifier(Self.self), operation: operation)
         let cache = db.recordStatementCache
-        if let last = cache.lastKeyStatement, last.key == key {
-            return last.statement
+        if cache.lastKeyStatementKey == key, let statement = cache.lastKeyStatement {
+            return statement
         }
         let statement = try cache.statement(db, key: key, columns: []) {
             // A missing table fails the statement's preparation, whose error
@@ -90,7 +91,8 @@ extension TableRecord {
             if operation == .selectOne { sql += " LIMIT 1" }
             return sql
         }
-        cache.lastKeyStatement = (key, statement)
+        cache.lastKeyStatementKey = key
+        cache.lastKeyStatement = statement
         return statement
     }
 

@@ -17,18 +17,69 @@ final class RecordStatementCache {
             self.type = type
             self.operation = operation
         }
+
+        @inlinable @inline(__always)
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.type == rhs.type && lhs.operation == rhs.operation
+        }
     }
 
+    /// What a cached statement does: a code, and for the statements that
+    /// depend on more than it, a text that tells them apart.
+    ///
+    /// Each persistence call compares operations: two integers and a nil
+    /// text compare inline, where an enum with a text payload goes through
+    /// its derived equality and copies of its payload.
     @usableFromInline
-    enum Operation: Hashable {
-        case insert(Database.ConflictResolution?)
-        case update(Database.ConflictResolution?)
-        case fetchByPrimaryKey
-        case existsByPrimaryKey
-        case deleteByPrimaryKey
-        case selectAll
-        case selectOne
-        case custom(String)
+    struct Operation: Hashable, Sendable {
+        @usableFromInline let code: UInt8
+        @usableFromInline let text: String?
+
+        @inlinable
+        init(code: UInt8, text: String? = nil) {
+            self.code = code
+            self.text = text
+        }
+
+        @inlinable @inline(__always)
+        static func == (lhs: Operation, rhs: Operation) -> Bool {
+            // Only custom operations (code 0) have a text.
+            lhs.code == rhs.code && (lhs.code != 0 || lhs.text == rhs.text)
+        }
+
+        @inlinable
+        static func insert(_ conflict: Database.ConflictResolution?) -> Operation {
+            Operation(code: 0x10 | conflictCode(conflict))
+        }
+
+        @inlinable
+        static func update(_ conflict: Database.ConflictResolution?) -> Operation {
+            Operation(code: 0x20 | conflictCode(conflict))
+        }
+
+        @inlinable static var fetchByPrimaryKey: Operation { Operation(code: 1) }
+        @inlinable static var existsByPrimaryKey: Operation { Operation(code: 2) }
+        @inlinable static var deleteByPrimaryKey: Operation { Operation(code: 3) }
+        @inlinable static var selectAll: Operation { Operation(code: 4) }
+        @inlinable static var selectOne: Operation { Operation(code: 5) }
+
+        /// A statement told apart by its text alone.
+        @inlinable
+        static func custom(_ text: String) -> Operation {
+            Operation(code: 0, text: text)
+        }
+
+        @inlinable
+        static func conflictCode(_ conflict: Database.ConflictResolution?) -> UInt8 {
+            switch conflict {
+            case nil: 0
+            case .rollback: 1
+            case .abort: 2
+            case .fail: 3
+            case .ignore: 4
+            case .replace: 5
+            }
+        }
     }
 
     @usableFromInline
@@ -43,9 +94,14 @@ final class RecordStatementCache {
     @usableFromInline @exclusivity(unchecked)
     var lastRowIDColumn: (type: ObjectIdentifier, column: String?)?
 
+    /// The key of ``lastKeyStatement``. The key and the statement are kept
+    /// apart: reading a tuple of them copies, and retains, both.
+    @usableFromInline @exclusivity(unchecked)
+    var lastKeyStatementKey: Key?
+
     /// The last statement of a lookup by key.
     @usableFromInline @exclusivity(unchecked)
-    var lastKeyStatement: (key: Key, statement: Statement)?
+    var lastKeyStatement: Statement?
 
     /// The table and primary key of the record type persisted last:
     /// persistence methods of one type in a row skip the table name and
@@ -102,6 +158,7 @@ final class RecordStatementCache {
         rowIDColumns.removeAll()
         lastRowIDColumn = nil
         rowIDNames.removeAll()
+        lastKeyStatementKey = nil
         lastKeyStatement = nil
         lastPrimaryKey = nil
         lastTableColumns = nil
