@@ -450,6 +450,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// Runs `body` with the decoder of the box, or with a decoder of its
     /// own when the decoder of the box is busy: an entity whose decoding
     /// fetches other objects of its type.
+    @inline(__always)
     func withDecoder<R>(reading statement: Statement?, _ body: (EntityDecoder) throws -> R) throws -> R {
         let shared = state.decoder
         let decoder = shared.isInUse ? EntityDecoder(plan: state.decodingPlan, link: store.link, entityType: T.self) : shared
@@ -461,6 +462,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// Reads the table of the objects, or returns `empty` when there is
     /// no table: no object of this type was ever put. The table is looked
     /// for only when a statement fails, so that reads do not pay for it.
+    @inline(__always)
     func readTable<R>(orIfMissing empty: R, _ body: (Database) throws -> R) throws -> R {
         try checkTable()
         return try store.read { db in

@@ -40,16 +40,16 @@ final class EntityDecoder: Decoder {
     /// Whether the decoded rows are those of one statement, whose columns
     /// are `indexedColumns`: the lookups of a row then repeat those of the
     /// previous row.
-    @exclusivity(unchecked) private var readsStatement = false
+    @usableFromInline @exclusivity(unchecked) private(set) var readsStatement = false
     /// The columns of the statement that `columns` describe.
     private var indexedColumns: [String] = []
     /// What the relation decoded next reads (see `ToOne.init(from:)`).
     @exclusivity(unchecked) var pendingRelation: PendingRelation?
     /// The column of each column or relation name looked up, in the order
     /// of the lookups of a row: the same for every row of an entity type.
-    @exclusivity(unchecked) private var columns: [(key: String, isRelation: Bool, index: Int?)] = []
+    @usableFromInline @exclusivity(unchecked) var columns: [(key: String, isRelation: Bool, index: Int?)] = []
     /// The number of column lookups of the current row.
-    @exclusivity(unchecked) private var lookupCount = 0
+    @usableFromInline @exclusivity(unchecked) var lookupCount = 0
     /// The keyed container of the first key type asked for.
     @exclusivity(unchecked) private var keptContainer = KeptContainer()
 
@@ -133,7 +133,7 @@ final class EntityDecoder: Decoder {
     }
 
     /// The index of the column `name`, or nil when the row has none.
-    @usableFromInline
+    @inlinable @inline(__always)
     func index(ofColumn name: String) -> Int? {
         memoizedIndex(of: name, isRelation: false) { lookUpColumn(name) }
     }
@@ -142,7 +142,7 @@ final class EntityDecoder: Decoder {
     /// (`<property>Id`), or nil when the row has none. The column name is
     /// made only when the lookup is not memoized: a string concatenation
     /// for each object would cost more than the read of its column.
-    @usableFromInline
+    @inlinable @inline(__always)
     func index(ofRelation property: String) -> Int? {
         memoizedIndex(of: property, isRelation: true) { lookUpColumn(property + "Id") }
     }
@@ -150,15 +150,20 @@ final class EntityDecoder: Decoder {
     /// The index that `lookUp` finds for `key`, memoized by the position of
     /// the lookup in the row: the rows of a statement make the same lookups
     /// in the same order.
-    @inline(__always)
-    private func memoizedIndex(of key: String, isRelation: Bool, _ lookUp: () -> Int?) -> Int? {
+    @inlinable @inline(__always)
+    func memoizedIndex(of key: String, isRelation: Bool, _ lookUp: () -> Int?) -> Int? {
         guard readsStatement else { return lookUp() }
         let lookup = lookupCount
         lookupCount = lookup &+ 1
         if lookup < columns.count && columns[lookup].key == key && columns[lookup].isRelation == isRelation {
             return columns[lookup].index
         }
-        let index = lookUp()
+        return memoize(lookUp(), of: key, isRelation: isRelation, at: lookup)
+    }
+
+    /// Memoizes the index that the lookup number `lookup` of a row found.
+    @usableFromInline
+    func memoize(_ index: Int?, of key: String, isRelation: Bool, at lookup: Int) -> Int? {
         if lookup < columns.count {
             columns[lookup] = (key, isRelation, index)
         } else if lookup == columns.count {
@@ -167,7 +172,8 @@ final class EntityDecoder: Decoder {
         return index
     }
 
-    private func lookUpColumn(_ name: String) -> Int? {
+    @usableFromInline
+    func lookUpColumn(_ name: String) -> Int? {
         if let index = row.index(ofColumn: name) { return index }
         return name == renamedIdKey ? row.index(ofColumn: "id") : nil
     }

@@ -47,7 +47,7 @@ public struct EntityReader {
     /// - Throws: A `DecodingError` or ``ObjectBoxError/illegalState(message:)``
     ///   if the column is missing or holds a value that cannot convert to
     ///   `Value`.
-    @inlinable
+    @inlinable @inline(__always)
     public func read<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(_ column: String) throws -> Value {
         if let value = try decoder.read({ try $0.value(Value.self, ofColumn: column) }) { return value }
         return try readMissing(Value.self, column)
@@ -58,7 +58,7 @@ public struct EntityReader {
     ///
     /// - Throws: A `DecodingError` or ``ObjectBoxError/illegalState(message:)``
     ///   if the column holds a value that cannot convert to `Value`.
-    @inlinable
+    @inlinable @inline(__always)
     public func readIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible & Decodable>(_ column: String) throws -> Value? {
         try decoder.read { try $0.value(Value.self, ofColumn: column) }
     }
@@ -68,7 +68,7 @@ public struct EntityReader {
     ///
     /// - Throws: A `DecodingError` or ``ObjectBoxError/illegalState(message:)``
     ///   if the column holds a value that is not an integer.
-    @inlinable
+    @inlinable @inline(__always)
     public func read(_ column: String) throws -> UInt64 {
         try readIfPresent(column) ?? 0
     }
@@ -77,7 +77,7 @@ public struct EntityReader {
     ///
     /// - Throws: A `DecodingError` or ``ObjectBoxError/illegalState(message:)``
     ///   if the column holds a value that is not an integer.
-    @inlinable
+    @inlinable @inline(__always)
     public func readIfPresent(_ column: String) throws -> UInt64? {
         try decoder.read { try $0.value(Int64.self, ofColumn: column) }.map(UInt64.init(bitPattern:))
     }
@@ -130,7 +130,7 @@ public struct EntityReader {
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the column of the
     ///   target id holds a value that is not an integer.
-    @inlinable
+    @inlinable @inline(__always)
     public func readRelation<Target: Entity & AnyObject>(_ property: String, into relation: ToOne<Target>) throws -> Bool {
         guard relation.isUnset else { return false }
         try decoder.read { decoder in
