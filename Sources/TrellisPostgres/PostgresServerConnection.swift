@@ -157,29 +157,40 @@ final class PostgresServerConnection: DatabaseServerConnection {
         }
     }
 
+    /// The functions that send the values of a type in binary form as
+    /// their text: those of the text types, and of the extensions' types
+    /// that store text (`citext`).
+    private static let textSendFunctions: Set<String> = ["textsend", "varcharsend", "bpcharsend", "namesend", "citextsend"]
+
     /// Reads the given types in the catalog: their names, and whether
-    /// they are enums or arrays.
+    /// their binary form is their text (enums, `citext`) or they are
+    /// arrays.
     private func lookUpTypes(_ oids: Set<UInt32>) throws -> [UInt32: PostgresUserTypes.UserType] {
         let rows = try self.rows("""
-            SELECT t.oid::int8 AS oid, format_type(t.oid, NULL) AS name, t.typtype::text AS kind,
+            SELECT t.oid::int8 AS oid, format_type(t.oid, NULL) AS name, t.typtype::text AS kind, s.proname::text AS send,
                    CASE WHEN t.typsend = 'pg_catalog.array_send'::regproc THEN t.typelem ELSE 0 END::int8 AS element,
-                   e.typtype::text AS "elementKind"
+                   e.typtype::text AS "elementKind", es.proname::text AS "elementSend"
             FROM pg_catalog.pg_type t
+            LEFT JOIN pg_catalog.pg_proc s ON s.oid = t.typsend
             LEFT JOIN pg_catalog.pg_type e ON e.oid = t.typelem AND t.typsend = 'pg_catalog.array_send'::regproc
+            LEFT JOIN pg_catalog.pg_proc es ON es.oid = e.typsend
             WHERE t.oid = ANY (string_to_array(?, ',')::oid[])
             """, arguments: [oids.map(String.init).joined(separator: ",")])
+        func isText(kind: String?, send: String?) -> Bool {
+            kind == "e" || send.map(Self.textSendFunctions.contains) == true
+        }
         var types: [UInt32: PostgresUserTypes.UserType] = [:]
         for row in rows {
             guard let oid = UInt32(exactly: try row.decode(Int64.self, forColumn: "oid")) else { continue }
             let name: String = try row.decode(forColumn: "name")
             let element = UInt32(exactly: try row.decode(Int64.self, forColumn: "element")) ?? 0
             let kind: PostgresTextForm.UserType
-            if try row.decode(String.self, forColumn: "kind") == "e" {
-                kind = .enumeration
+            if isText(kind: try row.decode(forColumn: "kind"), send: try row.decodeIfPresent(forColumn: "send")) {
+                kind = .text
             } else if element != 0 {
                 kind = .array(element: element)
-                if try row.decodeIfPresent(String.self, forColumn: "elementKind") == "e" {
-                    types[element] = types[element] ?? PostgresUserTypes.UserType(name: "", kind: .enumeration)
+                if isText(kind: try row.decodeIfPresent(forColumn: "elementKind"), send: try row.decodeIfPresent(forColumn: "elementSend")) {
+                    types[element] = types[element] ?? PostgresUserTypes.UserType(name: "", kind: .text)
                 }
             } else {
                 kind = .other

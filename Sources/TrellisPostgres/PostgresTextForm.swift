@@ -15,8 +15,9 @@ import PostgresNIO
 struct PostgresTextForm {
     /// What the catalog tells of a type that is not built in.
     enum UserType: Sendable {
-        /// An enum: its binary form is its label.
-        case enumeration
+        /// A type whose binary form is its text: an enum (its label), or a
+        /// type that sends its values as text does (`citext`).
+        case text
         /// An array of the type of the given identifier.
         case array(element: UInt32)
         /// A type that Trellis does not convert.
@@ -100,7 +101,7 @@ struct PostgresTextForm {
                 return try arrayText(bytes, element: element)
             }
             switch userTypes[type] {
-            case .enumeration:
+            case .text:
                 return String(decoding: bytes.readableBytesView, as: UTF8.self)
             case .array(let element):
                 return try arrayText(bytes, element: element)
@@ -123,7 +124,7 @@ struct PostgresTextForm {
         case 16, 21, 23, 20, 26, 25, 1043, 19, 1042, 114, 142, 3802, 18, 2950, 869, 650, 1186:
             return true
         default:
-            if case .enumeration = userTypes[type] { return true }
+            if case .text = userTypes[type] { return true }
             return false
         }
     }

@@ -295,4 +295,21 @@ struct PostgreSQLCellTypeTests {
             }
         }
     }
+
+    @Test func extensionTypesThatSendTextReadAsText() async throws {
+        try await PostgresTestServer.withDatabase { database in
+            try await database.write { db in
+                try db.execute(sql: """
+                    CREATE EXTENSION IF NOT EXISTS citext;
+                    CREATE TABLE account (email CITEXT PRIMARY KEY, aliases CITEXT[] NOT NULL);
+                    INSERT INTO account VALUES ('Ann@Example.com', '{a@x.org,"B C"}')
+                    """)
+            }
+            try await database.read { db in
+                let row = try #require(try Row.fetchOne(db, sql: "SELECT email, aliases FROM account WHERE email = 'ann@example.com'"))
+                #expect(row["email"] as String == "Ann@Example.com")
+                #expect(row["aliases"] as String == #"{a@x.org,"B C"}"#)
+            }
+        }
+    }
 }
