@@ -7,13 +7,27 @@ extension DatabaseValue {
     /// decodes on SQLite: booleans are the integers 1 and 0, dates and
     /// timestamps the text that Trellis writes for a `Date`, UUIDs and
     /// JSON their text, `NUMERIC` an integer when it is integral, else a
-    /// double.
-    init(_ cell: PostgresCell) throws {
+    /// double. The types that have no such value and whose text is exact
+    /// (`"char"`, `inet`, `cidr`, `interval`, arrays of the types with a
+    /// text) are their text, as psql shows it: see `PostgresTextForm`.
+    ///
+    /// Nil for a cell of another type: an enum or an array of one, which
+    /// only the catalog tells, or a type that Trellis does not convert.
+    /// The connection resolves these cells once the answer is read, and
+    /// throws for the latter: a cell's bytes are never read as another
+    /// type's.
+    init?(_ cell: PostgresCell) throws {
         guard let bytes = cell.bytes else {
             self = .null
             return
         }
-        if cell.format == .binary, let value = Self.commonBinaryValue(bytes, type: cell.dataType.rawValue) {
+        guard cell.format == .binary else {
+            // Trellis asks for binary cells: a text cell is its value's
+            // text, whatever its type.
+            self = String(decoding: bytes.readableBytesView, as: UTF8.self).databaseValue
+            return
+        }
+        if let value = Self.commonBinaryValue(bytes, type: cell.dataType.rawValue) {
             self = value
             return
         }
@@ -36,27 +50,51 @@ extension DatabaseValue {
         case .bytea:
             self = Data(bytes.readableBytesView).databaseValue
         case .timestamp, .timestamptz:
-            self = try cell.decode(Date.self).databaseValue
+            if let infinity = Self.infinity(bytes, as: Int64.self) {
+                self = infinity
+            } else {
+                self = try cell.decode(Date.self).databaseValue
+            }
         case .date:
-            // The day alone, as Trellis writes a `DatabaseDateComponents`
-            // of the `YMD` format.
-            let dateValue = try cell.decode(Date.self).databaseValue
-            self = String.fromDatabaseValue(dateValue).map { String($0.prefix(10)).databaseValue } ?? dateValue
+            if let infinity = Self.infinity(bytes, as: Int32.self) {
+                self = infinity
+            } else {
+                // The day alone, as Trellis writes a `DatabaseDateComponents`
+                // of the `YMD` format.
+                let dateValue = try cell.decode(Date.self).databaseValue
+                self = String.fromDatabaseValue(dateValue).map { String($0.prefix(10)).databaseValue } ?? dateValue
+            }
         case .uuid:
             self = try cell.decode(UUID.self).uuidString.databaseValue
-        case .jsonb where cell.format == .binary:
-            // Binary `jsonb` is a version byte followed by the JSON text.
-            self = String(decoding: bytes.readableBytesView.dropFirst(), as: UTF8.self).databaseValue
-        default:
-            if cell.format == .text {
-                self = String(decoding: bytes.readableBytesView, as: UTF8.self).databaseValue
-            } else if let string = try? cell.decode(String.self) {
-                self = string.databaseValue
-            } else {
-                throw DatabaseError(
-                    resultCode: .SQLITE_MISMATCH,
-                    message: "column \(cell.columnName) has the PostgreSQL type \(cell.dataType), which Trellis does not read")
+        case .oid:
+            // An unsigned 32-bit integer.
+            guard bytes.readableBytes == 4, let oid = bytes.getInteger(at: bytes.readerIndex, as: UInt32.self) else {
+                throw DatabaseError.malformedCell(cell)
             }
+            self = Int64(oid).databaseValue
+        default:
+            let form = PostgresTextForm()
+            guard form.knows(cell.dataType.rawValue) else { return nil }
+            do {
+                guard let text = try form.text(of: bytes, type: cell.dataType.rawValue) else { return nil }
+                self = text.databaseValue
+            } catch {
+                throw DatabaseError.malformedCell(cell)
+            }
+        }
+    }
+
+    /// The text of an infinite date or timestamp (`infinity`, `-infinity`),
+    /// which PostgreSQL writes as the largest and smallest integers: no
+    /// `Date` stands for them.
+    private static func infinity<T: FixedWidthInteger>(_ bytes: ByteBuffer, as: T.Type) -> DatabaseValue? {
+        guard bytes.readableBytes == MemoryLayout<T>.size,
+              let value = bytes.getInteger(at: bytes.readerIndex, as: T.self)
+        else { return nil }
+        switch value {
+        case .max: return "infinity".databaseValue
+        case .min: return "-infinity".databaseValue
+        default: return nil
         }
     }
 
@@ -97,5 +135,15 @@ extension DatabaseValue {
         default:
             return nil
         }
+    }
+}
+
+extension DatabaseError {
+    /// The error of a cell whose bytes are not a value of its type.
+    static func malformedCell(_ cell: PostgresCell) -> DatabaseError {
+        DatabaseError(
+            resultCode: .SQLITE_MISMATCH,
+            message: "column \(cell.columnName) holds bytes that are not a value of its PostgreSQL type "
+                + "(OID \(cell.dataType.rawValue))")
     }
 }

@@ -40,6 +40,9 @@ public final class PostgreSQLDatabase: Sendable {
     /// The logger of the queries.
     let logger: Logger
 
+    /// The types of the database that the answers held.
+    let userTypes = PostgresUserTypes()
+
     /// Creates a database value on a client.
     ///
     /// ```swift
@@ -92,9 +95,10 @@ public final class PostgreSQLDatabase: Sendable {
     {
         let logger = self.logger
         let threadPool = self.threadPool
+        let userTypes = self.userTypes
         return try await client.withConnection { connection in
             try await threadPool.runIfActive {
-                let server = PostgresServerConnection(connection: connection, logger: logger)
+                let server = PostgresServerConnection(connection: connection, logger: logger, userTypes: userTypes)
                 // A connection of its own for each access: it keeps no
                 // state that another access could see.
                 let db = Database(server: server, label: "PostgreSQL")

@@ -11,10 +11,14 @@ import Trellis
 final class PostgresServerConnection: DatabaseServerConnection {
     private let connection: PostgresNIO.PostgresConnection
     private let logger: Logger
+    /// The types of the database that the answers held, shared by the
+    /// accesses of a ``PostgreSQLDatabase``.
+    let userTypes: PostgresUserTypes
 
-    init(connection: PostgresNIO.PostgresConnection, logger: Logger) {
+    init(connection: PostgresNIO.PostgresConnection, logger: Logger, userTypes: PostgresUserTypes) {
         self.connection = connection
         self.logger = logger
+        self.userTypes = userTypes
     }
 
     var dialect: SQLDialect { .postgreSQL }
@@ -47,6 +51,9 @@ final class PostgresServerConnection: DatabaseServerConnection {
                 arguments: arguments)
         }
         if let error = answer.error { throw error }
+        if !answer.unresolved.isEmpty {
+            try resolve(answer, sql: sql, arguments: arguments)
+        }
         let changesCount = Self.changingCommands.contains(metadata.command) ? metadata.rows : nil
         return DatabaseServerRows(
             columnNames: answer.names, values: answer.values, rowCount: answer.rowCount, changesCount: changesCount)
@@ -65,21 +72,136 @@ final class PostgresServerConnection: DatabaseServerConnection {
         /// The first cell that Trellis could not read: the statement runs
         /// to its end all the same, and the error is thrown then.
         @exclusivity(unchecked) var error: (any Error)?
+        /// The cells of the types that only the catalog tells, NULL in
+        /// `values` until they are resolved.
+        @exclusivity(unchecked) var unresolved: [UnresolvedCell] = []
+        /// Whether a cell of a built-in type that Trellis does not convert
+        /// came: it is the last of `unresolved`, whose resolution throws,
+        /// and the rows after it are not read.
+        @exclusivity(unchecked) var isUnconvertible = false
+
+        /// The identifiers of the types that a database defines start at
+        /// this one (`FirstNormalObjectId`): the types below are built in.
+        private static let firstUserType: UInt32 = 16384
 
         func append(_ row: PostgresRow) {
-            guard error == nil else { return }
+            guard error == nil, !isUnconvertible else { return }
             if rowCount == 0 {
                 names = row.map(\.columnName)
             }
             do {
                 for cell in row {
-                    values.append(try DatabaseValue(cell))
+                    if let value = try DatabaseValue(cell) {
+                        values.append(value)
+                    } else {
+                        // `DatabaseValue(cell)` gives a value for NULL.
+                        let bytes = cell.bytes ?? ByteBuffer()
+                        let type = cell.dataType.rawValue
+                        unresolved.append(UnresolvedCell(
+                            index: values.count, columnName: cell.columnName, type: type, bytes: bytes))
+                        values.append(.null)
+                        if type < Self.firstUserType {
+                            isUnconvertible = true
+                            return
+                        }
+                    }
                 }
                 rowCount += 1
             } catch {
                 self.error = error
             }
         }
+    }
+
+    /// A cell whose type Trellis does not know without the catalog.
+    struct UnresolvedCell {
+        /// The index of the cell in the values of the answer.
+        var index: Int
+        var columnName: String
+        /// The identifier (OID) of the cell's type.
+        var type: UInt32
+        var bytes: ByteBuffer
+    }
+
+    /// Converts the cells of the types that only the catalog tells: the
+    /// enums and their arrays are their text; the other types throw,
+    /// naming the column, the type, and the cast that reads it.
+    private func resolve(_ answer: Answer, sql: String, arguments: StatementArguments) throws {
+        let types = try userTypes.types(Set(answer.unresolved.map(\.type))) { missing in
+            try lookUpTypes(missing)
+        }
+        var form = PostgresTextForm()
+        form.userTypes = types.mapValues(\.kind)
+        for cell in answer.unresolved {
+            let text: String?
+            do {
+                text = try form.text(of: cell.bytes, type: cell.type)
+            } catch {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISMATCH,
+                    message: "column \(cell.columnName) holds bytes that are not a value of its PostgreSQL type "
+                        + "\(types[cell.type]?.name ?? "") (OID \(cell.type))",
+                    sql: sql, arguments: arguments)
+            }
+            guard let text else {
+                let name = types[cell.type]?.name ?? "of OID \(cell.type)"
+                let quotedColumn = "\"" + cell.columnName.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISMATCH,
+                    message: "column \(quotedColumn) has the PostgreSQL type \(name) (OID \(cell.type)), "
+                        + "which Trellis does not convert: cast it in the query to a type that Trellis reads, "
+                        + "such as text (SELECT \(quotedColumn)::text ...)",
+                    sql: sql, arguments: arguments)
+            }
+            answer.values[cell.index] = text.databaseValue
+        }
+    }
+
+    /// The functions that send the values of a type in binary form as
+    /// their text: those of the text types, and of the extensions' types
+    /// that store text (`citext`).
+    private static let textSendFunctions: Set<String> = ["textsend", "varcharsend", "bpcharsend", "namesend", "citextsend"]
+
+    /// Reads the given types in the catalog: their names, and whether
+    /// their binary form is their text (enums, `citext`) or they are
+    /// arrays.
+    private func lookUpTypes(_ oids: Set<UInt32>) throws -> [UInt32: PostgresUserTypes.UserType] {
+        let rows = try self.rows("""
+            SELECT t.oid::int8 AS oid, format_type(t.oid, NULL) AS name, t.typtype::text AS kind, s.proname::text AS send,
+                   CASE WHEN t.typsend = 'pg_catalog.array_send'::regproc THEN t.typelem ELSE 0 END::int8 AS element,
+                   e.typtype::text AS "elementKind", es.proname::text AS "elementSend"
+            FROM pg_catalog.pg_type t
+            LEFT JOIN pg_catalog.pg_proc s ON s.oid = t.typsend
+            LEFT JOIN pg_catalog.pg_type e ON e.oid = t.typelem AND t.typsend = 'pg_catalog.array_send'::regproc
+            LEFT JOIN pg_catalog.pg_proc es ON es.oid = e.typsend
+            WHERE t.oid = ANY (string_to_array(?, ',')::oid[])
+            """, arguments: [oids.map(String.init).joined(separator: ",")])
+        func isText(kind: String?, send: String?) -> Bool {
+            kind == "e" || send.map(Self.textSendFunctions.contains) == true
+        }
+        var types: [UInt32: PostgresUserTypes.UserType] = [:]
+        for row in rows {
+            guard let oid = UInt32(exactly: try row.decode(Int64.self, forColumn: "oid")) else { continue }
+            let name: String = try row.decode(forColumn: "name")
+            let element = UInt32(exactly: try row.decode(Int64.self, forColumn: "element")) ?? 0
+            let kind: PostgresTextForm.UserType
+            if isText(kind: try row.decode(forColumn: "kind"), send: try row.decodeIfPresent(forColumn: "send")) {
+                kind = .text
+            } else if element != 0 {
+                kind = .array(element: element)
+                if isText(kind: try row.decodeIfPresent(forColumn: "elementKind"), send: try row.decodeIfPresent(forColumn: "elementSend")) {
+                    types[element] = types[element] ?? PostgresUserTypes.UserType(name: "", kind: .text)
+                }
+            } else {
+                kind = .other
+            }
+            types[oid] = PostgresUserTypes.UserType(name: name, kind: kind)
+        }
+        // A type that the catalog no longer has: Trellis does not read it.
+        for oid in oids where types[oid] == nil {
+            types[oid] = PostgresUserTypes.UserType(name: "of OID \(oid)", kind: .other)
+        }
+        return types
     }
 
     /// The words that commit a transaction: `END` is PostgreSQL's synonym
