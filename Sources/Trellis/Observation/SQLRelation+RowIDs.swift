@@ -16,10 +16,7 @@ extension SQLRelation {
         let context = SQLGenerationContext(db)
         var rowIDColumns: Set<String> = []
         if let column = primaryKey.rowIDColumn { rowIDColumns.insert(column.lowercased()) }
-        let columnNames = Set(try db.columns(in: tableName).map { $0.name.lowercased() })
-        for name in ["rowid", "_rowid_", "oid"] where !columnNames.contains(name) {
-            rowIDColumns.insert(name)
-        }
+        rowIDColumns.formUnion(try db.freeRowIDNames(in: tableName))
         let rowIDs = RowIDAnalysis(context: context, alias: alias, rowIDColumns: rowIDColumns)
         for selected in selection {
             if case .expression(let expression, _) = selected.impl, try rowIDs.mayReadOtherRows(expression) { return nil }

@@ -182,12 +182,9 @@ final class RecordStatementCache {
         if db.usesServer { return nil }
         let key = table.lowercased()
         if let known = rowIDNames[key] { return known }
-        let columns = Set(try db.columns(in: table).map { $0.name.lowercased() })
         let name: String?
-        if let free = ["rowid", "_rowid_", "oid"].first(where: { !columns.contains($0) }) {
-            // A WITHOUT ROWID table refuses the name.
-            let probe = "SELECT \(free) FROM \(table.quotedDatabaseIdentifier) LIMIT 0"
-            name = (try? db.makeStatement(sql: probe)) != nil ? free : nil
+        if let free = try db.freeRowIDNames(in: table).first {
+            name = try db.isWithoutRowID(table, in: nil) ? nil : free
         } else {
             let primaryKey = try db.primaryKey(table)
             if let column = primaryKey.rowIDColumn {

@@ -202,7 +202,7 @@ extension Database {
                 columns: try columnsForPrimaryKey(inView: table, columns: columns), rowIDColumn: nil, isRowID: false,
                 isViewKey: true)
         } else if keyColumns.isEmpty {
-            primaryKey = try hiddenRowIDKey(table, columns: columns)
+            primaryKey = try hiddenRowIDKey(table, in: schemaName)
         } else if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER", try !isWithoutRowID(table, in: schemaName),
                   // `INTEGER PRIMARY KEY DESC` is no alias of the rowid:
                   // SQLite backs it with an index, as any other key.
@@ -220,9 +220,8 @@ extension Database {
     /// of its names that no column takes. A table imported from a CSV
     /// file may have a `rowid` column, which is text like the others: a
     /// lookup by `rowid` would compare it, not the rowid.
-    private func hiddenRowIDKey(_ table: String, columns: [ColumnInfo]) throws -> PrimaryKeyInfo {
-        let names = Set(columns.map { $0.name.lowercased() })
-        guard let free = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) else {
+    private func hiddenRowIDKey(_ table: String, in schemaName: String?) throws -> PrimaryKeyInfo {
+        guard let free = try freeRowIDNames(in: table, in: schemaName).first else {
             throw DatabaseError(
                 resultCode: .SQLITE_ERROR,
                 message: "the rowid of table \(table) can not be selected: its columns rowid, _rowid_ and oid hide it")
@@ -230,12 +229,21 @@ extension Database {
         return free == "rowid" ? .hiddenRowID : PrimaryKeyInfo(columns: [free], rowIDColumn: nil, isRowID: true)
     }
 
-    private func isWithoutRowID(_ table: String, in schemaName: String?) throws -> Bool {
+    /// The names of the rowid (`rowid`, `_rowid_` and `oid`, in SQLite's
+    /// order) that no column of the table takes: a column may take one (a
+    /// `rowid` column of a table imported from a CSV file), and hide the
+    /// rowid under it.
+    func freeRowIDNames(in table: String, in schemaName: String? = nil) throws -> [String] {
+        let names = Set(try columns(in: table, in: schemaName).map { $0.name.lowercased() })
+        return ["rowid", "_rowid_", "oid"].filter { !names.contains($0) }
+    }
+
+    /// Whether the table is a WITHOUT ROWID table.
+    func isWithoutRowID(_ table: String, in schemaName: String?) throws -> Bool {
         // SQLite knows: a WITHOUT ROWID table refuses to select the rowid
         // (the statement is prepared, never run). The CREATE statement
         // may hold comments, with parentheses, after its options.
-        let names = Set(try columns(in: table, in: schemaName).map { $0.name.lowercased() })
-        if let free = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) {
+        if let free = try freeRowIDNames(in: table, in: schemaName).first {
             let qualified = (schemaName.map { $0.quotedDatabaseIdentifier + "." } ?? "") + table.quotedDatabaseIdentifier
             return (try? makeStatement(sql: "SELECT \(free) FROM \(qualified) LIMIT 0")) == nil
         }
@@ -399,11 +407,7 @@ extension Database {
         let primaryKey = try self.primaryKey(table)
         if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: wanted) { return true }
         // The rowid, under a name that no column takes.
-        let rowIDNames: Set<String> = ["rowid", "_rowid_", "oid"]
-        if !wanted.isDisjoint(with: rowIDNames), try !isWithoutRowID(table, in: nil) {
-            let columnNames = Set(try self.columns(in: table).map { $0.name.lowercased() })
-            if !wanted.intersection(rowIDNames).subtracting(columnNames).isEmpty { return true }
-        }
+        if !wanted.isDisjoint(with: try freeRowIDNames(in: table)), try !isWithoutRowID(table, in: nil) { return true }
         return try indexes(on: table).contains { index in
             // A partial index only makes the rows of its WHERE clause
             // unique: others may share a value (a soft-deleted user keeps
