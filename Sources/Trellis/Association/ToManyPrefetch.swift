@@ -80,63 +80,42 @@ struct ToManyPrefetch: Sendable {
                 distinctKeys.append(link)
             }
         }
-        // The rows of a group: copied rows when they have prefetched rows
-        // in turn, else positions in the batch of their query.
-        var groupRows = [[Row]](repeating: [], count: distinctKeys.count)
-        var groupPositions = [[Int]](repeating: [], count: distinctKeys.count)
-        var groupBatches = [RowBatch?](repeating: nil, count: distinctKeys.count)
-        // The groups of the parents by loose link, built on the first row
-        // that SQLite matched with a conversion.
-        var looseGroups: [LinkKey: [Int]]?
-        func add(_ row: Row, to index: Int, batch: RowBatch?) {
-            if let batch {
-                groupPositions[index].append(batch.append(row))
-                groupBatches[index] = batch
-            } else {
-                groupRows[index].append(row.copy())
-            }
-        }
+        let groups = PrefetchGroups<LinkKey>(count: distinctKeys.count)
         let keysPerQuery = Self.chunkSize / max(1, linkColumns.count)
         var start = 0
         while start < distinctKeys.count {
             let end = min(start + keysPerQuery, distinctKeys.count)
-            // Rows usually come grouped by link (the link's index orders
-            // them): the group of the previous row is checked first, without
-            // hashing.
-            var previous: (link: LinkKey, index: Int)?
+            groups.previous = nil
             try fetch(db, keys: distinctKeys[start..<end].map(bindings), linkColumns: linkColumns) { row, positions, batch in
                 let link = childKey(row, positions)
                 let index: Int
-                if let previous, previous.link == link {
+                if let previous = groups.previous, previous.link == link {
                     index = previous.index
                 } else if let linkIndex = groupIndexes[link] {
                     index = linkIndex
-                    previous = (link, index)
+                    groups.previous = (link, index)
                 } else {
                     // SQLite matched the row after a conversion: the text
                     // '42' of an untyped column equals the integer 42 of a
                     // numeric key, 'Ann' equals 'ann' in a NOCASE column.
                     // The row goes to the parents whose link compares the
                     // same way, as a join would give it to them.
-                    if looseGroups == nil {
-                        var groups: [LinkKey: [Int]] = [:]
-                        for (index, key) in distinctKeys.enumerated() { groups[looseKey(key), default: []].append(index) }
-                        looseGroups = groups
+                    if groups.looseGroups == nil {
+                        var looseGroups: [LinkKey: [Int]] = [:]
+                        for (index, key) in distinctKeys.enumerated() { looseGroups[looseKey(key), default: []].append(index) }
+                        groups.looseGroups = looseGroups
                     }
-                    for index in looseGroups?[looseKey(link)] ?? [] { add(row, to: index, batch: batch) }
+                    for index in groups.looseGroups?[looseKey(link)] ?? [] { groups.add(row, to: index, batch: batch) }
                     return
                 }
-                add(row, to: index, batch: batch)
+                groups.add(row, to: index, batch: batch)
             }
             start = end
         }
-        let groups = (0..<distinctKeys.count).map { index in
-            groupBatches[index].map { PrefetchedRows(batch: $0, positions: groupPositions[index]) }
-                ?? PrefetchedRows(groupRows[index])
-        }
+        let prefetched = groups.prefetchedRows()
         let noRows = PrefetchedRows([])
         for (row, group) in zip(parentRows, parentGroups) {
-            row.prefetched[key] = group.map { groups[$0] } ?? noRows
+            row.prefetched[key] = group.map { prefetched[$0] } ?? noRows
         }
     }
 
@@ -249,5 +228,48 @@ struct ToManyPrefetch: Sendable {
         let batch = prepared.supplementaryFetch == nil && prepared.withoutAdaptation == nil
             ? RowBatch(statement: prepared.statement, layout: prepared.layout) : nil
         _ = try db.fetchAll(prepared) { row in receive(row, positions, batch) }
+    }
+}
+
+/// The rows of the groups of a to-many prefetch, as its query gives them:
+/// copied rows when they have prefetched rows in turn, else positions in
+/// the batch of the query.
+///
+/// Only the prefetch that fills them touches them, on the connection's
+/// thread: the closure that receives the rows does not check its accesses
+/// at run time, as it would for variables it captured (the check costs
+/// more than the grouping of a row).
+private final class PrefetchGroups<LinkKey: Hashable> {
+    @exclusivity(unchecked) private var rows: [[Row]]
+    @exclusivity(unchecked) private var positions: [[Int]]
+    @exclusivity(unchecked) private var batches: [RowBatch?]
+    /// The link and group of the previous row: rows usually come grouped
+    /// by link (the link's index orders them), and the group of the
+    /// previous row is checked first, without hashing.
+    @exclusivity(unchecked) var previous: (link: LinkKey, index: Int)?
+    /// The groups of the parents by loose link, built on the first row
+    /// that SQLite matched with a conversion.
+    @exclusivity(unchecked) var looseGroups: [LinkKey: [Int]]?
+
+    init(count: Int) {
+        rows = Array(repeating: [], count: count)
+        positions = Array(repeating: [], count: count)
+        batches = Array(repeating: nil, count: count)
+    }
+
+    func add(_ row: Row, to index: Int, batch: RowBatch?) {
+        if let batch {
+            positions[index].append(batch.append(row))
+            batches[index] = batch
+        } else {
+            rows[index].append(row.copy())
+        }
+    }
+
+    /// The rows of each group.
+    func prefetchedRows() -> [PrefetchedRows] {
+        rows.indices.map { index in
+            batches[index].map { PrefetchedRows(batch: $0, positions: positions[index]) } ?? PrefetchedRows(rows[index])
+        }
     }
 }
