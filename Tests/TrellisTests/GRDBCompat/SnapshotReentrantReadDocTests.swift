@@ -51,3 +51,60 @@ import Trellis
         #expect(try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM player") } == 2)
     }
 }
+
+// `DatabaseSnapshotPool.init(_:configuration:)`, run as GRDB's
+// documentation writes it.
+@Suite struct SnapshotPoolFromDatabaseDocTests {
+    private struct Player: Codable, FetchableRecord, PersistableRecord {
+        var id: Int64
+        var name: String
+    }
+
+    private func makePool() throws -> (DatabasePool, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapshotpool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let dbPool = try DatabasePool(path: directory.appendingPathComponent("db.sqlite").path)
+        try dbPool.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+            try Player(id: 1, name: "Arthur").insert(db)
+        }
+        return (dbPool, directory)
+    }
+
+    @Test func aSnapshotPoolMadeFromADatabaseConnection() throws {
+        let (dbPool, directory) = try makePool()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let snapshot = try dbPool.writeWithoutTransaction { db -> DatabaseSnapshotPool in
+            try db.inTransaction {
+                try Player.deleteAll(db)
+                return .commit
+            }
+            // Create the snapshot after all players have been deleted.
+            return try DatabaseSnapshotPool(db)
+        }
+        // Later... Maybe some players have been created.
+        try dbPool.write { db in try Player(id: 2, name: "Barbara").insert(db) }
+        // The snapshot is guaranteed to see an empty table of players, though:
+        let count = try snapshot.read { db in
+            try Player.fetchCount(db)
+        }
+        #expect(count == 0)
+        #expect(try dbPool.read { db in try Player.fetchCount(db) } == 1)
+        #expect(snapshot.configuration.readonly)
+    }
+
+    @Test func aSnapshotPoolCanNotBeMadeInsideATransactionOrInMemory() throws {
+        let (dbPool, directory) = try makePool()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let error = #expect(throws: DatabaseError.self) {
+            try dbPool.write { db in try DatabaseSnapshotPool(db) }
+        }
+        #expect(error?.resultCode == .SQLITE_ERROR)
+
+        let dbQueue = try DatabaseQueue()
+        let memoryError = #expect(throws: DatabaseError.self) {
+            try dbQueue.writeWithoutTransaction { db in try DatabaseSnapshotPool(db) }
+        }
+        #expect(memoryError?.resultCode == .SQLITE_ERROR)
+    }
+}
