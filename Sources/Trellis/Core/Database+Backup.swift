@@ -28,8 +28,9 @@ extension Database {
     /// }
     /// ```
     ///
-    /// The source connection must not hold the write lock: back up from a
-    /// read, or from `writeWithoutTransaction`, not from `write`.
+    /// The source connection must not be in a write transaction: back up
+    /// from a read, or from `writeWithoutTransaction`, not from `write`,
+    /// where SQLite refuses to copy (`SQLITE_BUSY`).
     ///
     /// - parameter destination: the connection that receives the copy.
     /// - parameter pagesPerStep: the number of pages copied at each step; by
@@ -40,7 +41,8 @@ extension Database {
     ///   is rethrown; after the last step, it is ignored.
     ///
     /// - Throws: A ``DatabaseError`` if `pagesPerStep` is 0, if either
-    ///   connection is closed or busy, or if SQLite fails; the error thrown by
+    ///   connection is closed or busy, if the source connection is in a
+    ///   write transaction, or if SQLite fails; the error thrown by
     ///   `progress` before the last step.
     public func backup(
         to destination: Database, pagesPerStep: CInt = -1,
@@ -50,6 +52,13 @@ extension Database {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a backup can not copy 0 pages per step")
         }
         let sourceConnection = try openConnection()
+        // SQLite refuses to copy from a connection that is writing, with a
+        // bare "database is locked": say why.
+        if sqlite3_txn_state(sourceConnection, "main") == SQLITE_TXN_WRITE {
+            throw DatabaseError(
+                resultCode: .SQLITE_BUSY,
+                message: "the source of a backup can not be in a write transaction: back up from read or writeWithoutTransaction")
+        }
         let destinationConnection = try destination.openConnection()
         guard let backup = sqlite3_backup_init(destinationConnection, "main", sourceConnection, "main") else {
             throw destination.makeError(code: sqlite3_errcode(destinationConnection))

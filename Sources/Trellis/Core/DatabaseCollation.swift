@@ -114,3 +114,31 @@ extension Database {
         schemaCache.persistent[key] = true
     }
 }
+
+extension Database {
+    /// Rebuilds the indexes that use `collation`: run it after the order of
+    /// a custom collation has changed (`REINDEX`).
+    ///
+    /// ```swift
+    /// try db.reindex(collation: .localizedCompare)
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails.
+    public func reindex(collation: Database.CollationName) throws {
+        try execute(sql: "REINDEX \(collation.rawValue.quotedDatabaseIdentifier)")
+    }
+
+    /// Rebuilds the indexes that use `collation`: run it after the order of
+    /// a custom collation has changed (`REINDEX`).
+    ///
+    /// ```swift
+    /// let collation = DatabaseCollation("byLength") { ... }
+    /// db.add(collation: collation)
+    /// try db.reindex(collation: collation)
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite fails.
+    public func reindex(collation: DatabaseCollation) throws {
+        try execute(sql: "REINDEX \(collation.name.quotedDatabaseIdentifier)")
+    }
+}

@@ -157,3 +157,22 @@ extension DatabasePool {
 /// }
 /// ```
 public protocol DatabaseSnapshotReader: DatabaseReader {}
+
+extension DatabaseSnapshotReader {
+    /// Runs `value` and returns its result; called from another access of
+    /// the snapshot on this thread, it reuses that access. The content a
+    /// snapshot sees does not change, so that this is safe where
+    /// `unsafeReentrantRead` on other readers is not.
+    ///
+    /// ```swift
+    /// let count = try snapshot.reentrantRead { db in
+    ///     try Player.fetchCount(db)
+    /// }
+    /// ```
+    ///
+    /// - Throws: The error thrown by `value`; a ``DatabaseError`` if the
+    ///   snapshot is closed or SQLite fails.
+    public func reentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try unsafeReentrantRead(value)
+    }
+}

@@ -1,3 +1,5 @@
+import TrellisSQLite
+
 /// Reads that all see the same, unchanging state of a WAL database, as
 /// GRDB's type of that name.
 ///
@@ -43,6 +45,44 @@ public final class DatabaseSnapshotPool: DatabaseSnapshotReader {
                 message: "A DatabaseSnapshotPool needs a database in the WAL mode, not \(journalMode ?? "unknown").")
         }
         self.init(snapshot: snapshot)
+    }
+
+    /// Opens a snapshot pool that sees the database of `db` as `db` sees
+    /// it now, outside of a transaction.
+    ///
+    /// ```swift
+    /// let snapshot = try dbPool.writeWithoutTransaction { db -> DatabaseSnapshotPool in
+    ///     try db.inTransaction {
+    ///         try Player.deleteAll(db)
+    ///         return .commit
+    ///     }
+    ///     // Create the snapshot after all players have been deleted.
+    ///     return try DatabaseSnapshotPool(db)
+    /// }
+    /// // Later, the snapshot still sees no player.
+    /// let count = try snapshot.read { db in try Player.fetchCount(db) }
+    /// ```
+    ///
+    /// - parameter configuration: the configuration of the connection of the
+    ///   snapshot; by default, the configuration of `db`.
+    /// - Throws: A ``DatabaseError`` with `SQLITE_ERROR` if `db` is inside a
+    ///   transaction, if its database is not in the WAL mode or in memory;
+    ///   if the snapshot's connection cannot be opened.
+    public convenience init(_ db: Database, configuration: Configuration? = nil) throws {
+        guard !db.isInsideTransaction else {
+            throw DatabaseError(
+                resultCode: .SQLITE_ERROR,
+                message: "A DatabaseSnapshotPool can not be created from inside a transaction.")
+        }
+        guard let connection = db.sqliteConnection,
+              let filename = sqlite3_db_filename(connection, "main"),
+              case let path = String(cString: filename), !path.isEmpty
+        else {
+            throw DatabaseError(
+                resultCode: .SQLITE_ERROR,
+                message: "A DatabaseSnapshotPool needs a database file in the WAL mode.")
+        }
+        try self.init(path: path, configuration: configuration ?? db.configuration)
     }
 
     init(snapshot: DatabaseSnapshot) {

@@ -45,7 +45,10 @@ public struct DatabaseMigrator: Sendable {
     struct Migration: Sendable {
         let identifier: String
         let foreignKeyMode: ForeignKeyMode
-        let migrate: @Sendable (Database) throws -> Void
+        /// The identifiers of the former migrations that this one merges.
+        var merged: Set<String> = []
+        /// Runs the migration, given the merged migrations already applied.
+        let migrate: @Sendable (Database, Set<String>) throws -> Void
     }
 
     private(set) var registered: [Migration] = []
@@ -95,6 +98,47 @@ public struct DatabaseMigrator: Sendable {
         foreignKeyChecks: ForeignKeyChecks = .deferred,
         migrate: @escaping @Sendable (Database) throws -> Void)
     {
+        register(identifier, foreignKeyChecks: foreignKeyChecks, merging: []) { db, _ in try migrate(db) }
+    }
+
+    /// Registers a migration that merges and replaces migrations of a
+    /// former version of the application. It runs when its identifier is
+    /// not applied yet, and its closure gets the merged migrations that
+    /// are already applied, so that it applies only the others.
+    ///
+    /// ```swift
+    /// // Migrations v1 and v2 are deleted; v3 merges them:
+    /// migrator.registerMigration("v3", merging: ["v1", "v2"]) { db, appliedIDs in
+    ///     if !appliedIDs.contains("v1") {
+    ///         // Apply schema version 1
+    ///     }
+    ///     if !appliedIDs.contains("v2") {
+    ///         // Apply schema version 2
+    ///     }
+    ///     // Apply schema version 3
+    /// }
+    /// ```
+    ///
+    /// A database where `v1`, `v2` and `v3` were applied skips `v3`; one
+    /// where only `v1` was runs `v3` with `appliedIDs == ["v1"]`. Do not name
+    /// the merged migration like the first migrations of the merged set.
+    /// Merging a migration that is still registered is reported by
+    /// `migrate`, which throws.
+    public mutating func registerMigration(
+        _ identifier: String,
+        foreignKeyChecks: ForeignKeyChecks = .deferred,
+        merging mergedIdentifiers: Set<String>,
+        migrate: @escaping @Sendable (_ db: Database, _ appliedIDs: Set<String>) throws -> Void)
+    {
+        register(identifier, foreignKeyChecks: foreignKeyChecks, merging: mergedIdentifiers, migrate: migrate)
+    }
+
+    private mutating func register(
+        _ identifier: String,
+        foreignKeyChecks: ForeignKeyChecks,
+        merging mergedIdentifiers: Set<String>,
+        migrate: @escaping @Sendable (Database, Set<String>) throws -> Void)
+    {
         if registered.contains(where: { $0.identifier == identifier }) {
             duplicates.append(identifier)
             return
@@ -104,7 +148,15 @@ public struct DatabaseMigrator: Sendable {
         case .deferred: mode = checksDeferredForeignKeys ? .deferred : .unchecked
         case .immediate: mode = .immediate
         }
-        registered.append(Migration(identifier: identifier, foreignKeyMode: mode, migrate: migrate))
+        var mergedIdentifiers = mergedIdentifiers
+        mergedIdentifiers.remove(identifier)
+        registered.append(Migration(identifier: identifier, foreignKeyMode: mode, merged: mergedIdentifiers, migrate: migrate))
+    }
+
+    /// The identifiers that this migrator knows: those of the registered
+    /// migrations, and those they merge.
+    private var knownIdentifiers: Set<String> {
+        registered.reduce(into: Set(migrations)) { $0.formUnion($1.merged) }
     }
 
     /// A migrator whose migrations registered from now on with deferred
@@ -253,7 +305,7 @@ public struct DatabaseMigrator: Sendable {
     /// - Throws: A ``DatabaseError`` if SQLite fails to read the table of
     ///   applied migrations.
     public func hasBeenSuperseded(_ db: Database) throws -> Bool {
-        try !appliedIdentifiers(db).isSubset(of: Set(migrations))
+        try !appliedIdentifiers(db).isSubset(of: knownIdentifiers)
     }
 
     /// Whether the schema of the database differs from the one its applied
@@ -275,7 +327,7 @@ public struct DatabaseMigrator: Sendable {
     public func hasSchemaChanges(_ db: Database) throws -> Bool {
         let applied = try appliedIdentifiers(db)
         if applied.isEmpty { return false }
-        if !applied.isSubset(of: Set(migrations)) { return true }
+        if !applied.isSubset(of: knownIdentifiers) { return true }
         let reference = try DatabaseQueue()
         var referenceMigrator = DatabaseMigrator()
         referenceMigrator.registered = registered.filter { applied.contains($0.identifier) }
@@ -298,6 +350,14 @@ public struct DatabaseMigrator: Sendable {
     package func pendingMigrations(_ db: Database, upTo targetIdentifier: String?) throws -> [Int] {
         if let duplicate = duplicates.first {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "already registered migration: \"\(duplicate)\"")
+        }
+        let identifiers = Set(migrations)
+        for migration in registered {
+            if let merged = migration.merged.sorted().first(where: { identifiers.contains($0) }) {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "migration \"\(migration.identifier)\" merges the registered migration \"\(merged)\"")
+            }
         }
         let lastIndex: Int
         if let targetIdentifier {
@@ -336,8 +396,9 @@ public struct DatabaseMigrator: Sendable {
         }
         let migration = registered[index]
         // Another process may have applied it since it was found pending.
-        if try appliedIdentifiers(db).contains(migration.identifier) { return }
-        try migration.migrate(db)
+        let applied = try appliedIdentifiers(db)
+        if applied.contains(migration.identifier) { return }
+        try migration.migrate(db, applied.intersection(migration.merged))
         try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
     }
 
@@ -352,8 +413,9 @@ public struct DatabaseMigrator: Sendable {
                 try? db.execute(sql: "PRAGMA foreign_keys = ON")
             }
         }
+        let appliedMerged = migration.merged.isEmpty ? [] : try appliedIdentifiers(db).intersection(migration.merged)
         try db.inTransaction(.immediate) {
-            try migration.migrate(db)
+            try migration.migrate(db, appliedMerged)
             if disablesForeignKeys && migration.foreignKeyMode == .deferred {
                 try db.checkForeignKeys()
             }

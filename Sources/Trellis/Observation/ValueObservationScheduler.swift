@@ -94,14 +94,29 @@ extension ValueObservationScheduler where Self == AsyncValueObservationScheduler
 public struct TaskValueObservationScheduler: ValueObservationScheduler {
     // Each scheduler has its serial queue: the values of one observation
     // keep their order, and a slow observation does not delay the others.
-    private let queue = DispatchQueue(label: "Trellis.ValueObservation.task")
+    private let queue: DispatchQueue
 
     /// A scheduler with its own delivery order.
     ///
     /// ```swift
     /// let scheduler = TaskValueObservationScheduler()
     /// ```
-    public init() {}
+    public init() {
+        queue = DispatchQueue(label: "Trellis.ValueObservation.task")
+    }
+
+    /// A scheduler with its own delivery order, whose deliveries run with
+    /// the quality of service closest to `priority`.
+    init(priority: TaskPriority) {
+        let qos: DispatchQoS
+        switch priority {
+        case .high, .userInitiated: qos = .userInitiated
+        case .low, .utility: qos = .utility
+        case .background: qos = .background
+        default: qos = .default
+        }
+        queue = DispatchQueue(label: "Trellis.ValueObservation.task", qos: qos)
+    }
 
     public func immediateInitialValue() -> Bool { false }
 
@@ -119,6 +134,20 @@ extension ValueObservationScheduler where Self == TaskValueObservationScheduler 
     /// ```
     public static var task: TaskValueObservationScheduler {
         TaskValueObservationScheduler()
+    }
+
+    /// Values are delivered asynchronously, in order, off the main actor,
+    /// with the given priority.
+    ///
+    /// ```swift
+    /// let cancellable = observation.start(in: dbQueue, scheduling: .task(priority: .background)) { error in
+    ///     // handle error
+    /// } onChange: { players in
+    ///     print("Fresh players: \(players)")
+    /// }
+    /// ```
+    public static func task(priority: TaskPriority) -> TaskValueObservationScheduler {
+        TaskValueObservationScheduler(priority: priority)
     }
 }
 

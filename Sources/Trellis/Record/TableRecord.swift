@@ -44,6 +44,15 @@ extension TableRecord {
     /// `Player.filter { $0.name == "Arthur" }`.
     public typealias DatabaseComponents = Columns.Type
 
+    /// The columns of the record, as given to request closures: the
+    /// `Columns` type.
+    ///
+    /// ```swift
+    /// Player.databaseComponents.score // Column("score")
+    /// let request = Player.order(\.score.desc)
+    /// ```
+    public static var databaseComponents: DatabaseComponents { Columns.self }
+
     static var defaultSelection: [SQLSelection] {
         databaseSelection.map(\.sqlSelection)
     }

@@ -184,6 +184,28 @@ private func isImmediateOnMainActor(_ scheduler: some ValueObservationMainActorS
         #expect(counts == Array(1...20))
         cancellable.cancel()
     }
+
+    /// GRDB's `ValueObservationScheduler.task(priority:)`.
+    @Test(arguments: [TaskPriority.background, .low, .medium, .high])
+    func taskSchedulersWithAPriorityKeepTheOrderOfValuesOffTheMainQueue(priority: TaskPriority) async throws {
+        let dbQueue = try makeDatabase()
+        let inbox = ObservationInbox<Int>()
+        let offMain = ObservationInbox<Bool>()
+        let cancellable = ValueObservation.tracking(Player.fetchCount)
+            .start(in: dbQueue, scheduling: .task(priority: priority)) { error in
+                inbox.receive(.failure(error))
+            } onChange: { count in
+                offMain.receive(!MainQueue.isCurrent)
+                inbox.receive(count)
+            }
+        #expect(try await inbox.nextValue() == 0)
+        #expect(try await offMain.nextValue() == true)
+        for _ in 0..<5 { try await insertPlayer(in: dbQueue) }
+        var counts: [Int] = []
+        for _ in 0..<5 { counts.append(try await inbox.nextValue()) }
+        #expect(counts == Array(1...5))
+        cancellable.cancel()
+    }
 }
 
 private enum Player {

@@ -247,3 +247,39 @@ extension DerivableRequest where RowDecoder: TableRecord & Identifiable, RowDeco
     public func filter(ids: some Collection<RowDecoder.ID>) -> Self { filter(keys: ids) }
 }
 
+
+extension FilteredRequest {
+    /// Keeps the rows that match the condition that `predicate` builds
+    /// from the database, when the request runs.
+    ///
+    /// ```swift
+    /// // SELECT * FROM player WHERE name = 'O''Brien'
+    /// let name = "O'Brien"
+    /// let request = Player.all().filterWhenConnected { db in
+    ///     Column("name") == name
+    /// }
+    /// ```
+    ///
+    /// The error that `predicate` throws is thrown by the fetch.
+    public func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self {
+        filter(SQLExpression(.deferred { context in try predicate(context.db).sqlExpression }))
+    }
+}
+
+extension AggregatingRequest {
+    /// Keeps the groups that match the condition that `predicate` builds
+    /// from the database, when the request runs.
+    ///
+    /// ```swift
+    /// // SELECT teamId, MAX(score) FROM player GROUP BY teamId HAVING MAX(score) > 1000
+    /// let request = Player
+    ///     .select(Column("teamId"), max(Column("score")))
+    ///     .group(Column("teamId"))
+    ///     .havingWhenConnected { db in max(Column("score")) > 1000 }
+    /// ```
+    ///
+    /// The error that `predicate` throws is thrown by the fetch.
+    public func havingWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self {
+        having(SQLExpression(.deferred { context in try predicate(context.db).sqlExpression }))
+    }
+}

@@ -255,7 +255,14 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         case .filteredAggregate(let name, let xs, let filter):
             try context.dialect.checkFunction(name)
             let arguments = try xs.map { try $0.sql(context) }.joined(separator: ", ")
-            return name + "(" + arguments + ") FILTER (WHERE " + (try filter.sql(context)) + ")"
+            let filterClause = " FILTER (WHERE " + (try filter.sql(context)) + ")"
+            // PostgreSQL has no TOTAL, and averages integers as NUMERIC: as
+            // for the unfiltered aggregates.
+            if context.dialect.engine == .postgreSQL && xs.count == 1 {
+                if name == "TOTAL" { return "CAST(COALESCE(SUM(" + arguments + ")" + filterClause + ", 0) AS DOUBLE PRECISION)" }
+                if name == "AVG" { return "CAST(AVG(" + arguments + ")" + filterClause + " AS DOUBLE PRECISION)" }
+            }
+            return name + "(" + arguments + ")" + filterClause
         case .json(let x, _):
             return try x.sql(context)
         case .countAll:

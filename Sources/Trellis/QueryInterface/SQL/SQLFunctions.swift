@@ -47,6 +47,63 @@ public func sum(_ value: some SQLSpecificExpressible) -> SQLExpression { functio
 /// `TOTAL(x)`: 0.0 for no row.
 public func total(_ value: some SQLSpecificExpressible) -> SQLExpression { function("TOTAL", value) }
 
+private func filteredAggregate(_ name: String, _ value: some SQLSpecificExpressible, filter: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(.filteredAggregate(name, [value.sqlExpression], filter: filter.sqlExpression))
+}
+
+/// `AVG(x) FILTER (WHERE condition)`: the average of the rows that match
+/// the condition.
+///
+/// ```swift
+/// // AVG(length) FILTER (WHERE length > 0)
+/// average(Column("length"), filter: Column("length") > 0)
+/// ```
+public func average(_ value: some SQLSpecificExpressible, filter: some SQLSpecificExpressible) -> SQLExpression {
+    filteredAggregate("AVG", value, filter: filter)
+}
+
+/// `MAX(x) FILTER (WHERE condition)`: the largest value of the rows that
+/// match the condition.
+///
+/// ```swift
+/// // MAX(score) FILTER (WHERE score < 0)
+/// max(Column("score"), filter: Column("score") < 0)
+/// ```
+public func max(_ value: some SQLSpecificExpressible, filter: some SQLSpecificExpressible) -> SQLExpression {
+    filteredAggregate("MAX", value, filter: filter)
+}
+
+/// `MIN(x) FILTER (WHERE condition)`: the smallest value of the rows that
+/// match the condition.
+///
+/// ```swift
+/// // MIN(score) FILTER (WHERE score > 0)
+/// min(Column("score"), filter: Column("score") > 0)
+/// ```
+public func min(_ value: some SQLSpecificExpressible, filter: some SQLSpecificExpressible) -> SQLExpression {
+    filteredAggregate("MIN", value, filter: filter)
+}
+
+/// `SUM(x) FILTER (WHERE condition)`: NULL when no row matches.
+///
+/// ```swift
+/// // SUM(amount) FILTER (WHERE amount > 0)
+/// sum(Column("amount"), filter: Column("amount") > 0)
+/// ```
+public func sum(_ value: some SQLSpecificExpressible, filter: some SQLSpecificExpressible) -> SQLExpression {
+    filteredAggregate("SUM", value, filter: filter)
+}
+
+/// `TOTAL(x) FILTER (WHERE condition)`: 0.0 when no row matches.
+///
+/// ```swift
+/// // TOTAL(amount) FILTER (WHERE amount > 0)
+/// total(Column("amount"), filter: Column("amount") > 0)
+/// ```
+public func total(_ value: some SQLSpecificExpressible, filter: some SQLSpecificExpressible) -> SQLExpression {
+    filteredAggregate("TOTAL", value, filter: filter)
+}
+
 /// `COALESCE(a, b, ...)`
 public func coalesce(_ values: [any SQLExpressible]) -> SQLExpression {
     SQLExpression(.function("COALESCE", values.map(\.sqlExpression), distinct: false))
