@@ -63,8 +63,10 @@ public final class DatabaseSnapshotPool: DatabaseSnapshotReader {
     /// let count = try snapshot.read { db in try Player.fetchCount(db) }
     /// ```
     ///
-    /// - parameter configuration: the configuration of the connection of the
-    ///   snapshot; by default, the configuration of `db`.
+    /// - Parameters:
+    ///   - db: A connection to the database, outside of a transaction.
+    ///   - configuration: The configuration of the connection of the
+    ///     snapshot; by default, the configuration of `db`.
     /// - Throws: A ``DatabaseError`` with `SQLITE_ERROR` if `db` is inside a
     ///   transaction, if its database is not in the WAL mode or in memory;
     ///   if the snapshot's connection cannot be opened.
