@@ -328,10 +328,10 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         // The scope of a nested association, such as the `country` of
         // `Book.including(required: Book.author.including(optional: Author.country))`.
         if let scope = row.scopesTree[name] {
-            guard !(T.self is any DatabaseValueConvertible.Type) else { throw columnNotFound(name, T.self) }
+            guard !fetchableTypes.isDatabaseValueType(T.self) else { throw columnNotFound(name, T.self) }
             return try decodeRecord(T.self, from: scope, key: key)
         }
-        guard !(T.self is any DatabaseValueConvertible.Type) else { throw columnNotFound(name, T.self) }
+        guard !fetchableTypes.isDatabaseValueType(T.self) else { throw columnNotFound(name, T.self) }
         // A nested record that reads the same row, such as the `book`
         // of `struct BookInfo { var book: Book; var author: Author }`.
         if let first = keyDecodedFromRow, first != name {
@@ -563,19 +563,38 @@ private func decodeWithRowDecoder<T: Decodable, Key: CodingKey>(
 /// a question with a search of its conformance tables, which a decoder
 /// would otherwise pay for each nested record of each row.
 struct FetchableTypeCache {
-    private var first: (type: ObjectIdentifier, fetchable: (any FetchableRecord.Type)?)?
-    private var second: (type: ObjectIdentifier, fetchable: (any FetchableRecord.Type)?)?
+    private struct Entry {
+        let type: ObjectIdentifier
+        let fetchable: (any FetchableRecord.Type)?
+        let isDatabaseValue: Bool
+    }
+
+    // The two most recent types: a record nests a few record types. A
+    // conformance check costs hundreds of instructions, more than the
+    // decoding of a column: each row of a joined record would pay one.
+    private var first: Entry?
+    private var second: Entry?
 
     /// `type` as a FetchableRecord type, or nil when it is not one.
     mutating func fetchableType<T>(of type: T.Type) -> (any FetchableRecord.Type)? {
+        entry(of: T.self).fetchable
+    }
+
+    /// Whether `type` is a DatabaseValueConvertible type.
+    mutating func isDatabaseValueType<T>(_ type: T.Type) -> Bool {
+        entry(of: T.self).isDatabaseValue
+    }
+
+    private mutating func entry<T>(of type: T.Type) -> Entry {
         let identifier = ObjectIdentifier(T.self)
-        if let first, first.type == identifier { return first.fetchable }
-        if let second, second.type == identifier { return second.fetchable }
-        let fetchable = T.self as? any FetchableRecord.Type
-        // The two most recent types: a record nests a few record types.
+        if let first, first.type == identifier { return first }
+        if let second, second.type == identifier { return second }
+        let entry = Entry(
+            type: identifier, fetchable: T.self as? any FetchableRecord.Type,
+            isDatabaseValue: T.self is any DatabaseValueConvertible.Type)
         second = first
-        first = (identifier, fetchable)
-        return fetchable
+        first = entry
+        return entry
     }
 }
 
