@@ -379,6 +379,26 @@ public enum SchemaInspector {
         // PARENT` for the table `Parent`): associations use the table's name.
         let tableNames = Dictionary(tables.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
         let views = Set(viewNames.map(folded))
+        // An association whose key is a column of the table that includes
+        // it is never decoded: a record's property of that name reads the
+        // column (the `state` column of Home Assistant's `states`, whose
+        // `old_state_id` references `states`). Such a name yields.
+        let columnsByTable = Dictionary(
+            tables.map { ($0.name.lowercased(), Set($0.columns.map { $0.name.lowercased() })) },
+            uniquingKeysWith: { first, _ in first })
+        func isFree(_ member: String, on table: String) -> Bool {
+            !(columnsByTable[table.lowercased()]?.contains(member.lowercased()) ?? false)
+        }
+        func toOneMember(on table: String, _ foreignKey: DatabaseReport.ForeignKey, ambiguous: Bool) -> String {
+            let base = ambiguous ? role(of: foreignKey) : AssociationKeyInflections.singular(memberName(foreignKey.destinationTable))
+            if isFree(base, on: table) { return base }
+            let byRole = role(of: foreignKey)
+            if byRole != base, isFree(byRole, on: table) { return byRole }
+            return base + "Record"
+        }
+        func toManyMember(on table: String, _ base: String, unique: Bool) -> String {
+            isFree(base, on: table) ? base : base + (unique ? "Record" : "Records")
+        }
         func draft(_ kind: String, table: String, destination: String, foreignKey: [String], through: String? = nil,
                    ambiguous: Bool, member: String, call: String, explicitKey: String? = nil, options: String = "",
                    isToMany: Bool) -> AssociationDraft
@@ -435,9 +455,7 @@ public enum SchemaInspector {
                     // key of its own, named after its columns, so that
                     // they can be used together.
                     let using = ambiguous ? ", using: ForeignKey(\(swiftArray(foreignKey.columns)))" : ""
-                    let toOne = ambiguous
-                        ? role(of: foreignKey)
-                        : AssociationKeyInflections.singular(memberName(destination))
+                    let toOne = toOneMember(on: table.name, foreignKey, ambiguous: ambiguous)
                     drafts.append(draft(
                         "belongsTo", table: table.name, destination: destination, foreignKey: foreignKey.columns,
                         ambiguous: ambiguous, member: toOne, call: "belongsTo(\(destinationType).self",
@@ -449,6 +467,7 @@ public enum SchemaInspector {
                     if ambiguous {
                         toMany = role(of: foreignKey) + toMany.prefix(1).uppercased() + toMany.dropFirst()
                     }
+                    toMany = toManyMember(on: destination, toMany, unique: unique)
                     drafts.append(draft(
                         kind, table: destination, destination: table.name, foreignKey: foreignKey.columns,
                         ambiguous: ambiguous, member: toMany, call: "\(kind)(\(originType).self",
@@ -462,9 +481,11 @@ public enum SchemaInspector {
                 let first = foreignKeys[0]
                 let second = foreignKeys[1]
                 for (origin, target) in [(first, second), (second, first)] {
-                    let via = AssociationKeyInflections.plural(memberName(table.name))
-                    let name = AssociationKeyInflections.plural(memberName(target.destinationTable))
-                    let targetToOne = AssociationKeyInflections.singular(memberName(target.destinationTable))
+                    let via = toManyMember(
+                        on: origin.destinationTable, AssociationKeyInflections.plural(memberName(table.name)), unique: false)
+                    let name = toManyMember(
+                        on: origin.destinationTable, AssociationKeyInflections.plural(memberName(target.destinationTable)), unique: false)
+                    let targetToOne = toOneMember(on: table.name, target, ambiguous: false)
                     drafts.append(draft(
                         "hasManyThrough", table: origin.destinationTable, destination: target.destinationTable,
                         foreignKey: target.columns, through: table.name, ambiguous: false, member: name,

@@ -142,3 +142,22 @@ extension Row {
         return " (the row has \(parts.joined(separator: " and ")))"
     }
 }
+
+extension Row {
+    /// The key of a joined or prefetched association of the row that is
+    /// `name` but for case and separators (`Customer` or `order_details`
+    /// for `customer` or `orderDetails`): the key that a record property
+    /// named `name` most likely meant. Nil when the row has none, or has
+    /// `name` itself.
+    func associationKey(resembling name: String) -> String? {
+        let prefetchedKeys = prefetched.keys
+        if layout?.scopes.isEmpty ?? true, prefetchedKeys.isEmpty { return nil }
+        func folded(_ key: String) -> String {
+            String(key.lowercased().filter { $0.isLetter || $0.isNumber })
+        }
+        let target = folded(name)
+        guard !target.isEmpty else { return nil }
+        let candidates = scopes.names + prefetchedKeys.sorted()
+        return candidates.first { $0 != name && folded($0) == target }
+    }
+}

@@ -8,6 +8,10 @@ extension MutablePersistableRecord {
     /// try player.insert(db)
     /// ```
     ///
+    /// An insert that inserts nothing (`onConflict: .ignore` and a
+    /// conflict, or a trigger's `RAISE(IGNORE)`) calls neither `didInsert`
+    /// nor `didSave`: the record keeps its nil id.
+    ///
     /// - parameter db: the connection that writes.
     /// - parameter conflictResolution: overrides
     ///   `persistenceConflictPolicy` (`INSERT OR REPLACE`...).
@@ -43,7 +47,7 @@ extension MutablePersistableRecord {
             return success
         }
         guard let saved else { throw DatabaseError.callbackNotCalled("aroundSave", of: Self.self) }
-        didSave(saved)
+        if !saved.insertedNothing { didSave(saved) }
         db.recordStatementCache.spareStorage = saved.savedContainer.storage
     }
 
@@ -76,7 +80,9 @@ extension MutablePersistableRecord {
             return success
         }
         guard let inserted else { throw DatabaseError.callbackNotCalled("aroundInsert", of: Self.self) }
-        didInsert(inserted)
+        // An ignored insert has no rowid to give: the connection's last
+        // one is another row's.
+        if !inserted.insertedNothing { didInsert(inserted) }
         return inserted
     }
 
@@ -128,10 +134,22 @@ extension MutablePersistableRecord {
         }
         try statement.bind(container)
         try statement.executeBoundStatement(arguments: container.values)
+        if db.changesCount == 0, try Self.insertedNothing(db) {
+            return InsertionSuccess(rowID: 0, rowIDColumn: try Self.rowIDColumn(db), persistenceContainer: container, insertedNothing: true)
+        }
         return InsertionSuccess(
             rowID: db.lastInsertedRowID,
             rowIDColumn: try Self.rowIDColumn(db),
             persistenceContainer: container)
+    }
+
+    /// Whether an INSERT that changed no row inserted nothing: true for
+    /// a table (`INSERT OR IGNORE`, a trigger's `RAISE(IGNORE)`), false
+    /// for a view, whose INSTEAD OF trigger's writes do not count as the
+    /// statement's changes.
+    @usableFromInline
+    static func insertedNothing(_ db: Database) throws -> Bool {
+        try !db.viewExists(databaseTableName)
     }
 
     /// The column that aliases the rowid of the table, cached per

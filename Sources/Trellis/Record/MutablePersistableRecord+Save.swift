@@ -28,7 +28,7 @@ extension MutablePersistableRecord {
             return success
         }
         guard let saved else { throw DatabaseError.callbackNotCalled("aroundSave", of: Self.self) }
-        didSave(saved)
+        if !saved.insertedNothing { didSave(saved) }
     }
 
     /// Saves a copy of the record, and returns it.

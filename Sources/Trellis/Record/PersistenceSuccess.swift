@@ -31,11 +31,19 @@ public struct InsertionSuccess: Sendable {
         return container
     }
 
+    /// Whether the statement inserted no row: an `INSERT OR IGNORE` that
+    /// met a conflict, or a `BEFORE INSERT` trigger that raised IGNORE.
+    /// `didInsert` and `didSave` are not called then, since the rowid of
+    /// the connection is not the record's.
     @usableFromInline
-    init(rowID: Int64, rowIDColumn: String?, persistenceContainer: PersistenceContainer) {
+    let insertedNothing: Bool
+
+    @usableFromInline
+    init(rowID: Int64, rowIDColumn: String?, persistenceContainer: PersistenceContainer, insertedNothing: Bool = false) {
         self.rowID = rowID
         self.rowIDColumn = rowIDColumn
         self.insertedContainer = persistenceContainer
+        self.insertedNothing = insertedNothing
     }
 }
 
@@ -47,6 +55,10 @@ public struct PersistenceSuccess: Sendable {
 
     /// The rowid column of an insert, and its value.
     private let insertedRowID: (column: String, rowID: Int64)?
+
+    /// Whether the save was an insert that inserted no row.
+    @usableFromInline
+    let insertedNothing: Bool
 
     /// The saved values; after an insert, with the inserted rowid.
     public var persistenceContainer: PersistenceContainer {
@@ -62,12 +74,14 @@ public struct PersistenceSuccess: Sendable {
     init(persistenceContainer: PersistenceContainer) {
         self.savedContainer = persistenceContainer
         self.insertedRowID = nil
+        self.insertedNothing = false
     }
 
     @usableFromInline
     init(_ inserted: InsertionSuccess) {
         self.savedContainer = inserted.insertedContainer
         self.insertedRowID = inserted.rowIDColumn.map { ($0, inserted.rowID) }
+        self.insertedNothing = inserted.insertedNothing
     }
 }
 

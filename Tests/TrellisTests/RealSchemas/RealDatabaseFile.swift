@@ -9,14 +9,20 @@ final class RealDatabaseFile {
 
     /// - parameter collations: the collations of the writing application,
     ///   which SQLite needs to create tables that use them.
-    init(_ script: String, collations: [DatabaseCollation] = []) throws {
+    /// - parameter functions: the SQL functions of the writing
+    ///   application, which its triggers call.
+    /// - parameter doubleQuotedStrings: whether the writer takes
+    ///   `"text"` for a string, as SQLite's default build does.
+    init(_ script: String, collations: [DatabaseCollation] = [], functions: [DatabaseFunction] = [], doubleQuotedStrings: Bool = false) throws {
         path = FileManager.default.temporaryDirectory
             .appendingPathComponent("real-\(UUID().uuidString).sqlite").path
         // A writer that knows nothing of Trellis: SQLite's own defaults.
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false
+        configuration.acceptsDoubleQuotedStringLiterals = doubleQuotedStrings
         configuration.prepareDatabase { db in
             for collation in collations { db.add(collation: collation) }
+            for function in functions { db.add(function: function) }
         }
         let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         try dbQueue.writeWithoutTransaction { db in try db.execute(sql: script) }
