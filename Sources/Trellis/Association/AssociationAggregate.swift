@@ -53,8 +53,11 @@ extension AssociationToMany {
             let firstHop = hops[0]
             relation.filters.append(SQLExpression(.deferred { context in
                 let pairs = try firstHop.columnPairs(context.db)
-                return SQLQueryGenerator.conjunction(pairs.map { pair in
-                    SQLExpression(.column(pair.child, linkAlias)) == SQLExpression(.column(pair.parent, parentAlias))
+                let collations = try firstHop.keyCollations(context.db)
+                return SQLQueryGenerator.conjunction(pairs.enumerated().map { index, pair in
+                    SQLExpression.linkComparison(
+                        SQLExpression(.column(pair.child, linkAlias)), SQLExpression(.column(pair.parent, parentAlias)),
+                        collation: index < collations.count ? collations[index] : nil)
                 })
             }))
             if let selection = makeSelection(relation.alias) {

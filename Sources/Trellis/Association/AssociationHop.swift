@@ -41,6 +41,24 @@ struct AssociationHop: @unchecked Sendable {
         }
     }
 
+    /// The collation of each pair of `columnPairs(_:)`, when the key that
+    /// the foreign key references does not compare with BINARY: SQLite
+    /// matches a foreign key with the collation of its parent key (a child
+    /// 'AB' references the parent 'ab' of a NOCASE column). Joins, counts,
+    /// prefetches and `request(for:)` compare that way, whatever side of
+    /// the comparison the child's column is on. Empty when all compare
+    /// with BINARY.
+    func keyCollations(_ db: Database) throws -> [String?] {
+        guard !db.usesServer, onCondition == nil else { return [] }
+        let pairs = try columnPairs(db)
+        switch direction {
+        case .belongsTo:
+            return try db.keyCollations(table: destinationTable, columns: pairs.map(\.child))
+        case .hasMany:
+            return try db.keyCollations(table: originTable, columns: pairs.map(\.parent))
+        }
+    }
+
     /// What identifies the link, to tell two associations with the same key
     /// apart.
     var linkDescription: String {
@@ -160,5 +178,14 @@ struct AssociationImpl: @unchecked Sendable {
             impl.isToMany = isToMany
         }
         return impl
+    }
+}
+
+extension SQLExpression {
+    /// `lhs = rhs`, or `lhs COLLATE name = rhs` when the referenced key of
+    /// the link compares with a collation other than BINARY.
+    static func linkComparison(_ lhs: SQLExpression, _ rhs: SQLExpression, collation: String?) -> SQLExpression {
+        guard let collation else { return lhs == rhs }
+        return SQLExpression(.collated(lhs, collation)) == rhs
     }
 }

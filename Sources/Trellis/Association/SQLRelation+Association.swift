@@ -69,6 +69,7 @@ extension SQLRelation {
             kind: kind, isSelected: selected, relation: last.relation,
             condition: { db in try last.columnPairs(db) }, prefetch: nil)
         child.onCondition = last.onCondition
+        child.collations = { db in try last.keyCollations(db) }
         child.identity = last.linkDescription
         var childKey = impl.key
         for (index, hop) in hops.dropLast().enumerated().reversed() {
@@ -79,6 +80,7 @@ extension SQLRelation {
                 kind: kind, isSelected: false, relation: intermediate,
                 condition: { db in try hop.columnPairs(db) }, prefetch: nil)
             child.onCondition = hop.onCondition
+            child.collations = { db in try hop.keyCollations(db) }
             child.identity = hop.linkDescription
         }
         return (childKey, child)

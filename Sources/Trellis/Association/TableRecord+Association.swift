@@ -197,8 +197,11 @@ extension TableRecord where Self: EncodableRecord {
             // A nil link value (a record not saved yet, a nil foreign key)
             // links to nothing, not to the rows whose column IS NULL.
             if values.contains(where: \.isNull) { return SQLExpression.matchesNothing }
-            return SQLQueryGenerator.conjunction(zip(pairs, values).map { pair, value in
-                SQLExpression(.column(pair.child, linkAlias)) == value
+            let collations = try firstHop.keyCollations(context.db)
+            return SQLQueryGenerator.conjunction(zip(pairs, values).enumerated().map { index, element in
+                SQLExpression.linkComparison(
+                    SQLExpression(.column(element.0.child, linkAlias)), element.1.sqlExpression,
+                    collation: index < collations.count ? collations[index] : nil)
             })
         }))
         return QueryInterfaceRequest(relation: relation)

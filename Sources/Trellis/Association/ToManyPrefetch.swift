@@ -83,6 +83,10 @@ struct ToManyPrefetch: Sendable {
         let groups = PrefetchGroups<LinkKey>(count: distinctKeys.count)
         let keysPerQuery = Self.chunkSize / max(1, linkColumns.count)
         var start = 0
+        // A row that SQLite matched (with a collation Trellis does not
+        // know, such as RTRIM or an application's) but that no parent's
+        // key equals, even loosely: an error rather than a row left out.
+        var unmatchedLink: LinkKey?
         while start < distinctKeys.count {
             let end = min(start + keysPerQuery, distinctKeys.count)
             groups.previous = nil
@@ -105,12 +109,21 @@ struct ToManyPrefetch: Sendable {
                         for (index, key) in distinctKeys.enumerated() { looseGroups[looseKey(key), default: []].append(index) }
                         groups.looseGroups = looseGroups
                     }
-                    for index in groups.looseGroups?[looseKey(link)] ?? [] { groups.add(row, to: index, batch: batch) }
+                    let indexes = groups.looseGroups?[looseKey(link)] ?? []
+                    if indexes.isEmpty, unmatchedLink == nil { unmatchedLink = link }
+                    for index in indexes { groups.add(row, to: index, batch: batch) }
                     return
                 }
                 groups.add(row, to: index, batch: batch)
             }
             start = end
+        }
+        if let unmatchedLink {
+            throw DatabaseError(
+                resultCode: .SQLITE_ERROR,
+                message: "including(all:) of \(key): SQLite matched an associated row whose link \(unmatchedLink) equals "
+                    + "no parent's key as Trellis compares them (a collation other than BINARY or NOCASE): "
+                    + "fetch the associated rows with a request of their own")
         }
         let prefetched = groups.prefetchedRows()
         let noRows = PrefetchedRows([])
@@ -155,7 +168,14 @@ struct ToManyPrefetch: Sendable {
         let limit = relation.limit
         relation.limit = nil
         let linkAlias = hops[0].relation.alias
-        let linkExpressions = linkColumns.map { SQLExpression(.column($0, linkAlias)) }
+        // The link columns compare with the collation of the key they
+        // reference (a NOCASE parent key matches 'AB' and 'ab').
+        let collations = try hops[0].keyCollations(db)
+        let linkExpressions = linkColumns.enumerated().map { index, column in
+            let expression = SQLExpression(.column(column, linkAlias))
+            guard index < collations.count, let collation = collations[index] else { return expression }
+            return SQLExpression(.collated(expression, collation))
+        }
 
         // WHERE link IN (keys)
         let condition: SQLExpression

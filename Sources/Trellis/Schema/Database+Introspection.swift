@@ -382,6 +382,36 @@ extension Database {
         return indexes
     }
 
+    /// The collation of each column of a key of the table, nil for BINARY;
+    /// empty when all are BINARY. The collations are those of the unique
+    /// index of exactly these columns, which are the columns' own (SQLite
+    /// requires it of the parent key of a foreign key). An INTEGER PRIMARY
+    /// KEY has no index and compares integers.
+    func keyCollations(table: String, columns: [String]) throws -> [String?] {
+        let cacheKey = "keyCollations\u{0}" + table + "\u{0}" + columns.joined(separator: "\u{0}")
+        if let known = schemaCache.derived[cacheKey] as? [String?] { return known }
+        let wanted = columns.map { $0.lowercased() }
+        var result: [String?] = []
+        for index in try indexes(on: table) where index.isUnique && !index.isPartial
+            && Set(index.columns.map { $0.lowercased() }) == Set(wanted) && index.columns.count == wanted.count
+        {
+            let rows = try Row.fetchAll(self, sql: "PRAGMA index_xinfo(\(index.name.quotedDatabaseIdentifier))")
+            var collations: [String: String] = [:]
+            for row in rows where (row["key"] as Int? ?? 0) != 0 {
+                guard let name = row["name"] as String?, let collation = row["coll"] as String? else { continue }
+                collations[name.lowercased()] = collation
+            }
+            let perColumn = wanted.map { column -> String? in
+                guard let collation = collations[column], collation.uppercased() != "BINARY" else { return nil }
+                return collation
+            }
+            if perColumn.contains(where: { $0 != nil }) { result = perColumn }
+            break
+        }
+        schemaCache.derived[cacheKey] = result
+        return result
+    }
+
     /// Whether the columns are a unique key of the table: its primary key,
     /// or a unique index that is not partial. A view has no unique key, unless the schema
     /// source gives it a primary key.

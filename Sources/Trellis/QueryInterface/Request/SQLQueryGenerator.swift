@@ -275,8 +275,12 @@ struct SQLQueryGenerator {
         relation.filters += relation.having
         var sql = child.kind == .oneRequired ? " JOIN " : " LEFT JOIN "
         sql += tableSQL(relation, context: context)
-        var conditions: [SQLExpression] = try child.condition(context.db).map { pair in
-            SQLExpression(.column(pair.child, relation.alias)) == SQLExpression(.column(pair.parent, parent.alias))
+        let pairs = try child.condition(context.db)
+        let collations = try child.collations?(context.db) ?? []
+        var conditions: [SQLExpression] = pairs.enumerated().map { index, pair in
+            SQLExpression.linkComparison(
+                SQLExpression(.column(pair.child, relation.alias)), SQLExpression(.column(pair.parent, parent.alias)),
+                collation: index < collations.count ? collations[index] : nil)
         }
         if let onCondition = child.onCondition {
             conditions.append(onCondition(parent.alias, relation.alias))

@@ -74,6 +74,10 @@ struct SQLJoinedChild: @unchecked Sendable {
     /// association layer, given the parent rows, the key, and the relation
     /// of the child (merged with the other joins of the association).
     var prefetch: (@Sendable (Database, [Row], String, SQLRelation) throws -> Void)?
+    /// The collation of each pair of the join condition, when the key the
+    /// foreign key references does not compare with BINARY (see
+    /// `AssociationHop.keyCollations(_:)`).
+    var collations: (@Sendable (Database) throws -> [String?])?
     /// What identifies the association, to merge two joins of the same one.
     var identity = ""
     /// A join condition written by the user (associations to common table
