@@ -314,7 +314,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         // An optional record whose association has another key by case
         // or separators only (`customer` and the key `Customer` of the
         // table `Customers`) would be nil for every row: an error.
-        if !(T.self is any DatabaseValueConvertible.Type), let similar = row.associationKey(resembling: name) {
+        if !fetchableTypes.isDatabaseValueType(T.self), let similar = row.associationKey(resembling: name) {
             throw DecodingError.keyNotFound(key, DecodingError.Context(
                 codingPath: codingPath,
                 debugDescription: "No such key: \(name), but the row has the association key \(similar): "
