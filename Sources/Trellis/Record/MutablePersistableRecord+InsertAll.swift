@@ -186,6 +186,8 @@ extension MutablePersistableRecord {
         }
 
         var rowsByID: [Int64: Row] = [:]
+        // The ids of rows that a trigger's RAISE(IGNORE) skipped.
+        var ignoredRowIDs: Set<Int64> = []
         var start = 0
         while start < containers.count {
             // One statement for the consecutive records that encode the
@@ -212,13 +214,31 @@ extension MutablePersistableRecord {
                 }
             } else {
                 try statement.executeBoundStatement(arguments: containers[start..<end].flatMap(\.values))
+                if db.changesCount < rowCount, try insertedNothing(db) {
+                    ignoredRowIDs.formUnion(try missingRowIDs(db, table: table, rowID: rowID, among: rowIDs[start..<end]))
+                }
             }
             start = end
         }
         let successes = zip(rowIDs, containers).map { rowID, container in
-            InsertionSuccess(rowID: rowID ?? 0, rowIDColumn: rowIDColumn, persistenceContainer: container)
+            let insertedNothing = rowID.map { fetchingRows ? rowsByID[$0] == nil : ignoredRowIDs.contains($0) } ?? false
+            return InsertionSuccess(
+                rowID: insertedNothing ? 0 : rowID ?? 0, rowIDColumn: rowIDColumn, persistenceContainer: container,
+                insertedNothing: insertedNothing)
         }
         return (successes, fetchingRows ? rowIDs.map { $0.flatMap { rowsByID[$0] } } : [])
+    }
+
+    /// The ids among `rowIDs` that the table lacks after a statement that
+    /// inserted fewer rows than it wrote.
+    @usableFromInline
+    static func missingRowIDs(_ db: Database, table: String, rowID: String, among rowIDs: ArraySlice<Int64?>) throws -> Set<Int64> {
+        let ids = rowIDs.compactMap { $0 }
+        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let found = try Int64.fetchSet(
+            db, sql: "SELECT \(rowID) FROM \(table.quotedDatabaseIdentifier) WHERE \(rowID) IN (\(placeholders))",
+            arguments: StatementArguments(ids))
+        return Set(ids).subtracting(found)
     }
 
     /// The largest rowid the table has used: its largest rowid, or the

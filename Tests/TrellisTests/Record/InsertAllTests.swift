@@ -160,6 +160,24 @@ private struct LoggedPlayer: MutablePersistableRecord {
         }
     }
 
+    @Test func rowsThatATriggerIgnoresGetNoIdAndNoDidInsert() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER skipSome BEFORE INSERT ON player WHEN NEW.name LIKE 'skip%'
+                BEGIN SELECT RAISE(IGNORE); END
+                """)
+            let players = ["A", "skip B", "C"].map { Player(id: nil, name: $0, score: nil) }
+            #expect(try players.insertAll(db).map(\.id) == [1, nil, 3])
+            #expect(try Player.fetchAll(db) == [
+                Player(id: 1, name: "A", score: nil), Player(id: 3, name: "C", score: nil),
+            ])
+            #expect(throws: RecordError.self) {
+                try [Player(id: nil, name: "D", score: nil), Player(id: nil, name: "skip E", score: nil)].insertAndFetchAll(db)
+            }
+        }
+    }
+
     @Test func aFailingRowFailsTheWholeWrite() throws {
         let dbQueue = try makeDatabase()
         #expect(throws: DatabaseError.self) {
