@@ -158,7 +158,7 @@ extension MutablePersistableRecord {
     static func rowIDColumn(_ db: Database) throws -> String? {
         let key = ObjectIdentifier(Self.self)
         let cache = db.recordStatementCache
-        if let last = cache.lastRowIDColumn, last.type == key { return last.column }
+        if cache.lastRowIDColumnType == key { return cache.lastRowIDColumn }
         let column: String?
         if let known = cache.rowIDColumns[key] {
             column = known
@@ -166,7 +166,8 @@ extension MutablePersistableRecord {
             column = try db.primaryKey(databaseTableName).rowIDColumn
             cache.rowIDColumns[key] = column
         }
-        cache.lastRowIDColumn = (key, column)
+        cache.lastRowIDColumnType = key
+        cache.lastRowIDColumn = column
         return column
     }
 

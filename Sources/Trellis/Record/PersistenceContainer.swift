@@ -174,6 +174,20 @@ public struct PersistenceContainer: Sendable {
         return (0..<storage.count).last { entries[$0].column.isEqualIgnoringASCIICase(column) }
     }
 
+    /// Whether the container holds exactly the columns of a cached
+    /// statement, known from an earlier comparison when its storage is
+    /// recycled with the same columns.
+    @inlinable
+    mutating func hasColumns(ofCachedStatement columns: [String]) -> Bool {
+        if let matched = storage.matchedColumns, matched.count == storage.count, matched.hasSameStorage(as: columns) {
+            return true
+        }
+        guard hasColumns(columns) else { return false }
+        // Another owner may read the storage on another thread.
+        if isKnownUniquelyReferenced(&storage) { storage.matchedColumns = columns }
+        return true
+    }
+
     @inlinable @inline(__always)
     mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) {
@@ -214,6 +228,11 @@ final class PersistenceContainerStorage: @unchecked Sendable {
     /// The entries up to here are initialized: after `count` come those
     /// of the previous use of a recycled storage. Never below `count`.
     @usableFromInline @exclusivity(unchecked) var initializedCount = 0
+    /// The columns of a cached statement that the entries match, position
+    /// by position, up to its count: set by the statement cache, dropped
+    /// when a write changes a column. A loop of inserts of one type finds
+    /// its statement without comparing column names.
+    @usableFromInline @exclusivity(unchecked) var matchedColumns: [String]?
 
     /// The storage of empty containers, never mutated: copies are made
     /// before the first column is set.
@@ -233,19 +252,33 @@ final class PersistenceContainerStorage: @unchecked Sendable {
 
     @inlinable @inline(__always)
     func append(_ column: String, _ value: DatabaseValue) {
+        // The loop of inserts of one type, inline; the rest is a call, so
+        // that an `encode(to:)` of many columns stays small enough for the
+        // instruction cache to keep it along with SQLite's own code.
+        if count < initializedCount {
+            let entry = entries + count
+            if entry.pointee.column.hasIdenticalRepresentation(column) && entry.pointee.value.holdsNoReference {
+                // Nothing to release: the old value is overwritten.
+                withUnsafeMutablePointer(to: &entry.pointee.value) { $0.initialize(to: value) }
+                count += 1
+                return
+            }
+        }
+        appendOutOfLine(column, value)
+    }
+
+    @usableFromInline @inline(never)
+    func appendOutOfLine(_ column: String, _ value: DatabaseValue) {
         if count < initializedCount {
             let entry = entries + count
             if entry.pointee.column.hasIdenticalRepresentation(column) {
-                if entry.pointee.value.holdsNoReference {
-                    // Nothing to release: the old value is overwritten.
-                    withUnsafeMutablePointer(to: &entry.pointee.value) { $0.initialize(to: value) }
-                } else {
-                    entry.pointee.value = value
-                }
+                entry.pointee.value = value
             } else {
                 entry.pointee = Entry(column: column, value: value)
+                matchedColumns = nil
             }
         } else {
+            matchedColumns = nil
             if count == capacity { grow() }
             (entries + count).initialize(to: Entry(column: column, value: value))
             initializedCount = count + 1
@@ -276,6 +309,7 @@ final class PersistenceContainerStorage: @unchecked Sendable {
     @usableFromInline
     func remove(at index: Int) -> Entry {
         dropRecycledEntries()
+        matchedColumns = nil
         let removed = (entries + index).move()
         (entries + index).moveInitialize(from: entries + index + 1, count: count - index - 1)
         count -= 1
@@ -306,5 +340,16 @@ final class PersistenceContainerStorage: @unchecked Sendable {
             _ = (entries + index).move()
         }
         initializedCount = start
+    }
+}
+
+extension Array {
+    /// Whether the two arrays share one buffer, and so are equal (equal
+    /// arrays may have two buffers).
+    @inlinable @inline(__always)
+    func hasSameStorage(as other: [Element]) -> Bool {
+        withUnsafeBufferPointer { lhs in
+            other.withUnsafeBufferPointer { rhs in lhs.baseAddress == rhs.baseAddress }
+        }
     }
 }

@@ -10,7 +10,13 @@ public struct InsertionSuccess: Sendable {
     public let rowID: Int64
 
     /// The column that aliases the rowid (`INTEGER PRIMARY KEY`), if any.
-    public let rowIDColumn: String?
+    public var rowIDColumn: String? { hasRowIDColumn ? rowIDColumnName : nil }
+
+    // A name and a flag rather than an optional: an optional string is
+    // destroyed through the generic witnesses of `Optional`, at a cost that
+    // shows in a loop of inserts.
+    @usableFromInline let rowIDColumnName: String
+    @usableFromInline let hasRowIDColumn: Bool
 
     /// The inserted values, as encoded: without the rowid that SQLite chose.
     @usableFromInline
@@ -25,9 +31,9 @@ public struct InsertionSuccess: Sendable {
     /// ```
     public var persistenceContainer: PersistenceContainer {
         // Built on demand, as the container of `PersistenceSuccess`.
-        guard let rowIDColumn else { return insertedContainer }
+        guard hasRowIDColumn else { return insertedContainer }
         var container = insertedContainer
-        container.replaceValue(rowID.databaseValue, forColumn: rowIDColumn)
+        container.replaceValue(rowID.databaseValue, forColumn: rowIDColumnName)
         return container
     }
 
@@ -41,7 +47,8 @@ public struct InsertionSuccess: Sendable {
     @usableFromInline
     init(rowID: Int64, rowIDColumn: String?, persistenceContainer: PersistenceContainer, insertedNothing: Bool = false) {
         self.rowID = rowID
-        self.rowIDColumn = rowIDColumn
+        self.rowIDColumnName = rowIDColumn ?? ""
+        self.hasRowIDColumn = rowIDColumn != nil
         self.insertedContainer = persistenceContainer
         self.insertedNothing = insertedNothing
     }
@@ -53,8 +60,11 @@ public struct PersistenceSuccess: Sendable {
     @usableFromInline
     let savedContainer: PersistenceContainer
 
-    /// The rowid column of an insert, and its value.
-    private let insertedRowID: (column: String, rowID: Int64)?
+    /// The rowid column of an insert, and its value (see
+    /// `InsertionSuccess` for why there is no optional).
+    private let insertedRowIDColumn: String
+    private let hasInsertedRowID: Bool
+    private let insertedRowID: Int64
 
     /// Whether the save was an insert that inserted no row.
     @usableFromInline
@@ -65,22 +75,26 @@ public struct PersistenceSuccess: Sendable {
         // Built on demand: most records never read it, and setting the
         // rowid in a container that `InsertionSuccess` shares would copy
         // its storage.
-        guard let insertedRowID else { return savedContainer }
+        guard hasInsertedRowID else { return savedContainer }
         var container = savedContainer
-        container.replaceValue(insertedRowID.rowID.databaseValue, forColumn: insertedRowID.column)
+        container.replaceValue(insertedRowID.databaseValue, forColumn: insertedRowIDColumn)
         return container
     }
 
     init(persistenceContainer: PersistenceContainer) {
         self.savedContainer = persistenceContainer
-        self.insertedRowID = nil
+        self.insertedRowIDColumn = ""
+        self.hasInsertedRowID = false
+        self.insertedRowID = 0
         self.insertedNothing = false
     }
 
     @usableFromInline
     init(_ inserted: InsertionSuccess) {
         self.savedContainer = inserted.insertedContainer
-        self.insertedRowID = inserted.rowIDColumn.map { ($0, inserted.rowID) }
+        self.insertedRowIDColumn = inserted.rowIDColumnName
+        self.hasInsertedRowID = inserted.hasRowIDColumn
+        self.insertedRowID = inserted.rowID
         self.insertedNothing = inserted.insertedNothing
     }
 }

@@ -90,9 +90,12 @@ final class RecordStatementCache {
     var rowIDColumns: [ObjectIdentifier: String?] = [:]
 
     /// The entry of `rowIDColumns` read last: loops of inserts of one
-    /// type skip the hashing.
+    /// type skip the hashing. Two properties rather than an optional
+    /// tuple, which each insert would copy through generic witnesses.
     @usableFromInline @exclusivity(unchecked)
-    var lastRowIDColumn: (type: ObjectIdentifier, column: String?)?
+    var lastRowIDColumnType: ObjectIdentifier?
+    @usableFromInline @exclusivity(unchecked)
+    var lastRowIDColumn: String?
 
     /// The key of ``lastKeyStatement``. The key and the statement are kept
     /// apart: reading a tuple of them copies, and retains, both.
@@ -156,6 +159,7 @@ final class RecordStatementCache {
         entries.removeAll()
         lastEntry = nil
         rowIDColumns.removeAll()
+        lastRowIDColumnType = nil
         lastRowIDColumn = nil
         rowIDNames.removeAll()
         lastKeyStatementKey = nil
@@ -236,12 +240,17 @@ final class RecordStatementCache {
         _ db: Database, key: Key, container: inout PersistenceContainer,
         makeSQL: ([String]) throws -> String) throws -> Statement
     {
-        if let last = lastEntry, last.key == key, container.hasColumns(last.columns) {
+        if let last = lastEntry, last.key == key, container.hasColumns(ofCachedStatement: last.columns) {
             return last.statement
         }
         container.removeDuplicateColumns()
         let columns = container.columns
-        return try statement(db, key: key, columns: columns) { try makeSQL(columns) }
+        let statement = try statement(db, key: key, columns: columns) { try makeSQL(columns) }
+        if let last = lastEntry {
+            // The entry just found or made: the next insert in a loop finds it at once.
+            _ = container.hasColumns(ofCachedStatement: last.columns)
+        }
+        return statement
     }
 
     /// The entry that `statement` returned last.
