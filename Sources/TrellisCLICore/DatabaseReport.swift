@@ -94,7 +94,7 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
     }
 
     public struct Association: Codable, Equatable, Sendable {
-        /// `belongsTo`, `hasOne`, `hasMany` or `hasManyThrough`.
+        /// `belongsTo`, `hasOne`, `hasMany`, `hasManyThrough` or `hasOneThrough`.
         public var kind: String
         /// The table that declares the association.
         public var table: String
@@ -102,7 +102,7 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
         public var destination: String
         /// The foreign key columns, on the table that holds them.
         public var foreignKey: [String]
-        /// For `hasManyThrough`: the join table.
+        /// For `hasManyThrough` and `hasOneThrough`: the join table.
         public var through: String?
         /// Whether the association needs an explicit `ForeignKey`, because
         /// several foreign keys link the two tables.
