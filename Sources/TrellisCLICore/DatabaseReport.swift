@@ -75,6 +75,11 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
         /// The primary key columns; `["rowid"]` for a table without one.
         public var primaryKey: [String]
         public var hasExplicitPrimaryKey: Bool
+        /// The column that is an alias of the rowid (`id INTEGER PRIMARY
+        /// KEY`), which SQLite fills when an insert gives it no value; nil
+        /// when the table has none (`id INT PRIMARY KEY`, `id INTEGER
+        /// PRIMARY KEY DESC`, a WITHOUT ROWID table).
+        public var rowIDColumn: String? = nil
         public var foreignKeys: [ForeignKey]
         public var indexes: [Index]
         public var triggers: [Trigger]

@@ -275,6 +275,7 @@ public enum SchemaInspector {
             options: options(code),
             primaryKey: primaryKey.isEmpty ? ["rowid"] : primaryKey,
             hasExplicitPrimaryKey: !primaryKey.isEmpty,
+            rowIDColumn: primaryKey.isEmpty ? nil : try db.primaryKey(name, in: "main").rowIDColumn,
             foreignKeys: [],
             indexes: try indexes(on: name, schema: schema, db: db),
             triggers: schema.triggers(on: name),

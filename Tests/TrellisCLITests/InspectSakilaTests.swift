@@ -82,4 +82,39 @@ import TrellisCLICore
         let kinds = (json?["associations"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } ?? []
         #expect(kinds.filter { $0 == "hasOneThrough" }.count == 1)
     }
+
+    @Test func keysThatSQLiteDoesNotNumberAreSaid() throws {
+        let report = try inspect()
+        let text = ReportRenderer.text(report)
+        #expect(text.contains("Primary key: film_id (not an alias of the rowid: inserts must give it)\n"))
+        #expect(text.contains("Primary key: staff_id (not an alias of the rowid: inserts must give it)\n"))
+        #expect(report.tables.allSatisfy { $0.rowIDColumn == nil })
+
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-keys-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try InspectedDatabase.write("""
+            CREATE TABLE actor (actor_id numeric NOT NULL, name TEXT, PRIMARY KEY (actor_id));
+            CREATE TABLE ranked (id INTEGER PRIMARY KEY DESC, name TEXT);
+            CREATE TABLE plain (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE session (id varchar(40) PRIMARY KEY, payload TEXT);
+            CREATE TABLE setting (id INT PRIMARY KEY, value) WITHOUT ROWID;
+            CREATE TABLE untyped (id PRIMARY KEY, value);
+            """, at: path)
+        let keys = try SchemaInspector.inspect(path: path)
+        let lines = ReportRenderer.text(keys).split(separator: "\n").filter { $0.hasPrefix("Primary key:") }
+        // In the order of the tables: actor, plain, ranked, session,
+        // setting, untyped.
+        #expect(lines == [
+            "Primary key: actor_id (not an alias of the rowid: inserts must give it)",
+            "Primary key: id",
+            "Primary key: id (not an alias of the rowid: inserts must give it)",
+            "Primary key: id",
+            "Primary key: id",
+            "Primary key: id",
+        ])
+        #expect(keys.tables.map(\.rowIDColumn) == [nil, "id", nil, nil, nil, nil])
+        let json = try JSONSerialization.jsonObject(with: Data(try ReportRenderer.json(keys).utf8)) as? [String: Any]
+        let tables = json?["tables"] as? [[String: Any]] ?? []
+        #expect(tables.first { $0["name"] as? String == "plain" }?["rowIDColumn"] as? String == "id")
+    }
 }
