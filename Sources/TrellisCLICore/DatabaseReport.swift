@@ -75,6 +75,11 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
         /// The primary key columns; `["rowid"]` for a table without one.
         public var primaryKey: [String]
         public var hasExplicitPrimaryKey: Bool
+        /// The column that is an alias of the rowid (`id INTEGER PRIMARY
+        /// KEY`), which SQLite fills when an insert gives it no value; nil
+        /// when the table has none (`id INT PRIMARY KEY`, `id INTEGER
+        /// PRIMARY KEY DESC`, a WITHOUT ROWID table).
+        public var rowIDColumn: String? = nil
         public var foreignKeys: [ForeignKey]
         public var indexes: [Index]
         public var triggers: [Trigger]
@@ -94,7 +99,7 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
     }
 
     public struct Association: Codable, Equatable, Sendable {
-        /// `belongsTo`, `hasOne`, `hasMany` or `hasManyThrough`.
+        /// `belongsTo`, `hasOne`, `hasMany`, `hasManyThrough` or `hasOneThrough`.
         public var kind: String
         /// The table that declares the association.
         public var table: String
@@ -102,7 +107,7 @@ public struct DatabaseReport: Codable, Equatable, Sendable {
         public var destination: String
         /// The foreign key columns, on the table that holds them.
         public var foreignKey: [String]
-        /// For `hasManyThrough`: the join table.
+        /// For `hasManyThrough` and `hasOneThrough`: the join table.
         public var through: String?
         /// Whether the association needs an explicit `ForeignKey`, because
         /// several foreign keys link the two tables.

@@ -30,7 +30,8 @@ public enum ReportRenderer {
                     [$0.name, $0.type, $0.notNull ? "yes" : "", $0.defaultValue ?? "", $0.primaryKeyIndex.map(String.init) ?? ""]
                         + (hasGeneratedColumns ? [$0.generated ?? ""] : [])
                 }).lines
-            output.append("Primary key: " + (table.hasExplicitPrimaryKey ? table.primaryKey.joined(separator: ", ") : "none (hidden rowid)"))
+            output.append("Primary key: " + (table.hasExplicitPrimaryKey ? table.primaryKey.joined(separator: ", ") : "none (hidden rowid)")
+                + (table.isNumberedByCaller ? " (not an alias of the rowid: inserts must give it)" : ""))
             for foreignKey in table.foreignKeys {
                 let destinationColumns = foreignKey.destinationColumns.isEmpty
                     ? "" : "(\(foreignKey.destinationColumns.joined(separator: ", ")))"
@@ -89,5 +90,20 @@ public enum ReportRenderer {
         }
         // Each entry is one line, whatever the names hold.
         return output.map(\.escapingControlCharacters).joined(separator: "\n")
+    }
+}
+
+extension DatabaseReport.Table {
+    /// Whether the table has a primary key of one column of integer or
+    /// numeric type that is not the rowid (`film_id INT PRIMARY KEY`,
+    /// `id INTEGER PRIMARY KEY DESC`): SQLite does not number its rows.
+    var isNumberedByCaller: Bool {
+        guard hasExplicitPrimaryKey, primaryKey.count == 1, rowIDColumn == nil, virtualTableModule == nil,
+              !options.contains("WITHOUT ROWID"),
+              let column = columns.first(where: { $0.name == primaryKey[0] }) else { return false }
+        // SQLite's rules of column affinity: INTEGER, then NUMERIC.
+        let type = column.type.uppercased()
+        if type.contains("INT") { return true }
+        return !["CHAR", "CLOB", "TEXT", "BLOB", "REAL", "FLOA", "DOUB"].contains { type.contains($0) } && !type.isEmpty
     }
 }

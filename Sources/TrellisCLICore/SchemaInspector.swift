@@ -275,6 +275,7 @@ public enum SchemaInspector {
             options: options(code),
             primaryKey: primaryKey.isEmpty ? ["rowid"] : primaryKey,
             hasExplicitPrimaryKey: !primaryKey.isEmpty,
+            rowIDColumn: primaryKey.isEmpty ? nil : try db.primaryKey(name, in: "main").rowIDColumn,
             foreignKeys: [],
             indexes: try indexes(on: name, schema: schema, db: db),
             triggers: schema.triggers(on: name),
@@ -367,12 +368,24 @@ public enum SchemaInspector {
         /// `, using: ForeignKey(["authorId"])`, or empty.
         var options: String
         var isToMany: Bool
+        /// A name to take before a number when the member is taken: a
+        /// direct association named after its foreign key's role.
+        var fallback: String? = nil
+        /// For an association through a join table: the drafts of the
+        /// association to the join table and of the join table's to-one
+        /// association to the target, whose final names the declaration
+        /// uses.
+        var through: (pivot: Int, target: Int)? = nil
     }
 
     private static func inferAssociations(_ tables: [DatabaseReport.Table], viewNames: [String])
         -> ([DatabaseReport.Association], [DatabaseReport.Ambiguity], [String])
     {
         var drafts: [AssociationDraft] = []
+        // The drafts of each foreign key's associations: its `belongsTo`,
+        // and its reverse `hasMany` or `hasOne`.
+        var toOneDrafts: [(DatabaseReport.ForeignKey, Int)] = []
+        var reverseDrafts: [(DatabaseReport.ForeignKey, Int)] = []
         var ambiguities: [DatabaseReport.Ambiguity] = []
         var warnings: [String] = []
         // A foreign key may spell its table in another case (`REFERENCES
@@ -456,6 +469,7 @@ public enum SchemaInspector {
                     // they can be used together.
                     let using = ambiguous ? ", using: ForeignKey(\(swiftArray(foreignKey.columns)))" : ""
                     let toOne = toOneMember(on: table.name, foreignKey, ambiguous: ambiguous)
+                    toOneDrafts.append((foreignKey, drafts.count))
                     drafts.append(draft(
                         "belongsTo", table: table.name, destination: destination, foreignKey: foreignKey.columns,
                         ambiguous: ambiguous, member: toOne, call: "belongsTo(\(destinationType).self",
@@ -463,35 +477,49 @@ public enum SchemaInspector {
                     let unique = table.hasUniqueKey(foreignKey.columns)
                     let kind = unique ? "hasOne" : "hasMany"
                     let origin = memberName(table.name)
-                    var toMany = unique ? AssociationKeyInflections.singular(origin) : AssociationKeyInflections.plural(origin)
-                    if ambiguous {
-                        toMany = role(of: foreignKey) + toMany.prefix(1).uppercased() + toMany.dropFirst()
-                    }
-                    toMany = toManyMember(on: destination, toMany, unique: unique)
-                    drafts.append(draft(
+                    let plain = unique ? AssociationKeyInflections.singular(origin) : AssociationKeyInflections.plural(origin)
+                    let byRole = role(of: foreignKey) + plain.prefix(1).uppercased() + plain.dropFirst()
+                    let toMany = toManyMember(on: destination, ambiguous ? byRole : plain, unique: unique)
+                    reverseDrafts.append((foreignKey, drafts.count))
+                    var reverse = draft(
                         kind, table: destination, destination: table.name, foreignKey: foreignKey.columns,
                         ambiguous: ambiguous, member: toMany, call: "\(kind)(\(originType).self",
-                        explicitKey: ambiguous ? toMany : nil, options: using, isToMany: !unique))
+                        explicitKey: ambiguous ? toMany : nil, options: using, isToMany: !unique)
+                    // The store that a staff member manages, beside the
+                    // store they work in: `managerStaffStore`, not `store2`.
+                    if !ambiguous { reverse.fallback = toManyMember(on: destination, byRole, unique: unique) }
+                    drafts.append(reverse)
                 }
             }
             // A join table: exactly two foreign keys, to two different
             // tables.
+            // The association through it goes from one destination to the
+            // join table (the reverse of the first key: `hasMany`, or
+            // `hasOne` when that key is unique), then to the other
+            // destination (`belongsTo`): a `hasOne` pivot gives a
+            // `hasOneThrough`.
             let destinations = Set(foreignKeys.map { $0.destinationTable.lowercased() })
             if foreignKeys.count == 2, destinations.count == 2 {
+                func index(_ drafted: [(DatabaseReport.ForeignKey, Int)], _ foreignKey: DatabaseReport.ForeignKey) -> Int? {
+                    drafted.last { $0.0.isSameKey(as: foreignKey) }?.1
+                }
                 let first = foreignKeys[0]
                 let second = foreignKeys[1]
                 for (origin, target) in [(first, second), (second, first)] {
-                    let via = toManyMember(
-                        on: origin.destinationTable, AssociationKeyInflections.plural(memberName(table.name)), unique: false)
-                    let name = toManyMember(
-                        on: origin.destinationTable, AssociationKeyInflections.plural(memberName(target.destinationTable)), unique: false)
-                    let targetToOne = toOneMember(on: table.name, target, ambiguous: false)
-                    drafts.append(draft(
-                        "hasManyThrough", table: origin.destinationTable, destination: target.destinationTable,
-                        foreignKey: target.columns, through: table.name, ambiguous: false, member: name,
-                        call: "hasMany(\(typeName(target.destinationTable)).self",
-                        options: ", through: \(swiftMember(via)), using: \(originType).\(swiftMember(targetToOne))",
-                        isToMany: true))
+                    guard let pivot = index(reverseDrafts, origin), let targetToOne = index(toOneDrafts, target) else { continue }
+                    let toOne = !drafts[pivot].isToMany
+                    let inflected = toOne
+                        ? AssociationKeyInflections.singular(memberName(target.destinationTable))
+                        : AssociationKeyInflections.plural(memberName(target.destinationTable))
+                    let name = toManyMember(on: origin.destinationTable, inflected, unique: toOne)
+                    var through = draft(
+                        toOne ? "hasOneThrough" : "hasManyThrough", table: origin.destinationTable,
+                        destination: target.destinationTable, foreignKey: target.columns, through: table.name,
+                        ambiguous: false, member: name,
+                        call: "\(toOne ? "hasOne" : "hasMany")(\(typeName(target.destinationTable)).self",
+                        isToMany: !toOne)
+                    through.through = (pivot, targetToOne)
+                    drafts.append(through)
                 }
             }
         }
@@ -516,10 +544,14 @@ public enum SchemaInspector {
             var draft = drafts[index]
             let table = draft.association.table.lowercased()
             var used = usedMembers[table] ?? []
-            if used.contains(draft.member) {
+            if used.contains(draft.member), let fallback = draft.fallback, !used.contains(fallback) {
+                draft.member = fallback
+            } else if used.contains(draft.member) {
                 var member = draft.member
                 if let through = draft.association.through {
-                    let via = AssociationKeyInflections.plural(memberName(through))
+                    let via = draft.isToMany
+                        ? AssociationKeyInflections.plural(memberName(through))
+                        : AssociationKeyInflections.singular(memberName(through))
                     member += "Through" + via.prefix(1).uppercased() + via.dropFirst()
                 }
                 var number = 2
@@ -533,6 +565,13 @@ public enum SchemaInspector {
             used.insert(draft.member)
             usedMembers[table] = used
             named[index] = draft
+        }
+        // The declarations through a join table name the members that
+        // their pivot and target associations finally have.
+        for index in named.indices {
+            guard let (pivot, target) = named[index].through else { continue }
+            let joinType = typeName(named[target].association.table)
+            named[index].options = ", through: \(swiftMember(named[pivot].member)), using: \(joinType).\(swiftMember(named[target].member))"
         }
         return named.map { draft in
             let destination = draft.association.destination
