@@ -7,7 +7,8 @@ extension DatabaseValue {
     /// decodes on SQLite: booleans are the integers 1 and 0, dates and
     /// timestamps the text that Trellis writes for a `Date`, UUIDs and
     /// JSON their text, `NUMERIC` an integer when it is integral, else a
-    /// double. The types that have no such value and whose text is exact
+    /// double when it keeps every digit, else the exact text (see
+    /// `PostgresNumericValue`). The types that have no such value and whose text is exact
     /// (`"char"`, `inet`, `cidr`, `interval`, arrays of the types with a
     /// text) are their text, as psql shows it: see `PostgresTextForm`.
     ///
@@ -39,14 +40,8 @@ extension DatabaseValue {
         case .float4, .float8:
             self = try cell.decode(Double.self).databaseValue
         case .numeric:
-            let text = try cell.decode(Decimal.self).description
-            if let int = Int64(text) {
-                self = int.databaseValue
-            } else if let double = Double(text) {
-                self = double.databaseValue
-            } else {
-                self = text.databaseValue
-            }
+            guard let value = PostgresNumericValue.value(of: bytes) else { throw DatabaseError.malformedCell(cell) }
+            self = value
         case .bytea:
             self = Data(bytes.readableBytesView).databaseValue
         case .timestamp, .timestamptz:

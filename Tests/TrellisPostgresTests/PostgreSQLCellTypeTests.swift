@@ -312,4 +312,36 @@ struct PostgreSQLCellTypeTests {
             }
         }
     }
+
+    @Test func numericsKeepEveryDigit() async throws {
+        struct Payment: Codable, FetchableRecord, PersistableRecord, Equatable {
+            var id: Int64
+            var amount: Decimal
+        }
+        try await PostgresTestServer.withDatabase { database in
+            try await database.write { db in
+                try db.execute(sql: "CREATE TABLE payment (id BIGINT PRIMARY KEY, amount NUMERIC(40, 2))")
+                let payment = Payment(id: 1, amount: Decimal(string: "12345678901234567.89")!)
+                try payment.insert(db)
+                #expect(try Payment.fetchOne(db, key: 1) == payment)
+
+                let row = try #require(try Row.fetchOne(db, sql: """
+                    SELECT 5.00 AS integral, 19.99 AS price, -0.0001 AS small,
+                           12345678901234567.89 AS long, 123456789012345678901234567890 AS huge,
+                           1e-400::numeric AS tiny, 'NaN'::numeric AS nan, '-Infinity'::numeric AS negativeInfinity
+                    """))
+                #expect(row["integral"] == Int64(5).databaseValue)
+                #expect(row["price"] == 19.99.databaseValue)
+                #expect(row["small"] == (-0.0001).databaseValue)
+                #expect(row["long"] == "12345678901234567.89".databaseValue)
+                #expect(row["huge"] == "123456789012345678901234567890".databaseValue)
+                #expect(row["tiny"] == ("0." + String(repeating: "0", count: 399) + "1").databaseValue)
+                #expect((row["nan"] as Double).isNaN)
+                #expect(row["negativeInfinity"] as Double == -.infinity)
+                // A double reads the nearest value; an integer does not read a fraction.
+                #expect(row["long"] as Double == 12345678901234567.89)
+                #expect(throws: (any Error).self) { try Int64.fetchOne(db, sql: "SELECT 123456789012345678901234567890") }
+            }
+        }
+    }
 }
