@@ -55,9 +55,9 @@ extension TableRecord {
     /// last one used is found without hashing: lookups come in series.
     @inlinable
     static func singleColumnKeyStatement(_ db: Database, operation: RecordStatementCache.Operation) throws -> Statement {
-        let key = RecordStatementCache.Key(type: ObjectIdentifier(Self.self), operation: operation)
+        let type = ObjectIdentifier(Self.self)
         let cache = db.recordStatementCache
-        if cache.lastKeyStatementKey == key, let statement = cache.lastKeyStatement {
+        if let statement = cache.lastKeyStatement(type: type, operation: operation) {
             return statement
         }
         let primaryKey = try db.primaryKey(databaseTableName)
@@ -67,8 +67,7 @@ extension TableRecord {
                 message: "table \(databaseTableName) has a primary key of \(primaryKey.columns.count) columns: use a key dictionary such as [\"\(primaryKey.columns[0])\": ...]")
         }
         let statement = try primaryKeyStatement(db, operation: operation, primaryKey: primaryKey)
-        cache.lastKeyStatementKey = key
-        cache.lastKeyStatement = statement
+        cache.setLastKeyStatement(statement, type: type, operation: operation)
         return statement
     }
 
@@ -77,12 +76,12 @@ extension TableRecord {
     /// SQL generation.
     @usableFromInline
     static func tableStatement(_ db: Database, operation: RecordStatementCache.Operation) throws -> Statement {
-        let key = RecordStatementCache.Key(type: ObjectIdentifier(Self.self), operation: operation)
+        let type = ObjectIdentifier(Self.self)
         let cache = db.recordStatementCache
-        if cache.lastKeyStatementKey == key, let statement = cache.lastKeyStatement {
+        if let statement = cache.lastKeyStatement(type: type, operation: operation) {
             return statement
         }
-        let statement = try cache.statement(db, key: key, columns: []) {
+        let statement = try cache.statement(db, key: .init(type: type, operation: operation), columns: []) {
             // A missing table fails the statement's preparation, whose error
             // tells the SQL, as GRDB's does.
             let context = SQLGenerationContext(db, inlinesValues: true)
@@ -91,8 +90,7 @@ extension TableRecord {
             if operation == .selectOne { sql += " LIMIT 1" }
             return sql
         }
-        cache.lastKeyStatementKey = key
-        cache.lastKeyStatement = statement
+        cache.setLastKeyStatement(statement, type: type, operation: operation)
         return statement
     }
 

@@ -97,10 +97,13 @@ final class RecordStatementCache {
     @usableFromInline @exclusivity(unchecked)
     var lastRowIDColumn: String?
 
-    /// The key of ``lastKeyStatement``. The key and the statement are kept
-    /// apart: reading a tuple of them copies, and retains, both.
+    /// The record type and operation code of ``lastKeyStatement``, whose
+    /// operation has no text. Kept apart from the statement, and from a
+    /// `Key`: reading a tuple or a key copies, and retains, its parts.
     @usableFromInline @exclusivity(unchecked)
-    var lastKeyStatementKey: Key?
+    var lastKeyStatementType: ObjectIdentifier?
+    @usableFromInline @exclusivity(unchecked)
+    var lastKeyStatementCode: UInt8 = 0
 
     /// The last statement of a lookup by key.
     @usableFromInline @exclusivity(unchecked)
@@ -162,7 +165,7 @@ final class RecordStatementCache {
         lastRowIDColumnType = nil
         lastRowIDColumn = nil
         rowIDNames.removeAll()
-        lastKeyStatementKey = nil
+        lastKeyStatementType = nil
         lastKeyStatement = nil
         lastPrimaryKey = nil
         lastTableColumns = nil
@@ -207,6 +210,24 @@ final class RecordStatementCache {
 
     @usableFromInline
     init() {}
+
+    /// The last statement of a lookup by key, if it is the one of this
+    /// record type and operation. Lookups come in series: this spares the
+    /// hashing of the key.
+    @inlinable @inline(__always)
+    func lastKeyStatement(type: ObjectIdentifier, operation: Operation) -> Statement? {
+        // Operations with a text (code 0) are told apart by it: not here.
+        guard operation.code != 0, lastKeyStatementType == type, lastKeyStatementCode == operation.code else { return nil }
+        return lastKeyStatement
+    }
+
+    @inlinable
+    func setLastKeyStatement(_ statement: Statement, type: ObjectIdentifier, operation: Operation) {
+        guard operation.code != 0 else { return }
+        lastKeyStatementType = type
+        lastKeyStatementCode = operation.code
+        lastKeyStatement = statement
+    }
 
     /// The cached statement for the operation and columns, or a new one
     /// prepared from `makeSQL`.
