@@ -23,8 +23,17 @@ enum DatabaseRecordMacro: AttachedTypeMacro {
 }
 
 /// `@Entity`, expanded by ``TrellisMacrosPluginCore/EntityMacro``.
-enum EntityMacro: AttachedTypeMacro {
+enum EntityMacro: AttachedTypeMacro, MemberAttributeMacro {
     typealias Expansion = TrellisMacrosPluginCore.EntityMacro
+
+    static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingAttributesFor member: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AttributeSyntax] {
+        try Expansion.expansion(of: node, attachedTo: declaration, providingAttributesFor: member, in: context)
+    }
 }
 
 /// `@Column`, which adds nothing: the record macros read it.

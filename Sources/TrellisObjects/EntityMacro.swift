@@ -46,6 +46,13 @@
 /// .now`). A class needs an `init()`, with which objects are made before
 /// their properties are read; a class that is not `final` says `: Entity`
 /// in its declaration, so that its `Codable` conformance is complete.
+///
+/// The stored `var`s of a class are marked `@exclusivity(unchecked)`:
+/// Swift's run-time check that accesses to a class property do not
+/// overlap costs more than the store's reading or writing of the property.
+/// Overlapping accesses to them (`swap(&a.name, &a.name)`) are then not
+/// caught at run time.
 @attached(extension, conformances: EntityBinding, _EntityReadLoops, names: named(init(reading:)), named(write(to:)), named(entityId))
 @attached(member, names: arbitrary)
+@attached(memberAttribute)
 public macro Entity() = #externalMacro(module: "TrellisMacrosPlugin", type: "EntityMacro")

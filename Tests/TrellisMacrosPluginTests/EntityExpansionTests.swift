@@ -35,12 +35,19 @@ import TrellisMacrosPluginCore
             """,
             expands: """
             final class Person {
+                @exclusivity(unchecked)
                 var id: Id = 0
+                @exclusivity(unchecked)
                 var name = ""
+                @exclusivity(unchecked)
                 var age = -1
+                @exclusivity(unchecked)
                 var score = 0.5
+                @exclusivity(unchecked)
                 var active = true
+                @exclusivity(unchecked)
                 var nickname: String?
+                @exclusivity(unchecked)
                 var spouse: ToOne<Person> = nil
                 var isAdult: Bool { age >= 18 }
 
@@ -156,9 +163,12 @@ import TrellisMacrosPluginCore
             """,
             expands: """
             class Customer: Entity {
+                @exclusivity(unchecked)
                 var id: EntityId<Customer> = 0
+                @exclusivity(unchecked)
                 // sourcery: backlink = "customer"
                 var orders: ToMany<Order> = nil
+                @exclusivity(unchecked)
                 var shops: ToMany<Shop> = nil  // objectbox: backlink = "customers"
                 required init() {}
 
@@ -218,14 +228,19 @@ import TrellisMacrosPluginCore
             """,
             expands: """
             final class Member {
+                @exclusivity(unchecked)
                 var email = ""  // objectbox: unique
+                @exclusivity(unchecked)
                 // objectbox: index
                 var city = ""
+                @exclusivity(unchecked)
                 // objectbox: id
                 var key: Int64 = 0
+                @exclusivity(unchecked)
                 /// The name, in the column of an older version.
                 // objectbox: name = "full_name"
                 var name = ""
+                @exclusivity(unchecked)
                 // objectbox: transient
                 var cache: [String: Int] = [:]
 
@@ -272,6 +287,60 @@ import TrellisMacrosPluginCore
                     }
                     set {
                         self.key = Int64(bitPattern: newValue)
+                    }
+                }
+            }
+            """)
+    }
+
+    @Test func onlyTheStoredVariablesOfAClassAreLeftUncheckedForExclusivity() {
+        expect(
+            """
+            @Entity
+            final class Note {
+                static var created = 0
+                var id: Id = 0
+                var text = "" { didSet { Note.created += 1 } }
+                let kind = 1
+                var length: Int { text.count }
+            }
+            """,
+            expands: """
+            final class Note {
+                static var created = 0
+                @exclusivity(unchecked)
+                var id: Id = 0
+                @exclusivity(unchecked)
+                var text = "" { didSet { Note.created += 1 } }
+                let kind = 1
+                var length: Int { text.count }
+
+                static let id = TrellisObjects.Property<Note, Id>("id")
+
+                static let text = TrellisObjects.Property<Note, String>("text")
+
+                static let kind = TrellisObjects.Property<Note, Int>("kind")
+
+                convenience init(reading reader: TrellisObjects.EntityReader) throws {
+                    self.init()
+                    self.id = try reader.read("id")
+                    self.text = try reader.read("text")
+                }
+            }
+
+            extension Note: TrellisObjects.EntityBinding, TrellisObjects._EntityReadLoops {
+                func write(to writer: TrellisObjects.EntityWriter) throws {
+                    try writer.write(self.id, to: "id")
+                    try writer.write(self.text, to: "text")
+                    try writer.write(self.kind, to: "kind")
+                }
+
+                var entityId: TrellisObjects.Id {
+                    get {
+                        self.id
+                    }
+                    set {
+                        self.id = newValue
                     }
                 }
             }
@@ -371,7 +440,9 @@ import TrellisMacrosPluginCore
             """,
             expands: """
             final class Event {
+                @exclusivity(unchecked)
                 var id: Id = 0
+                @exclusivity(unchecked)
                 var date = Date()
             }
             """,
@@ -390,6 +461,7 @@ import TrellisMacrosPluginCore
             """,
             expands: """
             final class Note {
+                @exclusivity(unchecked)
                 var text = ""
             }
             """,
@@ -431,7 +503,9 @@ import TrellisMacrosPluginCore
             """,
             expands: """
             final class Note {
+                @exclusivity(unchecked)
                 var id: Id
+                @exclusivity(unchecked)
                 var text: String
                 init(text: String) {
                     self.id = 0
@@ -456,6 +530,7 @@ import TrellisMacrosPluginCore
             """,
             expands: """
             final class Note {
+                @exclusivity(unchecked)
                 var id: Id = 0
                 let text: String
                 init() { text = "" }
@@ -476,6 +551,7 @@ import TrellisMacrosPluginCore
             """,
             expands: """
             class Note {
+                @exclusivity(unchecked)
                 var id: Id = 0
             }
             """,
@@ -496,7 +572,9 @@ import TrellisMacrosPluginCore
             """,
             expands: """
             final class Order {
+                @exclusivity(unchecked)
                 var id: Id = 0
+                @exclusivity(unchecked)
                 // objectbox: backlink = "orders"
                 var customer: ToOne<Customer> = nil
             }
@@ -542,7 +620,9 @@ import TrellisMacrosPluginCore
             expands: """
             final class Tutor {
                 static let backlinks = ["pupils": "teachers"]
+                @exclusivity(unchecked)
                 var id: Id = 0
+                @exclusivity(unchecked)
                 // objectbox: backlink = "teachers"
                 var pupils: ToMany<Pupil> = nil
             }
