@@ -104,6 +104,40 @@ struct RecordPersistenceTests {
         }
     }
 
+    /// Encodes its columns in an order, and with names, that change from
+    /// one record to the next.
+    struct Shifting: PersistableRecord {
+        static let databaseTableName = "shifting"
+        var id: Int64
+        var a: Int
+        var b: Int?
+        var reversed: Bool
+
+        func encode(to container: inout PersistenceContainer) {
+            container["id"] = id
+            // Names made at run time: equal to the statement's columns,
+            // without being the same strings.
+            let names = reversed ? ["b", "a"] : ["a", String("ab".dropFirst())]
+            for name in names {
+                if name == "a" { container[name] = a } else if let b { container[name] = b }
+            }
+        }
+    }
+
+    @Test("A loop of inserts whose records change their columns, their order or their names writes each value into its column")
+    func insertsOfChangingColumnsWriteTheirValues() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE shifting(id INTEGER PRIMARY KEY, a INTEGER, b INTEGER DEFAULT 99)")
+            for id in Int64(1)...12 {
+                try Shifting(id: id, a: Int(id) * 10, b: id % 3 == 0 ? nil : Int(id) * 100, reversed: id % 2 == 0).insert(db)
+            }
+            let rows = try Row.fetchAll(db, sql: "SELECT id, a, b FROM shifting ORDER BY id")
+            #expect(rows.map { $0["a"] as Int } == (1...12).map { $0 * 10 })
+            #expect(rows.map { $0["b"] as Int } == (1...12).map { $0 % 3 == 0 ? 99 : $0 * 100 })
+        }
+    }
+
     @Test("A change that a trigger ignores (RAISE(IGNORE)) after writing elsewhere changed no row")
     func ignoredChangesChangeNoRow() throws {
         let dbQueue = try makeDatabase()
