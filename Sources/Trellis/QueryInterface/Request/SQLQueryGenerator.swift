@@ -144,7 +144,7 @@ struct SQLQueryGenerator {
 
     func generate(_ relation: SQLRelation, context: SQLGenerationContext) throws -> (sql: String, layout: RowLayout?) {
         if let error = relation.buildError { throw error }
-        let relation = relation.withUngroupedAggregatesFiltering
+        var relation = relation.withUngroupedAggregatesFiltering
         let db = context.db
         let joins = relation.children.filter { $0.child.kind != .all }
         context.assignNames(to: joinedAliases(relation))
@@ -155,6 +155,21 @@ struct SQLQueryGenerator {
             context.commonTableExpressions[cte.tableName.lowercased()] = cte
         }
         let withSQL = try Self.withClause(relation.commonTableExpressions, context: context)
+
+        // Association aggregates
+        let aggregateSources = relation.aggregateSources
+        if !aggregateSources.isEmpty {
+            // The aggregates of one key aggregate one population.
+            context.setAggregateFilters(SQLAggregateSource.mergedFilters(aggregateSources), for: relation.alias)
+            // One row per record of the table, whatever the joins, as in
+            // GRDB's requests grouped by primary key.
+            if relation.groupBy.isEmpty, !joins.isEmpty,
+               context.commonTableExpression(named: relation.tableName) == nil,
+               (try? db.primaryKey(relation.tableName)) != nil
+            {
+                relation.groupBy = [SQLExpression.primaryKey(table: relation.tableName)]
+            }
+        }
 
         // SELECT
         var selectionSQL: [String] = []

@@ -47,6 +47,19 @@ struct SQLRelation: @unchecked Sendable {
     /// no GROUP BY: they are correlated subqueries that filter the rows.
     /// Other conditions stay in HAVING, where SQL makes the query an
     /// aggregate of one row, as GRDB's requests do.
+    /// The sources of the association aggregates of the relation: in its
+    /// selection, filters, HAVING clause and orderings.
+    var aggregateSources: [SQLAggregateSource] {
+        var sources: [SQLAggregateSource] = []
+        for selection in selection {
+            if case .expression(let expression, _) = selection.impl { sources += expression.aggregateSources }
+        }
+        sources += filters.flatMap(\.aggregateSources)
+        sources += having.flatMap(\.aggregateSources)
+        sources += orderings.flatMap(\.expression.aggregateSources)
+        return sources
+    }
+
     var withUngroupedAggregatesFiltering: SQLRelation {
         guard groupBy.isEmpty, having.contains(where: \.hasCorrelatedSubquery) else { return self }
         var relation = self
