@@ -162,8 +162,10 @@ struct SQLQueryGenerator {
             // The aggregates of one key aggregate one population.
             context.setAggregateFilters(SQLAggregateSource.mergedFilters(aggregateSources), for: relation.alias)
             // One row per record of the table, whatever the joins, as in
-            // GRDB's requests grouped by primary key.
-            if relation.groupBy.isEmpty, !joins.isEmpty,
+            // GRDB's requests grouped by primary key. (PostgreSQL refuses
+            // the selected columns of joined tables in such a query.)
+            if relation.groupBy.isEmpty, relation.joinsSeveralRows,
+               context.dialect.engine == .sqlite || !hasSelectedJoin(joins),
                context.commonTableExpression(named: relation.tableName) == nil,
                (try? db.primaryKey(relation.tableName)) != nil
             {

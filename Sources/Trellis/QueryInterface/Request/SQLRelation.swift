@@ -60,6 +60,12 @@ struct SQLRelation: @unchecked Sendable {
         return sources
     }
 
+    /// Whether a join of the relation, or of its joined tables, gives a
+    /// row for each of several associated records.
+    var joinsSeveralRows: Bool {
+        children.contains { $0.child.kind != .all && ($0.child.joinsSeveralRows || $0.child.relation.joinsSeveralRows) }
+    }
+
     var withUngroupedAggregatesFiltering: SQLRelation {
         guard groupBy.isEmpty, having.contains(where: \.hasCorrelatedSubquery) else { return self }
         var relation = self
@@ -93,6 +99,9 @@ struct SQLJoinedChild: @unchecked Sendable {
     var collations: (@Sendable (Database) throws -> [String?])?
     /// What identifies the association, to merge two joins of the same one.
     var identity = ""
+    /// Whether the join gives a row for each of several associated records
+    /// (a to-many association joined with `joining(required:)`...).
+    var joinsSeveralRows = false
     /// A join condition written by the user (associations to common table
     /// expressions), from the aliases of the parent and of the child.
     var onCondition: (@Sendable (AliasIdentity, AliasIdentity) -> SQLExpression)?
