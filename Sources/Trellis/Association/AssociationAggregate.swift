@@ -45,7 +45,9 @@ extension AssociationToMany {
     {
         let impl = self.impl
         let key = impl.key
-        let source = SQLAggregateSource(key: key, identity: impl.identity, hopFilters: impl.hops.map(\.relation.filters))
+        let source = SQLAggregateSource(
+            key: key, identity: impl.identity, hopFilters: impl.hops.map(\.relation.filters),
+            hasExplicitAlias: impl.hops.contains { $0.relation.alias.isExplicit })
         let expression = SQLExpression(.correlated({ parentAlias in
             let hops = impl.hops.map { hop -> AssociationHop in
                 var hop = hop

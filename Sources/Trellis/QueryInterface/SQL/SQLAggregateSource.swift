@@ -16,11 +16,15 @@ final class SQLAggregateSource: @unchecked Sendable {
     /// The filters of each table of the association, from the first one
     /// after the origin to the aggregated one.
     let hopFilters: [[SQLExpression]]
+    /// Whether a table of the association has a `TableAlias` of the user:
+    /// its filters may name it, and can not apply to another aggregate.
+    let hasExplicitAlias: Bool
 
-    init(key: String, identity: String, hopFilters: [[SQLExpression]]) {
+    init(key: String, identity: String, hopFilters: [[SQLExpression]], hasExplicitAlias: Bool) {
         self.key = key
         self.identity = identity
         self.hopFilters = hopFilters
+        self.hasExplicitAlias = hasExplicitAlias
     }
 
     /// The filters of each table, merged for the aggregates of `sources`
@@ -39,7 +43,9 @@ final class SQLAggregateSource: @unchecked Sendable {
         for key in order {
             guard let group = groups[key], group.count > 1,
                   let first = group.first,
-                  group.allSatisfy({ $0.identity == first.identity && $0.hopFilters.count == first.hopFilters.count })
+                  group.allSatisfy({
+                      $0.identity == first.identity && $0.hopFilters.count == first.hopFilters.count && !$0.hasExplicitAlias
+                  })
             else { continue }
             result[key] = first.hopFilters.indices.map { index in group.flatMap { $0.hopFilters[index] } }
         }
