@@ -45,9 +45,16 @@ extension AssociationToMany {
     {
         let impl = self.impl
         let key = impl.key
+        // The keys of the tables of the association joined to a request,
+        // as `joining(required:)` joins them.
+        let joinKey = impl.joinedAsToOne.key
+        var joinKeys = [(key: joinKey, identity: impl.hops[impl.hops.count - 1].linkDescription)]
+        for (index, hop) in impl.hops.dropLast().enumerated().reversed() {
+            joinKeys.insert((key: hop.pivotKey ?? "\(joinKey)#through\(index)", identity: hop.linkDescription), at: 0)
+        }
         let source = SQLAggregateSource(
             key: key, identity: impl.identity, hopFilters: impl.hops.map(\.relation.filters),
-            hasExplicitAlias: impl.hops.contains { $0.relation.alias.isExplicit })
+            hasExplicitAlias: impl.hops.contains { $0.relation.alias.isExplicit }, joinKeys: joinKeys)
         let expression = SQLExpression(.correlated({ parentAlias in
             let hops = impl.hops.map { hop -> AssociationHop in
                 var hop = hop

@@ -155,6 +155,41 @@ private struct PCoverImage: Codable, FetchableRecord, PersistableRecord, Hashabl
         }
     }
 
+    @Test func joinsAndAggregatesOfOneAssociationMerge() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            // The join and the aggregate of `books` are one population:
+            // the novels.
+            let novelists = try Row.fetchAll(db, PAuthor
+                .joining(required: PAuthor.books.filter(Column("kind") == "novel"))
+                .annotated(with: PAuthor.books.count)
+                .orderByPrimaryKey())
+            #expect(novelists.map { $0["id"] as Int64 } == [1, 2])
+            #expect(novelists.map { $0["bookCount"] as Int } == [1, 1])
+
+            let poets = try Row.fetchAll(db, PAuthor
+                .joining(required: PAuthor.books)
+                .annotated(with: PAuthor.books.filter(Column("kind") == "poems").count)
+                .orderByPrimaryKey())
+            #expect(poets.map { $0["id"] as Int64 } == [1])
+            #expect(poets.map { $0["bookCount"] as Int } == [1])
+
+            let all = try Row.fetchAll(db, PAuthor
+                .joining(optional: PAuthor.books)
+                .annotated(with: PAuthor.books.filter(Column("kind") == "poems").count)
+                .orderByPrimaryKey())
+            #expect(all.map { $0["id"] as Int64 } == [1, 2, 3])
+            #expect(all.map { $0["bookCount"] as Int } == [1, 0, 0])
+
+            // Another key is another population.
+            let counted = try Row.fetchAll(db, PAuthor
+                .joining(required: PAuthor.books.filter(Column("kind") == "novel"))
+                .annotated(with: PAuthor.books.forKey("allBooks").count)
+                .orderByPrimaryKey())
+            #expect(counted.map { $0["allBookCount"] as Int } == [2, 1])
+        }
+    }
+
     @Test func fetchableRecordDecodesAssociationsByKey() throws {
         struct BookInfo: FetchableRecord {
             var book: PBook
@@ -473,6 +508,13 @@ private struct TAward: Codable, FetchableRecord, PersistableRecord, Hashable {
             let counts = try Row.fetchAll(db, TCountry.annotated(with: TCountry.awards.count, TCountry.books.count).order(Column("code")))
             #expect(counts.map { $0["awardCount"] as Int } == [0, 3, 0])
             #expect(counts.map { $0["bookCount"] as Int } == [0, 3, 1])
+
+            let laterBooks = try Row.fetchAll(db, TCountry
+                .joining(required: TCountry.books.filter(Column("id") > 1))
+                .annotated(with: TCountry.books.count)
+                .order(Column("code")))
+            #expect(laterBooks.map { $0["code"] as String } == ["FR", "US"])
+            #expect(laterBooks.map { $0["bookCount"] as Int } == [2, 1])
 
             let frenchAwards = try TAward.joining(required: TAward.country.filter(Column("code") == "FR")).fetchCount(db)
             #expect(frenchAwards == 3)

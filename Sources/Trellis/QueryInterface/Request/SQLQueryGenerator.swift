@@ -146,7 +146,7 @@ struct SQLQueryGenerator {
         if let error = relation.buildError { throw error }
         var relation = relation.withUngroupedAggregatesFiltering
         let db = context.db
-        let joins = relation.children.filter { $0.child.kind != .all }
+        var joins = relation.children.filter { $0.child.kind != .all }
         context.assignNames(to: joinedAliases(relation))
         context.qualifiesColumns = !joins.isEmpty
 
@@ -160,7 +160,7 @@ struct SQLQueryGenerator {
         let aggregateSources = relation.aggregateSources
         if !aggregateSources.isEmpty {
             // The aggregates of one key aggregate one population.
-            context.setAggregateFilters(SQLAggregateSource.mergedFilters(aggregateSources), for: relation.alias)
+            context.setAggregateFilters(SQLAggregateSource.merge(aggregateSources, into: &relation), for: relation.alias)
             // One row per record of the table, whatever the joins, as in
             // GRDB's requests grouped by primary key. (PostgreSQL refuses
             // the selected columns of joined tables in such a query.)
@@ -171,6 +171,8 @@ struct SQLQueryGenerator {
             {
                 relation.groupBy = [SQLExpression.primaryKey(table: relation.tableName)]
             }
+            // With the filters of the aggregates of their association.
+            joins = relation.children.filter { $0.child.kind != .all }
         }
 
         // SELECT
