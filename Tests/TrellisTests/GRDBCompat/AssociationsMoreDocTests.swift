@@ -516,6 +516,24 @@ private struct TAward: Codable, FetchableRecord, PersistableRecord, Hashable {
             #expect(laterBooks.map { $0["code"] as String } == ["FR", "US"])
             #expect(laterBooks.map { $0["bookCount"] as Int } == [2, 1])
 
+            // Aggregates and joins in a prefetched association.
+            struct AuthorAwardedBooks: Decodable, FetchableRecord {
+                struct BookInfo: Decodable {
+                    var book: TBook
+                    var awardCount: Int
+                }
+                var author: TAuthor
+                var books: [BookInfo]
+            }
+            let awarded = try AuthorAwardedBooks.fetchAll(db, TAuthor
+                .including(all: TAuthor.books
+                    .joining(required: TBook.awards.filter(Column("id") > 1))
+                    .annotated(with: TBook.awards.count)
+                    .order(Column("id")))
+                .order(Column("id")))
+            #expect(awarded.map { $0.books.map(\.book.id) } == [[1], [3], []])
+            #expect(awarded.map { $0.books.map(\.awardCount) } == [[1], [1], []])
+
             let frenchAwards = try TAward.joining(required: TAward.country.filter(Column("code") == "FR")).fetchCount(db)
             #expect(frenchAwards == 3)
             let awardedCountries = try TCountry.having(TCountry.awards.isEmpty == false).fetchAll(db).map(\.code)
