@@ -190,6 +190,35 @@ private struct PCoverImage: Codable, FetchableRecord, PersistableRecord, Hashabl
         }
     }
 
+    @Test func includingAllNeedsTheSelectedKeyOfTheParents() throws {
+        struct AuthorTitles: Decodable, FetchableRecord {
+            var name: String
+            var books: [PBook]
+        }
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            // Without the author id, no book could be matched: an error,
+            // not authors without books.
+            let request = PAuthor
+                .select(Column("name"))
+                .including(all: PAuthor.books)
+                .orderByPrimaryKey()
+            do {
+                _ = try AuthorTitles.fetchAll(db, request)
+                Issue.record("expected an error")
+            } catch let error as DatabaseError {
+                #expect(error.message == "including(all:) of books needs the column id of author, which the request does not select")
+            }
+            let selected = try AuthorTitles.fetchAll(db, PAuthor
+                .select(Column("id"), Column("name"))
+                .including(all: PAuthor.books.orderByPrimaryKey())
+                .orderByPrimaryKey())
+            #expect(selected.map { $0.books.map(\.id) } == [[1, 2], [3], []])
+            // No parent, no error.
+            #expect(try AuthorTitles.fetchAll(db, request.filter(Column("id") > 10)).isEmpty)
+        }
+    }
+
     @Test func fetchableRecordDecodesAssociationsByKey() throws {
         struct BookInfo: FetchableRecord {
             var book: PBook
