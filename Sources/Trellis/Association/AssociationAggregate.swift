@@ -37,38 +37,59 @@ public struct AssociationAggregate<RowDecoder>: SQLSpecificExpressible, SQLSelec
 
 extension AssociationToMany {
     /// A correlated subquery on the associated records of each parent row.
+    /// The aggregates of one request that share the association key
+    /// aggregate one population: the filters of all of them apply (see
+    /// ``SQLAggregateSource``).
     private func aggregate(_ name: String?, _ makeSelection: @escaping @Sendable (AliasIdentity) -> SQLExpression?, exists: Bool = false)
         -> AssociationAggregate<OriginRowDecoder>
     {
         let impl = self.impl
-        let expression = SQLExpression(.correlated { parentAlias in
+        let key = impl.key
+        // The keys of the tables of the association joined to a request,
+        // as `joining(required:)` joins them.
+        let joinKey = impl.joinedAsToOne.key
+        var joinKeys = [(key: joinKey, identity: impl.hops[impl.hops.count - 1].linkDescription)]
+        for (index, hop) in impl.hops.dropLast().enumerated().reversed() {
+            joinKeys.insert((key: hop.pivotKey ?? "\(joinKey)#through\(index)", identity: hop.linkDescription), at: 0)
+        }
+        let source = SQLAggregateSource(
+            key: key, identity: impl.identity, hopFilters: impl.hops.map(\.relation.filters),
+            hasExplicitAlias: impl.hops.contains { $0.relation.alias.isExplicit }, joinKeys: joinKeys)
+        let expression = SQLExpression(.correlated({ parentAlias in
             let hops = impl.hops.map { hop -> AssociationHop in
                 var hop = hop
                 hop.relation = hop.relation.withFreshAliases()
                 return hop
             }
-            var relation = AssociationImpl.reversedRelation(hops).removingOrderings()
-            relation.limit = nil
-            let linkAlias = hops[0].relation.alias
-            let firstHop = hops[0]
-            relation.filters.append(SQLExpression(.deferred { context in
-                let pairs = try firstHop.columnPairs(context.db)
-                let collations = try firstHop.keyCollations(context.db)
-                return SQLQueryGenerator.conjunction(pairs.enumerated().map { index, pair in
-                    SQLExpression.linkComparison(
-                        SQLExpression(.column(pair.child, linkAlias)), SQLExpression(.column(pair.parent, parentAlias)),
-                        collation: index < collations.count ? collations[index] : nil)
-                })
-            }))
-            if let selection = makeSelection(relation.alias) {
-                relation.selection = [selection.sqlSelection]
-            } else {
-                relation.selection = [SQLExpression.value(1).sqlSelection]
+            let subquery = SQLSubquery { context in
+                var hops = hops
+                if let merged = context.aggregateFilters(for: parentAlias, key: key), merged.count == hops.count {
+                    for index in hops.indices {
+                        hops[index].relation.filters = merged[index]
+                    }
+                }
+                var relation = AssociationImpl.reversedRelation(hops).removingOrderings()
+                relation.limit = nil
+                let linkAlias = hops[0].relation.alias
+                let firstHop = hops[0]
+                relation.filters.append(SQLExpression(.deferred { context in
+                    let pairs = try firstHop.columnPairs(context.db)
+                    let collations = try firstHop.keyCollations(context.db)
+                    return SQLQueryGenerator.conjunction(pairs.enumerated().map { index, pair in
+                        SQLExpression.linkComparison(
+                            SQLExpression(.column(pair.child, linkAlias)), SQLExpression(.column(pair.parent, parentAlias)),
+                            collation: index < collations.count ? collations[index] : nil)
+                    })
+                }))
+                if let selection = makeSelection(relation.alias) {
+                    relation.selection = [selection.sqlSelection]
+                } else {
+                    relation.selection = [SQLExpression.value(1).sqlSelection]
+                }
+                return try SQLQueryGenerator(relation: relation).subquerySQL(context)
             }
-            let finalRelation = relation
-            let subquery = SQLSubquery { context in try SQLQueryGenerator(relation: finalRelation).subquerySQL(context) }
             return exists ? SQLExpression(.exists(subquery, negated: true)) : SQLExpression(.subquery(subquery))
-        })
+        }, aggregate: source))
         return AssociationAggregate(expression: expression, name: name)
     }
 

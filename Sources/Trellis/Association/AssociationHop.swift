@@ -113,9 +113,14 @@ struct AssociationImpl: @unchecked Sendable {
     /// under the singular key, so that all joins of one association merge.
     var joinedAsToOne: AssociationImpl {
         var impl = self
+        impl.joinsSeveralRows = impl.joinsSeveralRows || isToMany
         impl.isToMany = false
         return impl
     }
+
+    /// Whether the association is a to-many one joined to one record: the
+    /// join gives a row for each associated record.
+    private(set) var joinsSeveralRows = false
 
     /// The relation of the destination table.
     var destination: SQLRelation {

@@ -71,6 +71,7 @@ extension SQLRelation {
         child.onCondition = last.onCondition
         child.collations = { db in try last.keyCollations(db) }
         child.identity = last.linkDescription
+        child.joinsSeveralRows = impl.joinsSeveralRows
         var childKey = impl.key
         for (index, hop) in hops.dropLast().enumerated().reversed() {
             var intermediate = hop.relation
@@ -82,6 +83,7 @@ extension SQLRelation {
             child.onCondition = hop.onCondition
             child.collations = { db in try hop.keyCollations(db) }
             child.identity = hop.linkDescription
+            child.joinsSeveralRows = impl.joinsSeveralRows
         }
         return (childKey, child)
     }
@@ -139,6 +141,7 @@ extension SQLJoinedChild {
             merged.kind = .oneRequired
         }
         merged.isSelected = isSelected || other.isSelected
+        merged.joinsSeveralRows = joinsSeveralRows || other.joinsSeveralRows
         merged.relation = relation.merged(with: other.relation)
         // The selection of a table that is only joined selects nothing.
         let selections = [(isSelected, relation), (other.isSelected, other.relation)].filter(\.0).map(\.1)

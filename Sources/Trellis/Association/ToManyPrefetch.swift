@@ -24,6 +24,15 @@ struct ToManyPrefetch: Sendable {
 
     private func run(_ db: Database, parentRows: [Row], key: String) throws {
         let firstPairs = try hops[0].columnPairs(db)
+        // The rows of one request have the same columns: a link column
+        // that the request does not select would leave every parent
+        // without associated records.
+        if let row = parentRows.first, let missing = firstPairs.first(where: { !row.hasColumn($0.parent) }) {
+            throw DatabaseError(
+                resultCode: .SQLITE_ERROR,
+                message: "including(all:) of \(key) needs the column \(missing.parent) of \(hops[0].originTable), "
+                    + "which the request does not select")
+        }
         // One link column, the common case, groups rows by a single value:
         // no array is built per row.
         if firstPairs.count == 1 {

@@ -30,6 +30,20 @@ public struct Configuration: Sendable {
     /// ``Database/suspendNotification``.
     public var observesSuspensionNotifications = false
 
+    /// Whether the connections free their non-essential memory when the
+    /// operating system asks applications to use less. Default true.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.automaticMemoryManagement = false
+    /// let dbQueue = try DatabaseQueue(path: dbPath, configuration: config)
+    /// ```
+    ///
+    /// Linux sends applications no memory warnings: the setting changes
+    /// nothing there. Free memory with ``DatabaseQueue/releaseMemory()``
+    /// or ``DatabasePool/releaseMemoryEventually()``.
+    public var automaticMemoryManagement = true
+
     /// Whether the connection can not write. Default false.
     public var readonly = false
 

@@ -71,8 +71,8 @@ extension SQLExpression {
     /// aliased. A nil pattern is false, as GRDB writes it.
     static func tableMatch(_ pattern: DatabaseValue?) -> SQLExpression {
         guard let pattern else { return .value(false.databaseValue) }
-        return SQLExpression(.correlated { alias in
+        return SQLExpression(.correlated({ alias in
             SQLExpression(.binary("MATCH", SQLExpression(.column(alias.tableName, alias)), .value(pattern)))
-        })
+        }, aggregate: nil))
     }
 }

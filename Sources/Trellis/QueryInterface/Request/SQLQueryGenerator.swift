@@ -144,9 +144,9 @@ struct SQLQueryGenerator {
 
     func generate(_ relation: SQLRelation, context: SQLGenerationContext) throws -> (sql: String, layout: RowLayout?) {
         if let error = relation.buildError { throw error }
-        let relation = relation.withUngroupedAggregatesFiltering
+        var relation = relation.withUngroupedAggregatesFiltering
         let db = context.db
-        let joins = relation.children.filter { $0.child.kind != .all }
+        var joins = relation.children.filter { $0.child.kind != .all }
         context.assignNames(to: joinedAliases(relation))
         context.qualifiesColumns = !joins.isEmpty
 
@@ -155,6 +155,25 @@ struct SQLQueryGenerator {
             context.commonTableExpressions[cte.tableName.lowercased()] = cte
         }
         let withSQL = try Self.withClause(relation.commonTableExpressions, context: context)
+
+        // Association aggregates
+        let aggregateSources = relation.aggregateSources
+        if !aggregateSources.isEmpty {
+            // The aggregates of one key aggregate one population.
+            context.setAggregateFilters(SQLAggregateSource.merge(aggregateSources, into: &relation), for: relation.alias)
+            // One row per record of the table, whatever the joins, as in
+            // GRDB's requests grouped by primary key. (PostgreSQL refuses
+            // the selected columns of joined tables in such a query.)
+            if relation.groupBy.isEmpty, relation.joinsSeveralRows,
+               context.dialect.engine == .sqlite || !hasSelectedJoin(joins),
+               context.commonTableExpression(named: relation.tableName) == nil,
+               (try? db.primaryKey(relation.tableName)) != nil
+            {
+                relation.groupBy = [SQLExpression.primaryKey(table: relation.tableName)]
+            }
+            // With the filters of the aggregates of their association.
+            joins = relation.children.filter { $0.child.kind != .all }
+        }
 
         // SELECT
         var selectionSQL: [String] = []

@@ -47,6 +47,25 @@ struct SQLRelation: @unchecked Sendable {
     /// no GROUP BY: they are correlated subqueries that filter the rows.
     /// Other conditions stay in HAVING, where SQL makes the query an
     /// aggregate of one row, as GRDB's requests do.
+    /// The sources of the association aggregates of the relation: in its
+    /// selection, filters, HAVING clause and orderings.
+    var aggregateSources: [SQLAggregateSource] {
+        var sources: [SQLAggregateSource] = []
+        for selection in selection {
+            if case .expression(let expression, _) = selection.impl { sources += expression.aggregateSources }
+        }
+        sources += filters.flatMap(\.aggregateSources)
+        sources += having.flatMap(\.aggregateSources)
+        sources += orderings.flatMap(\.expression.aggregateSources)
+        return sources
+    }
+
+    /// Whether a join of the relation, or of its joined tables, gives a
+    /// row for each of several associated records.
+    var joinsSeveralRows: Bool {
+        children.contains { $0.child.kind != .all && ($0.child.joinsSeveralRows || $0.child.relation.joinsSeveralRows) }
+    }
+
     var withUngroupedAggregatesFiltering: SQLRelation {
         guard groupBy.isEmpty, having.contains(where: \.hasCorrelatedSubquery) else { return self }
         var relation = self
@@ -80,6 +99,9 @@ struct SQLJoinedChild: @unchecked Sendable {
     var collations: (@Sendable (Database) throws -> [String?])?
     /// What identifies the association, to merge two joins of the same one.
     var identity = ""
+    /// Whether the join gives a row for each of several associated records
+    /// (a to-many association joined with `joining(required:)`...).
+    var joinsSeveralRows = false
     /// A join condition written by the user (associations to common table
     /// expressions), from the aliases of the parent and of the child.
     var onCondition: (@Sendable (AliasIdentity, AliasIdentity) -> SQLExpression)?

@@ -60,8 +60,9 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         case deferred(@Sendable (SQLGenerationContext) throws -> SQLExpression)
         /// An expression that refers to the table of the request it is
         /// used in (association aggregates), resolved when the request
-        /// qualifies its expressions.
-        case correlated(@Sendable (AliasIdentity) -> SQLExpression)
+        /// qualifies its expressions. The source tells the association of
+        /// an aggregate, so that the aggregates of one key merge.
+        case correlated(@Sendable (AliasIdentity) -> SQLExpression, aggregate: SQLAggregateSource?)
     }
 
     let impl: Impl
@@ -105,7 +106,7 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
             // Columns resolved from the schema (primary keys) belong to the
             // table of the request, like the columns written by the user.
             return SQLExpression(.deferred { context in try resolve(context).qualified(with: alias) })
-        case .correlated(let resolve):
+        case .correlated(let resolve, _):
             return resolve(alias).qualified(with: alias)
         case .column(let name, nil):
             return SQLExpression(.column(name, alias))
@@ -157,6 +158,23 @@ public struct SQLExpression: SQLSpecificExpressible, SQLOrderingTerm, SQLSelecta
         case .inList(let x, let xs, _): return x.columnNames + xs.flatMap(\.columnNames)
         case .between(let x, let y, let z, _): return x.columnNames + y.columnNames + z.columnNames
         default: return []
+        }
+    }
+
+    /// The sources of the association aggregates of the expression, in
+    /// order.
+    var aggregateSources: [SQLAggregateSource] {
+        switch impl {
+        case .correlated(_, let source): return source.map { [$0] } ?? []
+        case .unary(_, let x), .isNull(let x, _), .collated(let x, _), .customCollated(let x, _), .cast(let x, _), .json(let x, _):
+            return x.aggregateSources
+        case .binary(_, let x, let y): return x.aggregateSources + y.aggregateSources
+        case .associative(_, let xs), .function(_, let xs, _): return xs.flatMap(\.aggregateSources)
+        case .filteredAggregate(_, let xs, let filter): return xs.flatMap(\.aggregateSources) + filter.aggregateSources
+        case .inList(let x, let xs, _): return x.aggregateSources + xs.flatMap(\.aggregateSources)
+        case .inSubquery(let x, _, _): return x.aggregateSources
+        case .between(let x, let y, let z, _): return x.aggregateSources + y.aggregateSources + z.aggregateSources
+        case .value, .constantCondition, .column, .rowID, .literal, .countAll, .exists, .subquery, .deferred: return []
         }
     }
 

@@ -26,6 +26,24 @@ public final class SQLGenerationContext {
     /// The context of the enclosing query, for correlated subqueries.
     let parent: SQLGenerationContext?
 
+    /// The merged filters of the association aggregates that share a key,
+    /// by the root alias of the table they aggregate for, then by key (see
+    /// ``SQLAggregateSource``).
+    private var aggregateFilters: [ObjectIdentifier: [String: [[SQLExpression]]]] = [:]
+
+    /// Registers the merged filters of the aggregates of a query on the
+    /// table of `alias`.
+    func setAggregateFilters(_ filters: [String: [[SQLExpression]]], for alias: AliasIdentity) {
+        aggregateFilters[ObjectIdentifier(alias.root)] = filters.isEmpty ? nil : filters
+    }
+
+    /// The merged filters of the aggregates of `key` on the table of
+    /// `alias`, in this query or an enclosing one.
+    func aggregateFilters(for alias: AliasIdentity, key: String) -> [[SQLExpression]]? {
+        if let filters = aggregateFilters[ObjectIdentifier(alias.root)] { return filters[key] }
+        return parent?.aggregateFilters(for: alias, key: key)
+    }
+
     /// Whether values are written as SQL literals instead of being bound:
     /// schema statements (CHECK, DEFAULT) can not have parameters.
     let inlinesValues: Bool
