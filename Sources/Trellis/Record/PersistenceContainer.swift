@@ -183,9 +183,16 @@ public struct PersistenceContainer: Sendable {
             return true
         }
         guard hasColumns(columns) else { return false }
+        rememberColumns(ofCachedStatement: columns)
+        return true
+    }
+
+    /// Remembers that the container holds exactly these columns, those of
+    /// a cached statement, until one of them changes.
+    @inlinable
+    mutating func rememberColumns(ofCachedStatement columns: [String]) {
         // Another owner may read the storage on another thread.
         if isKnownUniquelyReferenced(&storage) { storage.matchedColumns = columns }
-        return true
     }
 
     @inlinable @inline(__always)

@@ -268,8 +268,9 @@ final class RecordStatementCache {
         let columns = container.columns
         let statement = try statement(db, key: key, columns: columns) { try makeSQL(columns) }
         if let last = lastEntry {
-            // The entry just found or made: the next insert in a loop finds it at once.
-            _ = container.hasColumns(ofCachedStatement: last.columns)
+            // The entry just found or made, whose columns are those of the
+            // container: the next insert of a loop finds it at once.
+            container.rememberColumns(ofCachedStatement: last.columns)
         }
         return statement
     }

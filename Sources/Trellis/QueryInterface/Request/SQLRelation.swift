@@ -42,11 +42,6 @@ struct SQLRelation: @unchecked Sendable {
         isReversed ? orderings.map(\.reversed) : orderings
     }
 
-    /// The relation with the association aggregates of its HAVING clause
-    /// (`Author.having(Author.books.isEmpty)`) moved to WHERE when it has
-    /// no GROUP BY: they are correlated subqueries that filter the rows.
-    /// Other conditions stay in HAVING, where SQL makes the query an
-    /// aggregate of one row, as GRDB's requests do.
     /// The sources of the association aggregates of the relation: in its
     /// selection, filters, HAVING clause and orderings.
     var aggregateSources: [SQLAggregateSource] {
@@ -66,6 +61,11 @@ struct SQLRelation: @unchecked Sendable {
         children.contains { $0.child.kind != .all && ($0.child.joinsSeveralRows || $0.child.relation.joinsSeveralRows) }
     }
 
+    /// The relation with the association aggregates of its HAVING clause
+    /// (`Author.having(Author.books.isEmpty)`) moved to WHERE when it has
+    /// no GROUP BY: they are correlated subqueries that filter the rows.
+    /// Other conditions stay in HAVING, where SQL makes the query an
+    /// aggregate of one row, as GRDB's requests do.
     var withUngroupedAggregatesFiltering: SQLRelation {
         guard groupBy.isEmpty, having.contains(where: \.hasCorrelatedSubquery) else { return self }
         var relation = self
