@@ -36,9 +36,6 @@ public final class Store: @unchecked Sendable {
     /// included; guarded by `StoreRegistry.lock`.
     var openInstanceCount = 1
     private var tables: [String: EntityTable] = [:]
-    // The access in progress: only one runs at a time on the queue.
-    private var activeDatabase: Database?
-    private var activeThread: pthread_t?
     // The class objects that the write in progress inserted (structs are
     // values, out of reach); only touched inside database accesses, which
     // the queue serializes.
@@ -247,7 +244,7 @@ public final class Store: @unchecked Sendable {
     ///   close the database.
     public func close() throws {
         // Checked first, so that the store stays open when it refuses.
-        if currentDatabase != nil {
+        if StoreAccess.database(of: primary ?? self) != nil {
             throw ObjectBoxError.illegalState(message: "the store \(directoryPath) can not be closed from one of its transactions")
         }
         lock.lock()
@@ -292,23 +289,6 @@ public final class Store: @unchecked Sendable {
 
     // MARK: Database access
 
-    /// The connection of the access that runs on this thread, if any, so
-    /// that box operations inside `runInTransaction` join it.
-    private var currentDatabase: Database? {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            guard let activeThread, pthread_equal(activeThread, pthread_self()) != 0 else { return nil }
-            return activeDatabase
-        }
-        set {
-            lock.lock()
-            defer { lock.unlock() }
-            activeDatabase = newValue
-            activeThread = newValue == nil ? nil : pthread_self()
-        }
-    }
-
     /// Runs `body` in a transaction, or, inside one, in a savepoint: a
     /// failed operation inside `runInTransaction` leaves nothing behind,
     /// even when the caller catches its error and goes on. The objects
@@ -329,19 +309,10 @@ public final class Store: @unchecked Sendable {
         return isClosedInstance
     }
 
-    /// The connection of the access that runs on this thread, if any, and
-    /// whether this instance is closed, read under one lock.
-    private func accessState() -> (db: Database?, closed: Bool) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let activeThread, pthread_equal(activeThread, pthread_self()) != 0 else { return (nil, isClosedInstance) }
-        return (activeDatabase, isClosedInstance)
-    }
-
     /// The write of a primary store, for itself and its clones.
     private func writeOnDatabase<R>(_ body: (Database) throws -> R, checkingClosed: Bool) throws -> R {
-        let (current, closed) = accessState()
-        if checkingClosed && closed { throw closedError }
+        let current = StoreAccess.database(of: self)
+        if checkingClosed && current == nil && isClosed { throw closedError }
         if let db = current, db.isInsideTransaction {
             let insertedCount = insertedObjects.count
             var result: R?
@@ -361,14 +332,12 @@ public final class Store: @unchecked Sendable {
         var inserted: [InsertedObject] = []
         do {
             return try queue.write { db in
-                currentDatabase = db
                 defer {
-                    currentDatabase = nil
                     // Moved out while the queue still serializes accesses.
                     inserted = insertedObjects
                     insertedObjects = []
                 }
-                return try body(db)
+                return try StoreAccess.run(self, database: db) { try body(db) }
             }
         } catch {
             // The transaction rolled back, and tables it created with it.
@@ -428,13 +397,13 @@ public final class Store: @unchecked Sendable {
     /// The read of a primary store, for itself and its clones.
     @inline(__always)
     private func readOnDatabase<R>(_ body: (Database) throws -> R, checkingClosed: Bool) throws -> R {
-        let (current, closed) = accessState()
-        if checkingClosed && closed { throw closedError }
-        if let db = current { return try body(db) }
+        // An operation inside a transaction of the store joins it: the
+        // store closed from another thread meanwhile refuses the
+        // operations that follow the transaction, not those inside it.
+        if let db = StoreAccess.database(of: self) { return try body(db) }
+        if checkingClosed && isClosed { throw closedError }
         return try queue.read { db in
-            currentDatabase = db
-            defer { currentDatabase = nil }
-            return try body(db)
+            try StoreAccess.run(self, database: db) { try body(db) }
         }
     }
 

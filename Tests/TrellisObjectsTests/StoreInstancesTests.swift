@@ -51,6 +51,36 @@ private func temporaryFolder() -> String {
         #expect(throws: ObjectBoxError.self) { try clone.clone() }
     }
 
+    @Test func nestedTransactionsOfTwoStoresEachJoinTheirOwnStore() throws {
+        let first = try Store(directoryPath: Store.inMemoryPrefix + UUID().uuidString)
+        let second = try Store(directoryPath: Store.inMemoryPrefix + UUID().uuidString)
+        #expect(throws: ObjectBoxError.self) {
+            try first.runInTransaction {
+                try first.box(for: Memo.self).put(Memo("rolled back"))
+                try second.runInTransaction {
+                    try second.box(for: Memo.self).put(Memo("committed"))
+                    // The first store's box joins the first store's transaction.
+                    try first.box(for: Memo.self).put(Memo("rolled back too"))
+                }
+                #expect(try first.box(for: Memo.self).count() == 2)
+                throw ObjectBoxError.illegalState(message: "stop")
+            }
+        }
+        #expect(try first.box(for: Memo.self).count() == 0)
+        #expect(try second.box(for: Memo.self).all().map(\.text) == ["committed"])
+    }
+
+    @Test func neitherAStoreNorItsCloneClosesFromItsTransaction() throws {
+        let store = try Store(directoryPath: Store.inMemoryPrefix + UUID().uuidString)
+        let clone = try store.clone()
+        try store.runInTransaction {
+            #expect(throws: ObjectBoxError.self) { try store.close() }
+            #expect(throws: ObjectBoxError.self) { try clone.close() }
+        }
+        try store.box(for: Memo.self).put(Memo("still open"))
+        #expect(try clone.box(for: Memo.self).count() == 1)
+    }
+
     @Test func attachToFindsTheStoreOpenInAFolder() throws {
         let folder = temporaryFolder()
         #expect(try !Store.isOpen(directory: folder))
