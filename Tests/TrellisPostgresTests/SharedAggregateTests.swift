@@ -225,8 +225,8 @@ private let anonymous = Author(id: 4, name: "Anonymous", countryId: nil)
 
     /// SQLite takes the columns of a to-many association from any of its
     /// records; PostgreSQL has no row to take them from, and says so.
-    @Test func theColumnsOfAToManyAssociationBesideAnAggregateThrowOnPostgreSQL() async throws {
-        try #require(Engine.available.contains(.postgreSQL), PostgresTestServer.skipMessage)
+    @Test(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+    func theColumnsOfAToManyAssociationBesideAnAggregateThrowOnPostgreSQL() async throws {
         let message = try await Engine.postgreSQL.write { db in
             try Self.createLibrary(db)
             let request = Author.including(required: Author.books).annotated(with: Author.books.count)
@@ -238,8 +238,8 @@ private let anonymous = Author(id: 4, name: "Anonymous", countryId: nil)
 
     /// A table without a primary key has no key to group its records by
     /// on PostgreSQL.
-    @Test func aTableWithoutPrimaryKeyBesideAToManyJoinThrowsOnPostgreSQL() async throws {
-        try #require(Engine.available.contains(.postgreSQL), PostgresTestServer.skipMessage)
+    @Test(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+    func aTableWithoutPrimaryKeyBesideAToManyJoinThrowsOnPostgreSQL() async throws {
         let message = try await Engine.postgreSQL.write { db in
             try db.execute(sql: "CREATE TABLE shelf (name TEXT NOT NULL UNIQUE)")
             try db.execute(sql: "CREATE TABLE item (id BIGINT PRIMARY KEY, \"shelfName\" TEXT NOT NULL REFERENCES shelf(name))")
