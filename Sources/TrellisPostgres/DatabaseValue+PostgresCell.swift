@@ -8,9 +8,9 @@ extension DatabaseValue {
     /// timestamps the text that Trellis writes for a `Date`, UUIDs and
     /// JSON their text, `NUMERIC` an integer when it is integral, else a
     /// double when it keeps every digit, else the exact text (see
-    /// `PostgresNumericValue`). The types that have no such value and whose text is exact
-    /// (`"char"`, `inet`, `cidr`, `interval`, arrays of the types with a
-    /// text) are their text, as psql shows it: see `PostgresTextForm`.
+    /// `PostgresNumericValue`). The types that have no such value and whose
+    /// text is exact (`"char"`, `inet`, `cidr`, `interval`, arrays of the
+    /// types that it converts) are their text: see `PostgresTextForm`.
     ///
     /// Nil for a cell of another type: an enum or an array of one, which
     /// only the catalog tells, or a type that Trellis does not convert.
@@ -44,21 +44,11 @@ extension DatabaseValue {
             self = value
         case .bytea:
             self = Data(bytes.readableBytesView).databaseValue
-        case .timestamp, .timestamptz:
-            if let infinity = Self.infinity(bytes, as: Int64.self) {
-                self = infinity
-            } else {
-                self = try cell.decode(Date.self).databaseValue
+        case .timestamp, .timestamptz, .date:
+            guard let value = PostgresDateValue.value(of: bytes, type: cell.dataType.rawValue) else {
+                throw DatabaseError.malformedCell(cell)
             }
-        case .date:
-            if let infinity = Self.infinity(bytes, as: Int32.self) {
-                self = infinity
-            } else {
-                // The day alone, as Trellis writes a `DatabaseDateComponents`
-                // of the `YMD` format.
-                let dateValue = try cell.decode(Date.self).databaseValue
-                self = String.fromDatabaseValue(dateValue).map { String($0.prefix(10)).databaseValue } ?? dateValue
-            }
+            self = value
         case .uuid:
             self = try cell.decode(UUID.self).uuidString.databaseValue
         case .oid:
@@ -76,20 +66,6 @@ extension DatabaseValue {
             } catch {
                 throw DatabaseError.malformedCell(cell)
             }
-        }
-    }
-
-    /// The text of an infinite date or timestamp (`infinity`, `-infinity`),
-    /// which PostgreSQL writes as the largest and smallest integers: no
-    /// `Date` stands for them.
-    private static func infinity<T: FixedWidthInteger>(_ bytes: ByteBuffer, as: T.Type) -> DatabaseValue? {
-        guard bytes.readableBytes == MemoryLayout<T>.size,
-              let value = bytes.getInteger(at: bytes.readerIndex, as: T.self)
-        else { return nil }
-        switch value {
-        case .max: return "infinity".databaseValue
-        case .min: return "-infinity".databaseValue
-        default: return nil
         }
     }
 

@@ -3,12 +3,20 @@ import PostgresNIO
 
 /// The text that PostgreSQL writes for a value of a type that Trellis has
 /// no value for, made from the value's binary form: the `"char"`, `inet`,
-/// `cidr` and `interval` types, enums, and arrays of the types that it
-/// converts this way. Each text is the one that the type's output
-/// function writes, as psql shows it, with the server's default settings
-/// (`IntervalStyle` `postgres`). It is also the cast to text of these
-/// types, but for an `inet` host, which the cast writes with its netmask
-/// (`1.2.3.4/32`), and its output function without.
+/// `cidr` and `interval` types, enums, and arrays. Each text is the one
+/// that the type's output function writes, as psql shows it, with the
+/// server's default settings (`IntervalStyle` `postgres`,
+/// `extra_float_digits` 1, `bytea_output` `hex`). It is also the cast to
+/// text of these types, but for an `inet` host, which the cast writes with
+/// its netmask (`1.2.3.4/32`), and its output function without.
+///
+/// An array is the text of its elements. Those of the types that Trellis
+/// reads as numbers or blobs are PostgreSQL's text of the same value
+/// (`1.5`, `NaN`, the exact digits of a `NUMERIC`, `\x0102` for a
+/// `BYTEA`). Those of dates and timestamps are the text of Trellis's value
+/// of the type, UTC, which does not depend on the session's `TimeZone` as
+/// PostgreSQL's text of a `TIMESTAMPTZ` does: an array of timestamps
+/// holds the text that its elements read as one by one.
 ///
 /// The types that it does not know give nil: Trellis does not guess at
 /// their binary form.
@@ -50,6 +58,13 @@ struct PostgresTextForm {
         1041: 869, // inet[]
         651: 650, // cidr[]
         1187: 1186, // interval[]
+        1021: 700, // float4[]
+        1022: 701, // float8[]
+        1231: 1700, // numeric[]
+        1001: 17, // bytea[]
+        1182: 1082, // date[]
+        1115: 1114, // timestamp[]
+        1185: 1184, // timestamptz[]
     ]
 
     /// The text of a value, or nil when Trellis does not know the binary
@@ -96,6 +111,27 @@ struct PostgresTextForm {
             return try Self.networkText(bytes, isCIDR: type == 650)
         case 1186: // interval
             return try Self.intervalText(bytes)
+        case 700: // float4
+            guard bytes.readableBytes == 4, let bits = bytes.getInteger(at: bytes.readerIndex, as: UInt32.self)
+            else { throw MalformedValue() }
+            return PostgresFloatText.text(Float(bitPattern: bits))
+        case 701: // float8
+            guard bytes.readableBytes == 8, let bits = bytes.getInteger(at: bytes.readerIndex, as: UInt64.self)
+            else { throw MalformedValue() }
+            return PostgresFloatText.text(Double(bitPattern: bits))
+        case 1700: // numeric
+            guard let text = PostgresNumericValue.text(of: bytes) else { throw MalformedValue() }
+            return text
+        case 17: // bytea
+            return Self.byteaText(bytes)
+        case PostgresDateValue.date, PostgresDateValue.timestamp, PostgresDateValue.timestamptz:
+            guard let value = PostgresDateValue.value(of: bytes, type: type) else { throw MalformedValue() }
+            switch value.storage {
+            case .string(let text): return text
+            case .double(let seconds): return PostgresFloatText.text(seconds)
+            case .int64(let seconds): return String(seconds)
+            case .null, .blob: throw MalformedValue()
+            }
         default:
             if let element = Self.builtInArrays[type] {
                 return try arrayText(bytes, element: element)
@@ -121,7 +157,8 @@ struct PostgresTextForm {
     /// Whether the text of a type that is not an array is known.
     private func knowsElement(_ type: UInt32) -> Bool {
         switch type {
-        case 16, 21, 23, 20, 26, 25, 1043, 19, 1042, 114, 142, 3802, 18, 2950, 869, 650, 1186:
+        case 16, 21, 23, 20, 26, 25, 1043, 19, 1042, 114, 142, 3802, 18, 2950, 869, 650, 1186,
+             700, 701, 1700, 17, 1082, 1114, 1184:
             return true
         default:
             if case .text = userTypes[type] { return true }
@@ -141,6 +178,21 @@ struct PostgresTextForm {
         if byte < 128 { return String(UnicodeScalar(byte)) }
         let octal = String(byte, radix: 8)
         return "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+    }
+
+    // MARK: - bytea
+
+    /// The text of a `BYTEA` in PostgreSQL's default `hex` output: `\x`,
+    /// then two lowercase hexadecimal digits per byte.
+    private static func byteaText(_ bytes: ByteBuffer) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x")]
+        text.reserveCapacity(2 + 2 * bytes.readableBytes)
+        for byte in bytes.readableBytesView {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     // MARK: - inet and cidr

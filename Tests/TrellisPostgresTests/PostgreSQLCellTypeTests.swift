@@ -71,9 +71,8 @@ struct PostgreSQLCellTypeTests {
         ("'12.34'::money", "money", 790),
         ("'a fat cat'::tsvector", "tsvector", 3614),
         ("'[1,5)'::int4range", "int4range", 3904),
-        ("'{1.5,2.5}'::float8[]", "double precision[]", 1022),
-        ("'{1.5}'::numeric[]", "numeric[]", 1231),
-        ("'{2024-01-02}'::date[]", "date[]", 1182),
+        ("'{\"(1,2)\"}'::point[]", "point[]", 1017),
+        ("'{10:00}'::time[]", "time without time zone[]", 1183),
         ("'101'::bit(3)", "bit", 1560),
         ("'<(0,0),1>'::circle", "circle", 718),
     ])
@@ -230,6 +229,108 @@ struct PostgreSQLCellTypeTests {
         }
         let read = try await Self.valuesAndTexts("SELECT '[0:1]={5,6}'::int8[] AS v")
         #expect(read.first?.0 == "[0:1]={5,6}".databaseValue)
+    }
+
+    // MARK: - Arrays of the types that Trellis converts
+
+    /// Checks that each array of `literals` reads as the text that the
+    /// server writes for it.
+    private static func expectServerText(_ literals: [String], sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
+        for literal in literals {
+            let read = try await Self.valuesAndTexts("SELECT \(literal) AS v")
+            #expect(read.count == 1, sourceLocation: sourceLocation)
+            for (value, text) in read {
+                #expect(value == text?.databaseValue, "\(literal)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test func arraysOfFloatsReadAsTheShortestTextOfTheirElements() async throws {
+        let doubles = [
+            "0", "-0", "1", "-1", "2", "100", "1.5", "0.1", "0.0001", "0.00001", "0.000123", "1e14", "1e15",
+            "123456789012345", "1234567890123456", "999999999999999.9", "1e22", "9007199254740993", "1e100", "1e-100",
+            "5e-324", "2.2250738585072014e-308", "1.7976931348623157e308", "-2.5e-5", "NaN", "Infinity", "-Infinity",
+        ]
+        let floats = [
+            "0", "-0", "0.1", "1.5", "100000", "999999", "123456", "1234567", "1e6", "1e-4", "1.5e-5", "1e-45",
+            "3.4028235e38", "-16777217", "NaN", "-Infinity",
+        ]
+        try await Self.expectServerText([
+            "ARRAY[" + doubles.map { "'\($0)'::float8" }.joined(separator: ", ") + "]",
+            "ARRAY[" + floats.map { "'\($0)'::float4" }.joined(separator: ", ") + "]",
+            "'{1.5,NULL,2}'::float8[]", "'{NULL}'::float4[]", "'{}'::float8[]", "'{}'::float4[]",
+            "'{{1.5,NULL},{NaN,-Infinity}}'::float8[]", "'[0:1]={0.25,3}'::float4[]",
+            // Doubles of all magnitudes, with up to 17 significant digits.
+            "ARRAY(SELECT sin(g) * 10 ^ (g % 61 - 30) FROM generate_series(1, 400) AS g)",
+            "ARRAY(SELECT (sin(g) * 10 ^ (g % 21 - 10))::float4 FROM generate_series(1, 400) AS g)",
+        ])
+        let read = try await Self.valuesAndTexts("SELECT ARRAY[1.5, 2, NULL, 1e-5, 'NaN']::float8[] AS v")
+        #expect(read.first?.0 == "{1.5,2,NULL,1e-05,NaN}".databaseValue)
+    }
+
+    @Test func arraysOfNumericsReadAsTheExactTextOfTheirElements() async throws {
+        try await Self.expectServerText([
+            "ARRAY[1.50, 0, -0.0001, 12345678901234567.89, 123456789012345678901234567890, 1e-400, 5.00]::numeric[]",
+            "'{NaN,Infinity,-Infinity,NULL,1.5}'::numeric[]", "'{}'::numeric[]", "'{NULL,NULL}'::numeric[]",
+            "'{{1.5,2},{NULL,-3.25}}'::numeric(10, 3)[]", "'[3:3]={7}'::numeric[]",
+            "ARRAY(SELECT (g * 1.0001 ^ g - g * 7)::numeric(30, 10) FROM generate_series(-50, 50) AS g)",
+        ])
+        // The scale of each element, which a double would lose.
+        let read = try await Self.valuesAndTexts("SELECT '{1.50,NULL,12345678901234567.89}'::numeric[] AS v")
+        #expect(read.first?.0 == "{1.50,NULL,12345678901234567.89}".databaseValue)
+    }
+
+    @Test func arraysOfBytesReadAsTheHexadecimalTextOfTheirElements() async throws {
+        try await Self.expectServerText([
+            #"ARRAY['\x00'::bytea, '\xdeadbeef', '', NULL, 'a b,c"d']"#, "'{}'::bytea[]",
+            #"ARRAY[ARRAY['\x01'::bytea, NULL], ARRAY['\xff'::bytea, '\x']]"#,
+            "ARRAY(SELECT decode(lpad(to_hex(g), 2, '0'), 'hex') FROM generate_series(0, 255) AS g)",
+        ])
+        let read = try await Self.valuesAndTexts(#"SELECT ARRAY['\x0102'::bytea, NULL, ''] AS v"#)
+        #expect(read.first?.0 == #"{"\\x0102",NULL,"\\x"}"#.databaseValue)
+    }
+
+    @Test func arraysOfDatesAndTimestampsReadAsTheTextOfTheirElements() async throws {
+        try await PostgresTestServer.withDatabase { database in
+            try await database.read { db in
+                // The text of a `TIMESTAMPTZ` depends on the session's time
+                // zone; Trellis's text of its elements does not.
+                try db.execute(sql: "SET LOCAL TimeZone = 'America/New_York'")
+                let row = try #require(try Row.fetchOne(db, sql: """
+                    SELECT '{2024-01-02,NULL,infinity,-infinity,1999-12-31}'::date[] AS dates,
+                           '{"2024-01-02 03:04:05.123456",NULL,infinity}'::timestamp[] AS timestamps,
+                           '{"2024-01-02 03:04:05+00","2000-01-01 00:00:00.5+02"}'::timestamptz[] AS zoned,
+                           '{{"2024-01-02 03:04:05"},{NULL}}'::timestamp[] AS grid,
+                           '{}'::date[] AS "noDates", '{}'::timestamptz[] AS "noTimestamps",
+                           '[0:0]={2024-02-29}'::date[] AS bounded
+                    """))
+                #expect(row["dates"] == "{2024-01-02,NULL,infinity,-infinity,1999-12-31}".databaseValue)
+                #expect(row["timestamps"] == #"{"2024-01-02 03:04:05.123",NULL,infinity}"#.databaseValue)
+                #expect(row["zoned"] == #"{"2024-01-02 03:04:05.000","1999-12-31 22:00:00.500"}"#.databaseValue)
+                #expect(row["grid"] == #"{{"2024-01-02 03:04:05.000"},{NULL}}"#.databaseValue)
+                #expect(row["noDates"] == "{}".databaseValue)
+                #expect(row["noTimestamps"] == "{}".databaseValue)
+                #expect(row["bounded"] == "[0:0]={2024-02-29}".databaseValue)
+
+                // Each element is the text of the value of the scalar.
+                let elements = try Row.fetchAll(db, sql: """
+                    SELECT t, t::date AS d, t::timestamptz AS z
+                    FROM unnest('{"2024-01-02 03:04:05.123456","1970-01-01 00:00:00",infinity}'::timestamp[]) AS t
+                    """)
+                let arrays = try #require(try Row.fetchOne(db, sql: """
+                    SELECT a AS t, a::date[] AS d, a::timestamptz[] AS z
+                    FROM (SELECT '{"2024-01-02 03:04:05.123456","1970-01-01 00:00:00",infinity}'::timestamp[] AS a) AS q
+                    """))
+                for column in ["t", "d", "z"] {
+                    let texts = elements.map { ($0[column] as String).contains(" ") ? "\"\($0[column] as String)\"" : $0[column] }
+                    #expect(arrays[column] == ("{" + texts.joined(separator: ",") + "}").databaseValue, "\(column)")
+                }
+                #expect(try Date.fetchOne(db, sql: "SELECT ('{\"2024-01-02 03:04:05+00\"}'::timestamptz[])[1]")
+                    == Date(timeIntervalSince1970: 1_704_164_645))
+            }
+        }
     }
 
     @Test func otherBuiltInTypesReadAsTheirValues() async throws {

@@ -162,14 +162,12 @@ struct SQLQueryGenerator {
             // The aggregates of one key aggregate one population.
             context.setAggregateFilters(SQLAggregateSource.merge(aggregateSources, into: &relation), for: relation.alias)
             // One row per record of the table, whatever the joins, as in
-            // GRDB's requests grouped by primary key. (PostgreSQL refuses
-            // the selected columns of joined tables in such a query.)
+            // GRDB's requests grouped by primary key. Joins of to-one
+            // associations give one row per record already.
             if relation.groupBy.isEmpty, relation.joinsSeveralRows,
-               context.dialect.engine == .sqlite || !hasSelectedJoin(joins),
-               context.commonTableExpression(named: relation.tableName) == nil,
-               (try? db.primaryKey(relation.tableName)) != nil
+               context.commonTableExpression(named: relation.tableName) == nil
             {
-                relation.groupBy = [SQLExpression.primaryKey(table: relation.tableName)]
+                relation.groupBy = try recordGrouping(relation, joins: joins, context: context)
             }
             // With the filters of the aggregates of their association.
             joins = relation.children.filter { $0.child.kind != .all }

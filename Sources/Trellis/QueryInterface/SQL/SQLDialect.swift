@@ -54,6 +54,19 @@ extension SQLDialect {
     }
 }
 
+// MARK: - Grouping
+
+extension SQLDialect {
+    /// Whether a grouped query may select columns that are neither grouped
+    /// nor aggregated. SQLite takes their values from one row of each
+    /// group. PostgreSQL accepts only the columns of a table whose primary
+    /// key is grouped: the generator groups by the primary keys of the
+    /// joined tables too.
+    package var selectsUngroupedColumns: Bool {
+        engine == .sqlite
+    }
+}
+
 // MARK: - Upserts
 
 extension SQLDialect {
