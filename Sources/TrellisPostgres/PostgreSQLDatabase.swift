@@ -43,6 +43,9 @@ public final class PostgreSQLDatabase: Sendable {
     /// The types of the database that the answers held.
     let userTypes = PostgresUserTypes()
 
+    /// Whether the accesses set their time zone to UTC.
+    let sessionTimeZone = PostgresSessionTimeZone()
+
     /// Creates a database value on a client.
     ///
     /// ```swift
@@ -96,13 +99,17 @@ public final class PostgreSQLDatabase: Sendable {
         let logger = self.logger
         let threadPool = self.threadPool
         let userTypes = self.userTypes
+        let sessionTimeZone = self.sessionTimeZone
         return try await client.withConnection { connection in
             try await threadPool.runIfActive {
                 let server = PostgresServerConnection(connection: connection, logger: logger, userTypes: userTypes)
                 // A connection of its own for each access: it keeps no
                 // state that another access could see.
                 let db = Database(server: server, label: "PostgreSQL")
-                return try db.inServerAccess(begin: begin, body)
+                return try db.inServerAccess(begin: begin) { db in
+                    try sessionTimeZone.prepare(db)
+                    return try body(db)
+                }
             }
         }
     }

@@ -176,6 +176,32 @@ struct PostgreSQLDatabaseTests {
         }
     }
 
+    @Test(arguments: ["America/New_York", "Europe/London", "UTC"])
+    func datesInZonedTimestampsDoNotDependOnTheSessionTimeZone(_ timeZone: String) async throws {
+        try await PostgresTestServer.withDatabase(timeZone: timeZone) { database in
+            let date = Date(timeIntervalSince1970: 1_700_000_000.125)   // 2023-11-14 22:13:20.125 UTC
+            try await database.write { db in
+                try db.execute(sql: "CREATE TABLE event (id INTEGER PRIMARY KEY, moment TIMESTAMPTZ)")
+                try db.execute(sql: "INSERT INTO event VALUES (1, ?)", arguments: [date])
+            }
+            for _ in 0..<2 {   // the first access, which asks for the zone, and a later one
+                let (read, isSameInstant, atOrAfter, after) = try await database.read { db in
+                    let read = try Date.fetchOne(db, sql: "SELECT moment FROM event")
+                    let isSameInstant = try Bool.fetchOne(
+                        db, sql: "SELECT moment = '2023-11-14 22:13:20.125+00'::timestamptz FROM event")
+                    let atOrAfter = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event WHERE moment >= ?", arguments: [date])
+                    let after = try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM event WHERE moment > ?", arguments: [date.addingTimeInterval(-0.001)])
+                    return (read, isSameInstant, atOrAfter, after)
+                }
+                #expect(read == date)
+                #expect(isSameInstant == true)
+                #expect(atOrAfter == 1)
+                #expect(after == 1)
+            }
+        }
+    }
+
     @Test func booleansFilterAsOnSQLite() async throws {
         try await PostgresTestServer.withDatabase { database in
             let count = try await database.write { db in

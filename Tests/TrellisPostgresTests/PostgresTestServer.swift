@@ -24,7 +24,7 @@ enum PostgresTestServer {
         var description: String
     }
 
-    static func configuration(searchPath: String?) throws -> PostgresClient.Configuration {
+    static func configuration(searchPath: String?, timeZone: String? = nil) throws -> PostgresClient.Configuration {
         guard let url, let host = url.host else {
             throw MissingServer(description: "TRELLIS_POSTGRES_URL is not set, or is not a URL")
         }
@@ -33,7 +33,10 @@ enum PostgresTestServer {
             database: url.path.isEmpty ? nil : String(url.path.dropFirst()), tls: .disable)
         configuration.options.maximumConnections = 4
         if let searchPath {
-            configuration.options.additionalStartupParameters = [("search_path", searchPath)]
+            configuration.options.additionalStartupParameters.append(("search_path", searchPath))
+        }
+        if let timeZone {
+            configuration.options.additionalStartupParameters.append(("TimeZone", timeZone))
         }
         return configuration
     }
@@ -41,9 +44,12 @@ enum PostgresTestServer {
     /// Runs `body` with a database whose tables go to a schema of their
     /// own, dropped afterwards: tests that run at the same time do not
     /// see each other's tables.
-    static func withDatabase<T: Sendable>(_ body: (PostgreSQLDatabase) async throws -> T) async throws -> T {
+    /// Its sessions start in `timeZone`, when given.
+    static func withDatabase<T: Sendable>(
+        timeZone: String? = nil, _ body: (PostgreSQLDatabase) async throws -> T) async throws -> T
+    {
         let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let client = PostgresClient(configuration: try configuration(searchPath: schema))
+        let client = PostgresClient(configuration: try configuration(searchPath: schema, timeZone: timeZone))
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
