@@ -130,7 +130,9 @@ struct EntityDeclaration {
         columns = []
         for (property, annotation) in zip(record.properties, annotations) {
             if annotation.contains("transient") {
-                if !property.hasInitialValue && !property.isOptional {
+                // A class object gets the value that `init()` gives; a
+                // struct is made by `init(reading:)`, which reads no value.
+                if case .struct = record.kind, !property.hasInitialValue && !property.isOptional {
                     fail(property.node, .transientWithoutValue(property.name))
                 }
                 continue

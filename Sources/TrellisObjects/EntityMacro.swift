@@ -38,7 +38,8 @@
 /// ``Entity/backlinks``; `// sourcery: backlink = ...` works too), `index`
 /// and `unique` index a property (``Entity/indexedProperties``,
 /// ``Entity/uniqueProperties``), `transient` leaves a property out of
-/// the store (it keeps its default value when read), and `convert` stores
+/// the store (it keeps the value that `init()` or its default gives when
+/// read; a struct's needs a default), and `convert` stores
 /// an enum as its raw value, or another type through a converter:
 ///
 /// ```swift

@@ -720,6 +720,51 @@ import TrellisMacrosPluginCore
                 line: 5, column: 9)])
     }
 
+    @Test func aTransientPropertyOfAClassTakesItsValueFromInit() {
+        expect(
+            """
+            @Entity
+            final class User {
+                var id: Id = 0
+                // objectbox: transient
+                private var tempUsageCount: Int
+                init() { tempUsageCount = 0 }
+            }
+            """,
+            expands: """
+            final class User {
+                @exclusivity(unchecked)
+                var id: Id = 0
+                @exclusivity(unchecked)
+                // objectbox: transient
+                private var tempUsageCount: Int
+                init() { tempUsageCount = 0 }
+
+                static let id = TrellisObjects.Property<User, Id>("id")
+
+                convenience init(reading reader: TrellisObjects.EntityReader) throws {
+                    self.init()
+                    self.id = try reader.read("id")
+                }
+            }
+
+            extension User: TrellisObjects.EntityBinding, TrellisObjects._EntityReadLoops {
+                func write(to writer: TrellisObjects.EntityWriter) throws {
+                    try writer.write(self.id, to: "id")
+                }
+
+                var entityId: TrellisObjects.Id {
+                    get {
+                        self.id
+                    }
+                    set {
+                        self.id = newValue
+                    }
+                }
+            }
+            """)
+    }
+
     @Test func annotationsAndTheStaticTheyReplaceAreNotMixed() {
         expect(
             """
