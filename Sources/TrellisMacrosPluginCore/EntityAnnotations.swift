@@ -38,14 +38,60 @@ struct EntityAnnotations {
         }
         text = text.drop { $0 == " " || $0 == "\t" }
         for prefix in ["objectbox:", "sourcery:"] where text.hasPrefix(prefix) {
-            for entry in text.dropFirst(prefix.count).split(separator: ",") {
+            for entry in Self.topLevelEntries(text.dropFirst(prefix.count)) {
                 let parts = entry.split(separator: "=", maxSplits: 1)
-                let name = parts[0].trimmingCharacters(in: " \t")
+                guard let first = parts.first else { continue }
+                let name = first.trimmingCharacters(in: " \t")
                 guard !name.isEmpty else { continue }
-                let value = parts.count > 1 ? parts[1].trimmingCharacters(in: " \t\"") : nil
+                var value: String?
+                if parts.count > 1 {
+                    let text = parts[1].trimmingCharacters(in: " \t")
+                    // A value in braces keeps its quotes: `options(of:)` reads it.
+                    value = text.hasPrefix("{") ? text : Substring(text).trimmingCharacters(in: "\"")
+                }
                 values[name] = .some(value)
             }
         }
+    }
+
+    /// The options of an annotation whose value is written in braces, as
+    /// ObjectBox writes them: `convert = { "dbType": "Int", "default": ".unknown" }`
+    /// gives `["dbType": "Int", "default": ".unknown"]`.
+    func options(of name: String) -> [String: String] {
+        guard let value = value(of: name), value.hasPrefix("{") else { return [:] }
+        var text = Substring(value).dropFirst()
+        if text.hasSuffix("}") { text = text.dropLast() }
+        var options: [String: String] = [:]
+        for entry in Self.topLevelEntries(text) {
+            let parts = entry.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let key = parts[0].trimmingCharacters(in: " \t\"")
+            let value = Substring(parts[1].trimmingCharacters(in: " \t")).trimmingCharacters(in: "\"")
+            if !key.isEmpty { options[key] = value }
+        }
+        return options
+    }
+
+    /// The parts of `text` between the commas that are outside braces and
+    /// quotes.
+    private static func topLevelEntries(_ text: Substring) -> [Substring] {
+        var entries: [Substring] = []
+        var depth = 0
+        var inQuotes = false
+        var start = text.startIndex
+        for index in text.indices {
+            switch text[index] {
+            case "\"": inQuotes.toggle()
+            case "{" where !inQuotes: depth += 1
+            case "}" where !inQuotes: depth = max(0, depth - 1)
+            case "," where !inQuotes && depth == 0:
+                entries.append(text[start..<index])
+                start = text.index(after: index)
+            default: break
+            }
+        }
+        entries.append(text[start...])
+        return entries
     }
 }
 

@@ -11,6 +11,32 @@ struct EntityDeclaration {
         /// The type of the property, written or read from its literal.
         var type: String
         var relation: Relation
+        /// The type of the property without its optional.
+        var valueType: String
+        /// How the property is stored when `// objectbox: convert` says so.
+        var conversion: Conversion?
+
+        /// The type of the property's `Property`: the stored type of a
+        /// converted property, which its conditions compare with.
+        var propertyType: String {
+            guard let conversion else { return type }
+            return property.isOptional ? "\(conversion.storedType)?" : conversion.storedType
+        }
+    }
+
+    /// A property stored as another type, as ObjectBox's `convert`
+    /// annotation asks: an enum as its raw value, or any type through the
+    /// static `convert` functions of a converter.
+    struct Conversion {
+        /// The type of the property without its optional.
+        var valueType: String
+        /// The type of the column's values: `dbType`, or the raw value of
+        /// the enum.
+        var storedType: String
+        /// The type whose `convert(_:)` functions convert both ways.
+        var converter: String?
+        /// What a missing or unknown stored value reads as.
+        var defaultValue: String?
     }
 
     enum Relation {
@@ -40,6 +66,11 @@ struct EntityDeclaration {
     var unique: [String] = []
     /// The static members the type declares, which the macro leaves alone.
     var declaredStatics: Set<String>
+
+    /// Whether a property is converted: the macro then writes the entity's
+    /// `Codable` conformance, which the compiler can not synthesize for
+    /// types that are not `Codable` themselves.
+    var hasConversions: Bool { columns.contains { $0.conversion != nil } }
 
     /// Reads the declaration, or reports why it can not be an entity (and
     /// returns nil).
@@ -99,7 +130,9 @@ struct EntityDeclaration {
         columns = []
         for (property, annotation) in zip(record.properties, annotations) {
             if annotation.contains("transient") {
-                if !property.hasInitialValue && !property.isOptional {
+                // A class object gets the value that `init()` gives; a
+                // struct is made by `init(reading:)`, which reads no value.
+                if case .struct = record.kind, !property.hasInitialValue && !property.isOptional {
                     fail(property.node, .transientWithoutValue(property.name))
                 }
                 continue
@@ -127,7 +160,21 @@ struct EntityDeclaration {
             }
             if annotation.contains("index") { indexed.append(property.column) }
             if annotation.contains("unique") { unique.append(property.column) }
-            columns.append(Column(property: property, type: type, relation: relation))
+            let valueType = Self.wrappedType(property.type) ?? type
+            var column = Column(property: property, type: type, relation: relation, valueType: valueType)
+            if annotation.contains("convert") {
+                let options = annotation.options(of: "convert")
+                let converter = options["converter"]
+                if relation != .none {
+                    fail(property.node, .convertRelation(property.name))
+                } else if converter != nil && options["dbType"] == nil {
+                    fail(property.node, .converterWithoutDbType(property.name))
+                }
+                column.conversion = Conversion(
+                    valueType: valueType, storedType: options["dbType"] ?? "\(valueType).RawValue",
+                    converter: converter, defaultValue: options["default"])
+            }
+            columns.append(column)
         }
         for (annotation, member, used) in [
             ("backlink", "backlinks", !backlinks.isEmpty),
@@ -153,6 +200,18 @@ struct EntityDeclaration {
         if value.is(FloatLiteralExprSyntax.self) { return "Double" }
         if value.is(BooleanLiteralExprSyntax.self) { return "Bool" }
         return nil
+    }
+
+    /// The type that an optional type wraps (`Mood` for `Mood?` or
+    /// `Optional<Mood>`), or the type itself.
+    private static func wrappedType(_ type: TypeSyntax?) -> String? {
+        guard let type else { return nil }
+        if let optional = type.as(OptionalTypeSyntax.self) { return optional.wrappedType.trimmedDescription }
+        if let optional = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return optional.wrappedType.trimmedDescription }
+        if type.isOptional, let argument = type.as(IdentifierTypeSyntax.self)?.genericArgumentClause?.arguments.first {
+            return argument.argument.trimmedDescription
+        }
+        return type.trimmedDescription
     }
 
     private static func idKind(_ type: String) -> IdKind? {

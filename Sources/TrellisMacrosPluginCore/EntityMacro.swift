@@ -28,9 +28,11 @@ public struct EntityMacro: ExtensionMacro, MemberMacro {
         var members: [String] = []
         if case .struct = entity.record.kind {
             members.append(initReading(entity, access: access))
+            if entity.hasConversions { members.append(initDecoding(entity, access: access)) }
         }
         members.append(write(entity, access: access))
         members.append(entityId(entity, access: access))
+        if entity.hasConversions { members.append(encode(entity, access: access)) }
 
         // A class that may have subclasses can not have the read loops,
         // which return `[Self]`.
@@ -60,7 +62,9 @@ public struct EntityMacro: ExtensionMacro, MemberMacro {
         var members = staticMembers(entity, typeName: name)
         if case .class = entity.record.kind {
             members.append(initReading(entity, access: entity.record.accessModifier))
+            if entity.hasConversions { members.append(initDecoding(entity, access: entity.record.accessModifier)) }
         }
+        if entity.hasConversions { members.append(codingKeys(entity)) }
         return members.map { DeclSyntax(stringLiteral: $0) }
     }
 
@@ -71,7 +75,7 @@ public struct EntityMacro: ExtensionMacro, MemberMacro {
         let access = entity.record.accessModifier
         var members = entity.columns.compactMap { column -> String? in
             guard !entity.declaredStatics.contains(column.property.name) else { return nil }
-            return "\(access)static let \(column.property.identifier) = TrellisObjects.Property<\(typeName), \(column.type)>(\(column.property.column.swiftLiteral))"
+            return "\(access)static let \(column.property.identifier) = TrellisObjects.Property<\(typeName), \(column.propertyType)>(\(column.property.column.swiftLiteral))"
         }
         if entity.needsIdPropertyName {
             members.append("\(access)static var idPropertyName: String { \(entity.id.property.name.swiftLiteral) }")
@@ -129,16 +133,81 @@ public struct EntityMacro: ExtensionMacro, MemberMacro {
                 continue
             }
             let method = column.relation != .none ? "readRelation" : column.property.isOptional ? "readIfPresent" : "read"
+            if let conversion = column.conversion {
+                if let converter = conversion.converter {
+                    lines.append("    \(property) = \(converter).convert(try reader.readIfPresent(\(name)) as \(conversion.storedType)?)")
+                } else {
+                    lines.append("    \(property) = try reader.\(method)(\(name), default: \(conversion.defaultValue ?? "nil"))")
+                }
+                continue
+            }
             lines.append("    \(property) = try reader.\(method)(\(name))")
         }
         return "\(signature) {\n\(lines.joined(separator: "\n"))\n}"
+    }
+
+    /// The keys of the `Codable` conformance that the macro writes for an
+    /// entity with converted properties: the property names.
+    static func codingKeys(_ entity: EntityDeclaration) -> String {
+        let cases = entity.columns.map { "    case \($0.property.identifier) = \($0.property.name.swiftLiteral)" }
+        return "private enum _EntityCodingKeys: String, CodingKey {\n\(cases.joined(separator: "\n"))\n}"
+    }
+
+    /// `init(from:)` of an entity with converted properties, whose types
+    /// need not be `Codable`: they are decoded as the store keeps them.
+    static func initDecoding(_ entity: EntityDeclaration, access: String) -> String {
+        var signature = access
+        var lines: [String] = []
+        if case .class = entity.record.kind {
+            signature += entity.isFinalClass ? "convenience " : "required convenience "
+            lines.append("    self.init()")
+        }
+        signature += "init(from decoder: any Decoder) throws"
+        lines.append("    let container = try decoder.container(keyedBy: _EntityCodingKeys.self)")
+        for column in entity.columns where !column.property.isConstantWithValue {
+            let property = "self.\(column.property.identifier)"
+            let key = ".\(column.property.identifier)"
+            guard let conversion = column.conversion else {
+                let decode = column.property.isOptional
+                    ? "decodeIfPresent(\(column.valueType).self, forKey: \(key))" : "decode(\(column.type).self, forKey: \(key))"
+                lines.append("    \(property) = try container.\(decode)")
+                continue
+            }
+            let stored = "try container.decodeIfPresent(\(conversion.storedType).self, forKey: \(key))"
+            if let converter = conversion.converter {
+                lines.append("    \(property) = \(converter).convert(\(stored))")
+            } else if column.property.isOptional {
+                lines.append("    \(property) = TrellisObjects.RawValueConversion.valueIfPresent(\(stored), default: \(conversion.defaultValue ?? "nil"))")
+            } else {
+                lines.append("    \(property) = try TrellisObjects.RawValueConversion.value(\(stored), default: \(conversion.defaultValue ?? "nil"), property: \(column.property.name.swiftLiteral))")
+            }
+        }
+        return "\(signature) {\n\(lines.joined(separator: "\n"))\n}"
+    }
+
+    /// `encode(to:)` of an entity with converted properties.
+    static func encode(_ entity: EntityDeclaration, access: String) -> String {
+        var lines = ["    var container = encoder.container(keyedBy: _EntityCodingKeys.self)"]
+        for column in entity.columns {
+            let optional = column.property.isOptional
+            var value = "self.\(column.property.identifier)"
+            if let conversion = column.conversion {
+                value = conversion.converter.map { "\($0).convert(\(value))" } ?? value + (optional ? "?.rawValue" : ".rawValue")
+            }
+            lines.append("    try container.\(optional ? "encodeIfPresent" : "encode")(\(value), forKey: .\(column.property.identifier))")
+        }
+        return "\(access)func encode(to encoder: any Encoder) throws {\n\(lines.joined(separator: "\n"))\n}"
     }
 
     /// `write(to:)`: every stored property, in the order of declaration.
     static func write(_ entity: EntityDeclaration, access: String) -> String {
         let lines = entity.columns.map { column in
             let method = column.relation != .none ? "writeRelation" : column.property.isOptional ? "writeIfPresent" : "write"
-            return "    try writer.\(method)(self.\(column.property.identifier), to: \(column.property.column.swiftLiteral))"
+            var value = "self.\(column.property.identifier)"
+            if let conversion = column.conversion {
+                value = conversion.converter.map { "\($0).convert(\(value))" } ?? value + (column.property.isOptional ? "?.rawValue" : ".rawValue")
+            }
+            return "    try writer.\(method)(\(value), to: \(column.property.column.swiftLiteral))"
         }
         return "\(access)func write(to writer: TrellisObjects.EntityWriter) throws {\n\(lines.joined(separator: "\n"))\n}"
     }

@@ -11,6 +11,8 @@ enum EntityMacroDiagnostic: DiagnosticMessage {
     case backlinkNotToMany(String)
     case transientWithoutValue(String)
     case annotationAndStatic(annotation: String, member: String)
+    case convertRelation(String)
+    case converterWithoutDbType(String)
 
     var message: String {
         switch self {
@@ -32,6 +34,10 @@ enum EntityMacroDiagnostic: DiagnosticMessage {
             return "the transient property '\(name)' is not read from the store: give it a default value"
         case .annotationAndStatic(let annotation, let member):
             return "the type declares `\(member)`, which `// objectbox: \(annotation)` would replace: use one or the other"
+        case .convertRelation(let name):
+            return "'\(name)' is a relation, which the store keeps itself: a convert annotation applies to a value property"
+        case .converterWithoutDbType(let name):
+            return "the convert annotation of '\(name)' names a converter: name the stored type too (`\"dbType\": \"Int\"`)"
         }
     }
 

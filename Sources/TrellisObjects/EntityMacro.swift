@@ -37,8 +37,32 @@
 /// `backlink` names the `ToOne` property that a `ToMany` follows (see
 /// ``Entity/backlinks``; `// sourcery: backlink = ...` works too), `index`
 /// and `unique` index a property (``Entity/indexedProperties``,
-/// ``Entity/uniqueProperties``), and `transient` leaves a property out of
-/// the store (it keeps its default value when read).
+/// ``Entity/uniqueProperties``), `transient` leaves a property out of
+/// the store (it keeps the value that `init()` or its default gives when
+/// read; a struct's needs a default), and `convert` stores
+/// an enum as its raw value, or another type through a converter:
+///
+/// ```swift
+/// enum TestEnum: Int { case unknown = 0, first = 100, second = 200 }
+///
+/// @Entity
+/// final class EnumEntity {
+///     var id: Id = 0
+///     // objectbox: convert = { "default": ".unknown" }
+///     var custom: TestEnum = .first
+///     // objectbox: convert = { "dbType": "Int", "converter": "RoleConverter" }
+///     var role: Role = .guest
+/// }
+/// let seconds = try box.query { EnumEntity.custom == TestEnum.second.rawValue }.find()
+/// ```
+///
+/// A converted property's `Property` has the stored type (the enum's raw
+/// value, or `dbType`); a missing or unknown raw value reads as `default`
+/// (nil for an optional without one; without a default it throws). A
+/// converter has a static `convert(_:)` from the property to `dbType` and
+/// one from `dbType?` back. The macro writes the `Codable` conformance of
+/// an entity with converted properties, so that their types need not be
+/// `Codable`.
 ///
 /// A property without a type annotation needs a literal for its value
 /// (`var name = ""`, `var age = 0`, `var score = 0.0`, `var active = true`),
@@ -52,7 +76,7 @@
 /// overlap costs more than the store's reading or writing of the property.
 /// Overlapping accesses to them (`swap(&a.name, &a.name)`) are then not
 /// caught at run time.
-@attached(extension, conformances: EntityBinding, _EntityReadLoops, names: named(init(reading:)), named(write(to:)), named(entityId))
+@attached(extension, conformances: EntityBinding, _EntityReadLoops, names: named(init(reading:)), named(write(to:)), named(entityId), named(init(from:)), named(encode(to:)))
 @attached(member, names: arbitrary)
 @attached(memberAttribute)
 public macro Entity() = #externalMacro(module: "TrellisMacrosPlugin", type: "EntityMacro")

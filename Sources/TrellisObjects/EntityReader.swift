@@ -100,6 +100,33 @@ public struct EntityReader {
         try container.decodeIfPresent(Value.self, forKey: ColumnKey(column))
     }
 
+    /// An enum stored as its raw value (`// objectbox: convert`): the case
+    /// of the stored value, else `defaultValue` when the value is missing
+    /// or names no case.
+    ///
+    /// ```swift
+    /// self.custom = try reader.read("custom", default: .unknown)
+    /// ```
+    ///
+    /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the value is
+    ///   missing or names no case and `defaultValue` is nil; a
+    ///   `DecodingError` if the column holds a value that cannot convert to
+    ///   the raw value type.
+    public func read<Value: RawRepresentable>(_ column: String, default defaultValue: Value?) throws -> Value
+    where Value.RawValue: DatabaseValueConvertible & StatementColumnConvertible & Decodable {
+        try RawValueConversion.value(readIfPresent(column) as Value.RawValue?, default: defaultValue, property: column)
+    }
+
+    /// An optional enum stored as its raw value: nil for NULL or a missing
+    /// column, `defaultValue` for a value that names no case.
+    ///
+    /// - Throws: A `DecodingError` if the column holds a value that cannot
+    ///   convert to the raw value type.
+    public func readIfPresent<Value: RawRepresentable>(_ column: String, default defaultValue: Value?) throws -> Value?
+    where Value.RawValue: DatabaseValueConvertible & StatementColumnConvertible & Decodable {
+        RawValueConversion.valueIfPresent(try readIfPresent(column) as Value.RawValue?, default: defaultValue)
+    }
+
     /// The `ToOne` relation of the property, whose target id is in the
     /// column `<property>Id`. The target loads lazily.
     ///

@@ -28,6 +28,22 @@ extension Store {
         "Trellis \(version): an ObjectBox-style object store on SQLite \(sqliteVersion) (source \(Database.sqliteSourceID)); not ObjectBox's database"
     }
 
+    /// The version of the library under the store, ObjectBox's C library
+    /// in ObjectBox: here the SQLite library that the process runs.
+    ///
+    /// ```swift
+    /// print(Store.versionLib)    // "SQLite 3.45.1"
+    /// ```
+    public static var versionLib: String { "SQLite \(sqliteVersion)" }
+
+    /// The version of the database core, ObjectBox's core in ObjectBox:
+    /// here SQLite's version and source id.
+    ///
+    /// ```swift
+    /// print(Store.versionCore)   // "SQLite 3.45.1 (2024-01-30 ...)"
+    /// ```
+    public static var versionCore: String { "SQLite \(sqliteVersion) (\(Database.sqliteSourceID))" }
+
     /// The version of the SQLite library that the process runs.
     private static var sqliteVersion: String {
         Database.sqliteLibVersion

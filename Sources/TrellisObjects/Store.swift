@@ -58,21 +58,25 @@ public final class Store: @unchecked Sendable {
     ///
     /// The other parameters are those of ObjectBox: `maxDbSizeInKByte`
     /// bounds the size of the database (writes beyond it throw
-    /// `SQLITE_FULL`), and `fileMode` gives the permissions of a new
-    /// database file. ObjectBox's `maxReaders` has no counterpart: a store
-    /// has one connection, which reads and writes in turn.
+    /// `SQLITE_FULL`), `fileMode` gives the permissions of a new database
+    /// file, and `maxReaders` bounds the read transactions that run at
+    /// once (0: the default). A store has one connection, which reads and
+    /// writes in turn: one reader at a time is within any bound.
     ///
     /// ```swift
     /// let store = try Store(directoryPath: "/path/to/objects")
     /// let small = try Store(directoryPath: "/path/to/cache", maxDbSizeInKByte: 10 * 1024)
     /// let scratch = try Store(directoryPath: Store.inMemoryPrefix + "scratch")
+    /// let tuned = try Store(directoryPath: "/path/to/objects", fileMode: 0o600, maxReaders: 16)
     /// ```
     ///
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` when `readOnly`
     ///   names a folder without a store, or the database file can not be
     ///   created; Foundation's error when the folder can not be created;
     ///   a `DatabaseError` when SQLite can not open the file.
-    public init(directoryPath: String, maxDbSizeInKByte: UInt64 = 1024 * 1024, fileMode: UInt32 = 0o644, readOnly: Bool = false) throws
+    public init(
+        directoryPath: String, maxDbSizeInKByte: UInt64 = 1024 * 1024, fileMode: UInt32 = 0o644, maxReaders: UInt32 = 0,
+        readOnly: Bool = false) throws
     {
         self.directoryPath = directoryPath
         link = StoreLink()

@@ -427,6 +427,120 @@ import TrellisMacrosPluginCore
             """)
     }
 
+    @Test func convertedPropertiesAreStoredAsTheirStoredTypeAndMadeCodable() {
+        expect(
+            """
+            @Entity
+            struct Task {
+                var id: Id = 0
+                // objectbox: convert = { "dbType": "Int", "default": ".unknown" }
+                var state: State
+                // objectbox: convert
+                var mood: Mood?
+                // objectbox: convert = { "dbType": "Int", "converter": "RoleConverter" }
+                var role: Role
+                var tags: [String]?
+            }
+            """,
+            expands: """
+            struct Task {
+                var id: Id = 0
+                // objectbox: convert = { "dbType": "Int", "default": ".unknown" }
+                var state: State
+                // objectbox: convert
+                var mood: Mood?
+                // objectbox: convert = { "dbType": "Int", "converter": "RoleConverter" }
+                var role: Role
+                var tags: [String]?
+
+                static let id = TrellisObjects.Property<Task, Id>("id")
+
+                static let state = TrellisObjects.Property<Task, Int>("state")
+
+                static let mood = TrellisObjects.Property<Task, Mood.RawValue?>("mood")
+
+                static let role = TrellisObjects.Property<Task, Int>("role")
+
+                static let tags = TrellisObjects.Property<Task, [String]?>("tags")
+
+                private enum _EntityCodingKeys: String, CodingKey {
+                    case id = "id"
+                    case state = "state"
+                    case mood = "mood"
+                    case role = "role"
+                    case tags = "tags"
+                }
+            }
+
+            extension Task: TrellisObjects.EntityBinding, TrellisObjects._EntityReadLoops {
+                init(reading reader: TrellisObjects.EntityReader) throws {
+                    self.id = try reader.read("id")
+                    self.state = try reader.read("state", default: .unknown)
+                    self.mood = try reader.readIfPresent("mood", default: nil)
+                    self.role = RoleConverter.convert(try reader.readIfPresent("role") as Int?)
+                    self.tags = try reader.readIfPresent("tags")
+                }
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: _EntityCodingKeys.self)
+                    self.id = try container.decode(Id.self, forKey: .id)
+                    self.state = try TrellisObjects.RawValueConversion.value(try container.decodeIfPresent(Int.self, forKey: .state), default: .unknown, property: "state")
+                    self.mood = TrellisObjects.RawValueConversion.valueIfPresent(try container.decodeIfPresent(Mood.RawValue.self, forKey: .mood), default: nil)
+                    self.role = RoleConverter.convert(try container.decodeIfPresent(Int.self, forKey: .role))
+                    self.tags = try container.decodeIfPresent([String].self, forKey: .tags)
+                }
+
+                func write(to writer: TrellisObjects.EntityWriter) throws {
+                    try writer.write(self.id, to: "id")
+                    try writer.write(self.state.rawValue, to: "state")
+                    try writer.writeIfPresent(self.mood?.rawValue, to: "mood")
+                    try writer.write(RoleConverter.convert(self.role), to: "role")
+                    try writer.writeIfPresent(self.tags, to: "tags")
+                }
+
+                var entityId: TrellisObjects.Id {
+                    get {
+                        self.id
+                    }
+                    set {
+                        self.id = newValue
+                    }
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: _EntityCodingKeys.self)
+                    try container.encode(self.id, forKey: .id)
+                    try container.encode(self.state.rawValue, forKey: .state)
+                    try container.encodeIfPresent(self.mood?.rawValue, forKey: .mood)
+                    try container.encode(RoleConverter.convert(self.role), forKey: .role)
+                    try container.encodeIfPresent(self.tags, forKey: .tags)
+                }
+            }
+            """)
+    }
+
+    @Test func aConverterNeedsItsStoredType() {
+        expect(
+            """
+            @Entity
+            struct Account {
+                var id: Id = 0
+                // objectbox: convert = { "converter": "RoleConverter" }
+                var role: Role
+            }
+            """,
+            expands: """
+            struct Account {
+                var id: Id = 0
+                // objectbox: convert = { "converter": "RoleConverter" }
+                var role: Role
+            }
+            """,
+            diagnostics: [DiagnosticSpec(
+                message: "the convert annotation of 'role' names a converter: name the stored type too (`\"dbType\": \"Int\"`)",
+                line: 5, column: 9)])
+    }
+
     // MARK: Diagnostics
 
     @Test func aTypeTheMacroCanNotReadNeedsAnAnnotation() {
@@ -604,6 +718,51 @@ import TrellisMacrosPluginCore
             diagnostics: [DiagnosticSpec(
                 message: "the transient property 'cache' is not read from the store: give it a default value",
                 line: 5, column: 9)])
+    }
+
+    @Test func aTransientPropertyOfAClassTakesItsValueFromInit() {
+        expect(
+            """
+            @Entity
+            final class User {
+                var id: Id = 0
+                // objectbox: transient
+                private var tempUsageCount: Int
+                init() { tempUsageCount = 0 }
+            }
+            """,
+            expands: """
+            final class User {
+                @exclusivity(unchecked)
+                var id: Id = 0
+                @exclusivity(unchecked)
+                // objectbox: transient
+                private var tempUsageCount: Int
+                init() { tempUsageCount = 0 }
+
+                static let id = TrellisObjects.Property<User, Id>("id")
+
+                convenience init(reading reader: TrellisObjects.EntityReader) throws {
+                    self.init()
+                    self.id = try reader.read("id")
+                }
+            }
+
+            extension User: TrellisObjects.EntityBinding, TrellisObjects._EntityReadLoops {
+                func write(to writer: TrellisObjects.EntityWriter) throws {
+                    try writer.write(self.id, to: "id")
+                }
+
+                var entityId: TrellisObjects.Id {
+                    get {
+                        self.id
+                    }
+                    set {
+                        self.id = newValue
+                    }
+                }
+            }
+            """)
     }
 
     @Test func annotationsAndTheStaticTheyReplaceAreNotMixed() {
