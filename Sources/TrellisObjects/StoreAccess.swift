@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Trellis
 
 /// The accesses of stores that run on the current thread: a box operation
@@ -15,10 +8,7 @@ import Trellis
 /// and released, with the retain and release of the connection, costs
 /// more than reading an object by id from SQLite's page cache.
 enum StoreAccess {
-    private static let key: pthread_key_t? = {
-        var key = pthread_key_t()
-        return pthread_key_create(&key, nil) == 0 ? key : nil
-    }()
+    private static let innermostLink = ThreadLocalPointer<Link>()
 
     /// An access that runs on this thread, and the one it is nested in (an
     /// access of another store, made from that one): the chain lives on
@@ -56,7 +46,7 @@ enum StoreAccess {
     }
 
     private static var innermost: UnsafeMutablePointer<Link>? {
-        get { key.flatMap { pthread_getspecific($0) }?.assumingMemoryBound(to: Link.self) }
-        set { if let key { pthread_setspecific(key, newValue) } }
+        get { innermostLink.pointer }
+        set { innermostLink.pointer = newValue }
     }
 }

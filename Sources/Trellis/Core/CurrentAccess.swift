@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The connection whose access the current thread runs, if any: a thread
 /// local, since a synchronous access runs on the caller's thread and an
 /// asynchronous one on the connection's queue.
@@ -14,10 +6,7 @@ import Darwin
 /// from one of its own accesses, which would deadlock) from a call of
 /// another thread, which waits its turn.
 enum CurrentAccess {
-    private static let key: pthread_key_t? = {
-        var key = pthread_key_t()
-        return pthread_key_create(&key, nil) == 0 ? key : nil
-    }()
+    private static let innermostLink = ThreadLocalPointer<Link>()
 
     /// An access that runs on this thread, and the one it is nested in (an
     /// access of another connection, made from that one): the chain lives
@@ -66,7 +55,7 @@ enum CurrentAccess {
     }
 
     private static var innermost: UnsafeMutablePointer<Link>? {
-        get { key.flatMap { pthread_getspecific($0) }?.assumingMemoryBound(to: Link.self) }
-        set { if let key { pthread_setspecific(key, newValue) } }
+        get { innermostLink.pointer }
+        set { innermostLink.pointer = newValue }
     }
 }
