@@ -70,7 +70,18 @@ public struct Configuration: Sendable {
     /// ```
     public var defensive = false
 
-    /// A label that names the connection in errors and traces.
+    /// A label that names the connections (``Database/description``) in
+    /// errors and traces. A queue's connection is named `label`, the
+    /// connections of a pool `label.writer`, `label.reader.1`,
+    /// `label.reader.2`..., and its snapshots `label.snapshot.1`... The
+    /// label defaults to `Trellis.DatabaseQueue` or `Trellis.DatabasePool`.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.label = "MyDatabase"
+    /// let dbPool = try DatabasePool(path: path, configuration: config)
+    /// try dbPool.read { db in print(db.description) }  // MyDatabase.reader.1
+    /// ```
     public var label: String?
 
     /// Whether statement arguments appear in error descriptions and

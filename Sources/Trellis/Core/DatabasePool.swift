@@ -18,8 +18,8 @@ import Foundation
 /// last committed write when it starts. A pool needs a database file: use a
 /// ``DatabaseQueue`` for an in-memory database.
 public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
-    // `readers`, `readerLoads`, `openingReaders` and `isClosed` are
-    // guarded by `lock`.
+    // `readers`, `readerLoads`, `openingReaders`, `snapshotCount` and
+    // `isClosed` are guarded by `lock`.
     let writer: SerializedDatabase
     private var readers: [SerializedDatabase] = []
     /// The number of reads that use or wait for each reader.
@@ -28,6 +28,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     /// opens outside the lock, and its `prepareDatabase` may read.
     private var openingReaders: [ObjectIdentifier: Int] = [:]
     private var isClosed = false
+    private var snapshotCount = 0
     private let lock = NSLock()
     let readerConfiguration: Configuration
 
@@ -36,6 +37,16 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
 
     /// The configuration of the connections.
     public var configuration: Configuration { writer.configuration }
+
+    /// The name of the connection of a new snapshot: `label.snapshot.N`,
+    /// as GRDB names them, N counting the snapshots of the pool from 1.
+    func nextSnapshotLabel() -> String {
+        lock.lock()
+        snapshotCount += 1
+        let number = snapshotCount
+        lock.unlock()
+        return (configuration.label ?? "Trellis.DatabasePool") + ".snapshot.\(number)"
+    }
 
     /// Opens a pool on a database file, creating it unless the configuration
     /// is read-only, in the WAL journal mode.
@@ -133,7 +144,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         let opened = Result {
             try SerializedDatabase(
                 path: path, configuration: readerConfiguration,
-                label: (readerConfiguration.label ?? "Trellis.DatabasePool") + ".reader\(number)",
+                label: (readerConfiguration.label ?? "Trellis.DatabasePool") + ".reader.\(number)",
                 isWriter: false, checksSchemaVersion: true)
         }
         lock.lock()

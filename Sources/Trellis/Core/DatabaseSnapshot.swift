@@ -129,7 +129,7 @@ extension DatabasePool {
     ///   writer, if the pool is closed, or if the snapshot's connection cannot
     ///   be opened.
     public func makeSnapshot() throws -> DatabaseSnapshot {
-        let label = (configuration.label ?? "Trellis.DatabasePool") + ".snapshot"
+        let label = nextSnapshotLabel()
         if writer.isAccessingOnCurrentThread {
             guard !writer.isInsideTransactionOnCurrentThread else {
                 throw DatabaseError(

@@ -260,7 +260,8 @@ public enum DatabaseUUIDEncodingStrategy: Sendable {
 public enum DatabaseDataEncodingStrategy: Sendable {
     /// Blobs.
     case deferredToData
-    /// UTF-8 text; data that is not valid UTF-8 is stored as NULL.
+    /// UTF-8 text. Encoding a record whose data is not valid UTF-8 throws
+    /// an `EncodingError`; as a key value, such data matches no row.
     case text
     /// A custom conversion.
     case custom(@Sendable (Data) -> (any DatabaseValueConvertible)?)

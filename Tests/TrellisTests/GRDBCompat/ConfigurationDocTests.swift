@@ -98,4 +98,31 @@ private struct Player: Codable, FetchableRecord, PersistableRecord {
                 : [#"INSERT INTO "player" ("id", "name") VALUES (?, ?)"#, #"INSERT INTO "player" ("id", "name") VALUES (?, ?)"#]))
         }
     }
+
+    // The `label` property: "You can query this label at runtime", and
+    // "the configuration label is also used to name Database connections
+    // (the Database.description property)": `MyDatabase` for a queue,
+    // `MyDatabase.writer`, `MyDatabase.reader.N` and
+    // `MyDatabase.snapshot.N` for a pool.
+    @Test func labelNamesTheConnections() throws {
+        let path = StatementTrace.temporaryPath("label")
+        defer { StatementTrace.removeDatabase(at: path) }
+        var configuration = Configuration()
+        configuration.label = "MyDatabase"
+
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        try dbQueue.read { db in
+            #expect(db.configuration.label == "MyDatabase")
+            #expect(db.description == "MyDatabase")
+        }
+
+        let dbPool = try DatabasePool(path: path, configuration: configuration)
+        try dbPool.write { db in #expect(db.description == "MyDatabase.writer") }
+        try dbPool.read { db in #expect(db.description == "MyDatabase.reader.1") }
+        let snapshot1 = try dbPool.makeSnapshot()
+        let snapshot2 = try dbPool.makeSnapshot()
+        try snapshot1.read { db in #expect(db.description == "MyDatabase.snapshot.1") }
+        try snapshot2.read { db in #expect(db.description == "MyDatabase.snapshot.2") }
+        try dbPool.close()
+    }
 }

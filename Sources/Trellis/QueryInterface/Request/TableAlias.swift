@@ -45,6 +45,31 @@ public final class TableAlias<RowDecoder>: @unchecked Sendable {
         selectable.sqlSelection.qualified(with: identity)
     }
 
+    /// An expression whose columns are those of the aliased table, for
+    /// filters and computed selections on several columns.
+    ///
+    /// ```swift
+    /// let playerAlias = TableAlias()
+    /// let request = Team
+    ///     .joining(required: Team.players.aliased(playerAlias))
+    ///     .filter(playerAlias[Column("score") + Column("bonus")] > 100)
+    /// ```
+    public subscript(_ expression: some SQLSpecificExpressible & SQLSelectable & SQLOrderingTerm) -> SQLExpression {
+        expression.sqlExpression.qualified(with: identity)
+    }
+
+    /// An ordering whose columns are those of the aliased table.
+    ///
+    /// ```swift
+    /// let authorAlias = TableAlias()
+    /// let request = Book
+    ///     .joining(required: Book.author.aliased(authorAlias))
+    ///     .order(authorAlias[Column("name").desc], Column("title"))
+    /// ```
+    public subscript(_ ordering: some SQLOrderingTerm) -> SQLOrdering {
+        ordering.sqlOrdering.qualified(with: identity)
+    }
+
     /// The `rowid` of the aliased table.
     public var rowID: SQLExpression { SQLExpression(.rowID(identity)) }
 
