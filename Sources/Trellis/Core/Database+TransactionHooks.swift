@@ -1,3 +1,4 @@
+import Foundation
 import TrellisSQLite
 
 /// What SQLite's data change, commit and rollback hooks report to. The
@@ -6,7 +7,7 @@ import TrellisSQLite
 protocol TransactionHookHandler: AnyObject {
     /// A row of a rowid table was inserted, updated or deleted
     /// (`SQLITE_INSERT`, `SQLITE_UPDATE`, `SQLITE_DELETE`).
-    func rowDidChange(_ db: Database, operation: CInt, tableName: String, rowID: Int64)
+    func rowDidChange(_ db: Database, operation: CInt, databaseName: String, tableName: String, rowID: Int64)
 
     /// The savepoints from `depth` (0 for the outermost) to the innermost
     /// are about to be released: their changes now belong to the enclosing
@@ -60,10 +61,13 @@ extension Database {
         // answer that makes `DELETE FROM t` report each row.
         clearStatementCaches()
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_update_hook(connection, { context, operation, _, tableName, rowID in
+        sqlite3_update_hook(connection, { context, operation, databaseName, tableName, rowID in
             guard let context, let tableName else { return }
             let db = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
-            db.transactionHookHandler?.rowDidChange(db, operation: operation, tableName: String(cString: tableName), rowID: rowID)
+            // Most changes are in the main database: its name is not copied.
+            let name = databaseName.map { strcmp($0, "main") == 0 ? "main" : String(cString: $0) } ?? "main"
+            db.transactionHookHandler?.rowDidChange(
+                db, operation: operation, databaseName: name, tableName: String(cString: tableName), rowID: rowID)
         }, context)
         sqlite3_commit_hook(connection, { context in
             guard let context else { return 0 }

@@ -154,6 +154,21 @@ extension Database {
         }
     }
 
+    /// Whether writes are forbidden: in a read access, in ``readOnly(_:)``,
+    /// or on a connection opened with ``Configuration/readonly``.
+    ///
+    /// ```swift
+    /// try dbQueue.read { db in
+    ///     db.isReadOnly // true
+    /// }
+    /// try dbQueue.write { db in
+    ///     db.isReadOnly // false
+    /// }
+    /// ```
+    public var isReadOnly: Bool {
+        isReadOnlyAccess || configuration.readonly
+    }
+
     /// Runs `operations` with writes forbidden, in a deferred transaction
     /// so that all its statements read the same snapshot under a single
     /// read lock; a write inside throws `SQLITE_READONLY`.

@@ -72,4 +72,41 @@ extension Row {
     public func withUnsafeData<T>(named name: String, _ body: (Data?) throws -> T) throws -> T {
         try withUnsafeData(name: name, body)
     }
+
+    /// The blob at `index`, or nil if it is NULL, missing, or not
+    /// convertible to `Data`; text gives its UTF-8 bytes. Unlike GRDB,
+    /// which shares the bytes of the statement, the data is a copy: it
+    /// stays valid after the row is gone. Prefer
+    /// ``withUnsafeData(atIndex:_:)``, which throws on bad values.
+    ///
+    /// ```swift
+    /// let rows = try Row.fetchCursor(db, sql: "SELECT data FROM document")
+    /// while let row = try rows.next() {
+    ///     let data = row.dataNoCopy(atIndex: 0)
+    /// }
+    /// ```
+    public func dataNoCopy(atIndex index: Int) -> Data? {
+        // A copy: the bytes of the statement change at its next step.
+        try? withUnsafeData(atIndex: index) { $0?.withUnsafeBytes { Data($0) } }
+    }
+
+    /// The blob of the column `name` (see ``dataNoCopy(atIndex:)``), or nil
+    /// if there is no such column.
+    ///
+    /// ```swift
+    /// let data = row.dataNoCopy(named: "data")
+    /// ```
+    public func dataNoCopy(named name: String) -> Data? {
+        try? withUnsafeData(name: name) { $0?.withUnsafeBytes { Data($0) } }
+    }
+
+    /// The blob of a column (see ``dataNoCopy(atIndex:)``), or nil if there
+    /// is no such column.
+    ///
+    /// ```swift
+    /// let data = row.dataNoCopy(Column("data"))
+    /// ```
+    public func dataNoCopy(_ column: some ColumnExpression) -> Data? {
+        dataNoCopy(named: column.name)
+    }
 }

@@ -49,6 +49,16 @@ public struct DatabaseRegion: Sendable, Hashable {
         self.rowIDs = [:]
     }
 
+    /// The region of one table, with all its columns and rows.
+    ///
+    /// ```swift
+    /// let region = DatabaseRegion(table: "player")
+    /// print(region) // player(*)
+    /// ```
+    public init(table: String) {
+        self.init(tables: CollectionOfOne(table))
+    }
+
     /// The full database: every table, and the schema.
     public static let fullDatabase = DatabaseRegion(tables: nil)
 

@@ -142,6 +142,16 @@ public struct DatabaseEvent: Sendable {
     /// What happened to the row.
     public let kind: Kind
 
+    /// The database of the row: "main", "temp", or the name of an
+    /// attached database.
+    ///
+    /// ```swift
+    /// func databaseDidChange(with event: DatabaseEvent) {
+    ///     if event.databaseName == "main" && event.tableName == "player" { ... }
+    /// }
+    /// ```
+    public let databaseName: String
+
     /// The table of the row.
     public let tableName: String
 

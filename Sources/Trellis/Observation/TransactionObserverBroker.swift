@@ -76,9 +76,10 @@ final class TransactionObserverBroker: TransactionHookHandler {
 
     // MARK: - Changes
 
-    func rowDidChange(_ db: Database, operation: CInt, tableName: String, rowID: Int64) {
+    func rowDidChange(_ db: Database, operation: CInt, databaseName: String, tableName: String, rowID: Int64) {
         let interest = self.interest(db, operation: operation, tableName: tableName)
-        let event = DatabaseEvent(kind: eventKind(operation), tableName: tableName, rowID: rowID)
+        let event = DatabaseEvent(
+            kind: eventKind(operation), databaseName: databaseName, tableName: tableName, rowID: rowID)
         let depth = db.savepointNames.count
         if depth == 0 {
             for index in registrations.indices where interest.wants[index] {

@@ -31,8 +31,11 @@ import Foundation
 /// `writeWithoutTransaction` access give one). Only an observation of
 /// explicit regions (``tracking(regions:fetch:)``) on a ``DatabasePool``
 /// fetches on a reader, concurrently with the next writes, and may then
-/// coalesce them. A fetch may deliver a value equal to the previous one:
-/// use ``removeDuplicates()`` to skip those.
+/// coalesce them. On a ``DatabaseQueue``, the first fetch is queued on the
+/// connection when the observation starts: a write made after `start`
+/// runs after it, and gives a value of its own. A fetch may deliver a
+/// value equal to the previous one: use ``removeDuplicates()`` to skip
+/// those.
 public struct ValueObservation<Reducer: ValueReducer>: Sendable {
     /// Makes the reducer of one run of the observation: each run has its
     /// own state (the last value, for `removeDuplicates()`).

@@ -79,6 +79,11 @@ final class ValueObserver<Reducer: ValueReducer>: @unchecked Sendable {
             var deliveries: [@Sendable () -> Void] = []
             fetchFromReader { deliveries.append($0) }
             for delivery in deliveries { delivery() }
+        } else if readsThroughWriter, let writer {
+            // Queued on the connection, as GRDB does: the accesses asked
+            // for after `start` run after the first fetch, and each one
+            // that changes the region gives a value of its own.
+            writer.asyncAccess({ [self] db in fetchOnWriter(db) }, failure: { [self] error in fail(error, schedule) })
         } else {
             queue.async { [self] in fetchFromReader(schedule) }
         }
@@ -147,7 +152,9 @@ final class ValueObserver<Reducer: ValueReducer>: @unchecked Sendable {
         }
     }
 
-    /// A fetch that follows changes, in the writer's access that made them.
+    /// A fetch that follows changes, in the writer's access that made
+    /// them, or the first fetch of a ``DatabaseQueue``, in an access of
+    /// its own.
     private func fetchOnWriter(_ db: Database) {
         do {
             if requiresWriteAccess {
