@@ -62,7 +62,7 @@ import Trellis
             var value = 0
         }
         let count = Count()
-        let cancellable = try DatabaseRegionObservation(tracking: players, teams).start(in: dbQueue) { error in
+        let cancellable = DatabaseRegionObservation(tracking: players, teams).start(in: dbQueue) { error in
             Issue.record(error)
         } onChange: { _ in
             count.lock.withLock { count.value += 1 }

@@ -36,7 +36,7 @@ import Trellis
             func increment() { lock.withLock { count += 1 } }
         }
         let counter = Counter()
-        let observer = try DatabaseRegionObservation(tracking: region).start(in: dbQueue) { error in
+        let observer = DatabaseRegionObservation(tracking: region).start(in: dbQueue) { error in
             Issue.record(error)
         } onChange: { _ in
             counter.increment()
