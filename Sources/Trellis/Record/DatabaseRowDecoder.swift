@@ -124,12 +124,13 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
             // of `Key`.
             return unsafeDowncast(keptContainer.box, to: KeptKeyedContainer<Key>.self).container
         }
-        // A decoder that no fetch keeps (one made for a single record) is
-        // kept alive by its container.
-        let container = KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, retainsDecoder: !keepsContainer))
-        if keepsContainer {
-            keptContainer = (keyType, KeptKeyedContainer(container))
+        guard keepsContainer else {
+            // A decoder that no fetch keeps (one made for a single record)
+            // is kept alive by its container.
+            return KeyedDecodingContainer(OwningKeyedContainer<Key>(decoder: self))
         }
+        let container = KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
+        keptContainer = (keyType, KeptKeyedContainer(container))
         return container
     }
 
@@ -404,15 +405,13 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     /// The keyed container of a record: each method turns the key into a
     /// column name and asks the decoder, which does the work without
     /// generic metadata. It does not retain the decoder (see
-    /// ``Unretained``).
+    /// ``Unretained``): the standard library copies the container at each
+    /// decoded key, and a copy of this one retains nothing.
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         private let decoder: Unretained<DatabaseRowDecoder>
-        /// The decoder, retained when nothing else keeps it alive.
-        private let owner: DatabaseRowDecoder?
 
-        init(decoder: DatabaseRowDecoder, retainsDecoder: Bool = false) {
+        init(decoder: DatabaseRowDecoder) {
             self.decoder = Unretained(decoder)
-            owner = retainsDecoder ? decoder : nil
         }
 
         var codingPath: [any CodingKey] { decoder.read { $0.codingPath } }
