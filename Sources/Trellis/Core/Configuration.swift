@@ -187,6 +187,10 @@ public struct Configuration: Sendable {
 
     var preparations: [@Sendable (Database) throws -> Void] = []
 
+    /// Whether the connection never writes (`PRAGMA query_only`), after the
+    /// preparations: the readers of a pool, even in `unsafeRead`.
+    var isQueryOnly = false
+
     public init() {}
 
     /// Registers a function that runs on each new connection, before it is

@@ -155,7 +155,9 @@ extension Database {
     }
 
     /// Whether writes are forbidden: in a read access, in ``readOnly(_:)``,
-    /// or on a connection opened with ``Configuration/readonly``.
+    /// on a connection opened with ``Configuration/readonly``, and on the
+    /// reader connections of a ``DatabasePool``, even in
+    /// `unsafeRead`.
     ///
     /// ```swift
     /// try dbQueue.read { db in
@@ -166,7 +168,7 @@ extension Database {
     /// }
     /// ```
     public var isReadOnly: Bool {
-        isReadOnlyAccess || configuration.readonly
+        isReadOnlyAccess || isQueryOnly || configuration.readonly
     }
 
     /// Runs `operations` with writes forbidden, in a deferred transaction

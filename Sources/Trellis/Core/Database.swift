@@ -151,6 +151,10 @@ public final class Database {
     @usableFromInline
     @exclusivity(unchecked) var isReadOnlyAccess = false
 
+    /// Whether the connection forbids writes for good (see
+    /// ``makeQueryOnly()``).
+    private(set) var isQueryOnly = false
+
     /// The number of `inTransaction` bodies running: their transaction
     /// must not end before they do.
     @exclusivity(unchecked) var transactionBodyDepth = 0
@@ -276,6 +280,16 @@ public final class Database {
         for preparation in configuration.preparations {
             try preparation(self)
         }
+        if configuration.isQueryOnly {
+            try makeQueryOnly()
+        }
+    }
+
+    /// Forbids writes on the connection from now on: the readers of a
+    /// pool, a read-only copy of a database.
+    func makeQueryOnly() throws {
+        try execute(sql: "PRAGMA query_only = 1")
+        isQueryOnly = true
     }
 
     private var isInMemory: Bool {

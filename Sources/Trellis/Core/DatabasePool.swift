@@ -82,7 +82,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         readerConfiguration.journalMode = .default
         // Readers never write, even in `unsafeRead`: writes go through the
         // writer, which serializes them.
-        readerConfiguration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        readerConfiguration.isQueryOnly = true
         // An IMMEDIATE transaction would take the write lock from the writer.
         readerConfiguration.defaultTransactionKind = .deferred
         self.readerConfiguration = readerConfiguration

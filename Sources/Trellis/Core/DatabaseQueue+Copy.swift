@@ -51,7 +51,7 @@ extension DatabaseQueue {
         try source.backup(to: copy)
         try source.close()
         if configuration.readonly {
-            try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 1") }
+            try copy.writeWithoutTransaction { db in try db.makeQueryOnly() }
         }
         return copy
     }

@@ -69,6 +69,19 @@ import Trellis
         let dbPool = try DatabasePool(path: path)
         try dbPool.read { db in #expect(db.isReadOnly) }
         try dbPool.write { db in #expect(!db.isReadOnly) }
+        // A reader never writes, even outside of a read access.
+        try dbPool.unsafeRead { db in
+            #expect(db.isReadOnly)
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        }
+
+        let readonlyCopy = try DatabaseQueue.temporaryCopy(fromPath: path, configuration: config)
+        try readonlyCopy.writeWithoutTransaction { db in
+            #expect(db.isReadOnly)
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        }
+        let writableCopy = try DatabaseQueue.temporaryCopy(fromPath: path)
+        try writableCopy.writeWithoutTransaction { db in #expect(!db.isReadOnly) }
     }
 
     @Test func dataNoCopy() throws {
