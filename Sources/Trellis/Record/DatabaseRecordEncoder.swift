@@ -10,7 +10,7 @@ import Foundation
 final class DatabaseRecordEncoder: Encoder {
     /// The encoded columns. Keyed containers write here.
     @usableFromInline @exclusivity(unchecked) var container = PersistenceContainer()
-    let recordType: any EncodableRecord.Type
+    @usableFromInline let recordType: any EncodableRecord.Type
     let usesDefaultKeys: Bool
     @usableFromInline var codingPath: [any CodingKey] { [] }
     @usableFromInline var userInfo: [CodingUserInfoKey: Any] { recordType.databaseEncodingUserInfo }
@@ -28,9 +28,24 @@ final class DatabaseRecordEncoder: Encoder {
         self.usesDefaultKeys = usesDefaultKeys
     }
 
+    /// The keyed container of the last record, with the identifier of its
+    /// key type, in a `KeptKeyedEncodingContainer`: the next record of the
+    /// same type gets it back, without the allocation and the metadata
+    /// lookups of a new one.
+    @exclusivity(unchecked) private var keptContainer: (keyType: ObjectIdentifier, box: AnyObject)?
+
     @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(KeyedContainer<Key>(encoder: self))
+        let keyType = ObjectIdentifier(Key.self)
+        if let keptContainer, keptContainer.keyType == keyType {
+            // Only a `KeptKeyedEncodingContainer<Key>` is kept with the
+            // identifier of `Key`.
+            return unsafeDowncast(keptContainer.box, to: KeptKeyedEncodingContainer<Key>.self).container
+        }
+        // The container does not retain the encoder: keeping it makes no cycle.
+        let container = KeyedEncodingContainer(KeyedContainer<Key>(encoder: self))
+        keptContainer = (keyType, KeptKeyedEncodingContainer(container))
+        return container
     }
 
     @usableFromInline
@@ -255,4 +270,15 @@ private struct ThrowingEncoder: Encoder {
     }
     func unkeyedContainer() -> any UnkeyedEncodingContainer { ThrowingUnkeyedContainer(codingPath: []) }
     func singleValueContainer() -> any SingleValueEncodingContainer { ThrowingSingleValueContainer(codingPath: []) }
+}
+
+/// A keyed container that an encoder keeps for the next record, in a class
+/// of its own: the encoder holds it as `AnyObject`, and gets it back with
+/// the type that the identifier of `Key` proves.
+final class KeptKeyedEncodingContainer<Key: CodingKey> {
+    let container: KeyedEncodingContainer<Key>
+
+    init(_ container: KeyedEncodingContainer<Key>) {
+        self.container = container
+    }
 }

@@ -284,10 +284,15 @@ extension EncodableRecord where Self: Encodable {
     ///   nested value that `JSONEncoder` rejects.
     @inlinable
     public func encode(to container: inout PersistenceContainer) throws {
-        // The encoder writes into the storage of `container`.
-        let encoder = DatabaseRecordEncoder(recordType: Self.self)
+        // The encoder writes into the storage of `container`. A storage
+        // that a connection recycles from one insert to the next keeps the
+        // encoder of its last record, for the next one of the same type.
+        let encoder = container.takeKeptEncoder(for: Self.self) ?? DatabaseRecordEncoder(recordType: Self.self)
         swap(&container, &encoder.container)
+        defer {
+            swap(&container, &encoder.container)
+            container.keep(encoder)
+        }
         try self.encode(to: encoder)
-        swap(&container, &encoder.container)
     }
 }

@@ -201,6 +201,25 @@ public struct PersistenceContainer: Sendable {
             storage = storage.copy()
         }
     }
+
+    /// The encoder that the storage keeps for records of `recordType`,
+    /// taken out of it: nil when it keeps none, or when copies of the
+    /// container share the storage (they may be on other threads).
+    @inlinable
+    mutating func takeKeptEncoder(for recordType: Any.Type) -> DatabaseRecordEncoder? {
+        guard isKnownUniquelyReferenced(&storage), let encoder = storage.keptEncoder,
+              ObjectIdentifier(encoder.recordType) == ObjectIdentifier(recordType)
+        else { return nil }
+        storage.keptEncoder = nil
+        return encoder
+    }
+
+    /// Keeps `encoder` in the storage for the next record, when no copy of
+    /// the container shares the storage.
+    @inlinable
+    mutating func keep(_ encoder: DatabaseRecordEncoder) {
+        if isKnownUniquelyReferenced(&storage) { storage.keptEncoder = encoder }
+    }
 }
 
 /// The columns and values of a ``PersistenceContainer``, in one buffer
@@ -240,6 +259,9 @@ final class PersistenceContainerStorage: @unchecked Sendable {
     /// when a write changes a column. A loop of inserts of one type finds
     /// its statement without comparing column names.
     @usableFromInline @exclusivity(unchecked) var matchedColumns: [String]?
+    /// The encoder of the last Encodable record written here (see
+    /// ``PersistenceContainer/keep(_:)``).
+    @usableFromInline @exclusivity(unchecked) var keptEncoder: DatabaseRecordEncoder?
 
     /// The storage of empty containers, never mutated: copies are made
     /// before the first column is set.

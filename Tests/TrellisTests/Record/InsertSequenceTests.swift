@@ -33,6 +33,40 @@ private struct Keeper: MutablePersistableRecord {
     }
 }
 
+/// Codable records of two shapes, whose inserts share the encoder that
+/// the connection's storage keeps for the last record type.
+private struct CodableAB: Codable, PersistableRecord {
+    static let databaseTableName = "shaped"
+    var id: Int64
+    var a: String
+    var b: Int
+}
+
+private struct CodableC: Codable, PersistableRecord {
+    static let databaseTableName = "shaped"
+    enum CodingKeys: String, CodingKey { case id, c }
+    var id: Int64
+    var c: String
+}
+
+/// Fails to encode when `fails` is true, after it wrote a column.
+private struct FailingCodable: PersistableRecord, Encodable {
+    static let databaseTableName = "shaped"
+    var id: Int64
+    var fails: Bool
+
+    struct Refused: Error {}
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        if fails { throw Refused() }
+        try container.encode("ok", forKey: .a)
+    }
+
+    enum CodingKeys: String, CodingKey { case id, a }
+}
+
 /// The database value of `value`.
 private func dbValue(_ value: (any DatabaseValueConvertible)?) -> DatabaseValue {
     value?.databaseValue ?? .null
@@ -116,6 +150,50 @@ private func dbValue(_ value: (any DatabaseValueConvertible)?) -> DatabaseValue 
         #expect(first.inserted?["id"]?.databaseValue == 1.databaseValue)
         #expect(second.inserted?["a"]?.databaseValue == "second".databaseValue)
         #expect(first.inserted?.columnNames == ["id", "a"])
+    }
+
+    @Test func codableRecordsOfAlternatingTypesInsertTheirOwnColumns() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            try CodableAB(id: 1, a: "one", b: 10).insert(db)
+            try CodableC(id: 2, c: "two").insert(db)
+            try CodableAB(id: 3, a: "three", b: 30).insert(db)
+            try CodableAB(id: 4, a: "four", b: 40).insert(db)
+            try CodableC(id: 5, c: "five").insert(db)
+        }
+        let expected: [[DatabaseValue]] = [
+            [dbValue(1), dbValue("one"), dbValue(10), .null],
+            [dbValue(2), .null, .null, dbValue("two")],
+            [dbValue(3), dbValue("three"), dbValue(30), .null],
+            [dbValue(4), dbValue("four"), dbValue(40), .null],
+            [dbValue(5), .null, .null, dbValue("five")],
+        ]
+        #expect(try rows(dbQueue) == expected)
+    }
+
+    @Test func aCodableRecordThatFailsToEncodeLeavesTheNextInsertIntact() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            try FailingCodable(id: 1, fails: false).insert(db)
+            #expect(throws: FailingCodable.Refused.self) { try FailingCodable(id: 2, fails: true).insert(db) }
+            try FailingCodable(id: 3, fails: false).insert(db)
+            try CodableAB(id: 4, a: "four", b: 40).insert(db)
+        }
+        let expected: [[DatabaseValue]] = [
+            [dbValue(1), dbValue("ok"), .null, .null],
+            [dbValue(3), dbValue("ok"), .null, .null],
+            [dbValue(4), dbValue("four"), dbValue(40), .null],
+        ]
+        #expect(try rows(dbQueue) == expected)
+    }
+
+    @Test func aCopiedContainerKeepsItsValuesWhenTheOriginalEncodesAgain() throws {
+        var container = PersistenceContainer()
+        try CodableAB(id: 1, a: "one", b: 10).encode(to: &container)
+        let copy = container
+        try CodableAB(id: 2, a: "two", b: 20).encode(to: &container)
+        #expect(copy["a"]?.databaseValue == "one".databaseValue)
+        #expect(container["a"]?.databaseValue == "two".databaseValue)
     }
 
     @Test func aFailedInsertLeavesTheNextOneIntact() throws {
