@@ -296,7 +296,7 @@ public final class ToMany<S: Entity & AnyObject, each Owner>: ExpressibleByNilLi
     ///
     /// - Throws: Never: a relation decodes empty.
     public init(from decoder: any Decoder) throws {
-        guard let entityDecoder = decoder as? EntityDecoder, case .toMany(let ownerId, let property)? = entityDecoder.pendingRelation else { return }
+        guard let entityDecoder = exactCast(decoder, to: EntityDecoder.self), case .toMany(let ownerId, let property)? = entityDecoder.pendingRelation else { return }
         entityDecoder.pendingRelation = nil
         link = entityDecoder.link
         ownerType = entityDecoder.entityType

@@ -169,7 +169,7 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
     /// - Throws: A `DecodingError` if the decoder holds neither nil nor an
     ///   unsigned integer.
     public init(from decoder: any Decoder) throws {
-        if let entityDecoder = decoder as? EntityDecoder, case .toOne(let targetId)? = entityDecoder.pendingRelation {
+        if let entityDecoder = exactCast(decoder, to: EntityDecoder.self), case .toOne(let targetId)? = entityDecoder.pendingRelation {
             entityDecoder.pendingRelation = nil
             storedTargetId = targetId == 0 ? nil : targetId
             isLoaded = storedTargetId == nil
@@ -186,7 +186,7 @@ public final class ToOne<T: Entity & AnyObject>: ExpressibleByNilLiteral, Codabl
     ///
     /// - Throws: The error of the encoder.
     public func encode(to encoder: any Encoder) throws {
-        if let entityEncoder = encoder as? EntityEncoder {
+        if let entityEncoder = exactCast(encoder, to: EntityEncoder.self) {
             entityEncoder.receivedToOne = self
             return
         }

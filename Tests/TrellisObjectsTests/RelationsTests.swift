@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Trellis
 import TrellisObjects
@@ -110,5 +111,21 @@ private class Order: Entity { var id: Id = 0; var customer: ToOne<Customer> = ni
         #expect(customerIds == [nil, nil, nil])
         let reloaded = try #require(try store.box(for: Customer.self).get(customer.id))
         #expect(reloaded.orders.isEmpty)
+    }
+
+    @Test func relationsOfACodableEntityGoThroughOtherCoders() throws {
+        // Outside the store, a ToOne is its target id, and a ToMany is empty.
+        let (_, _, amanda, bob) = try makeCouple()
+        let json = try JSONEncoder().encode(amanda)
+        let text = String(decoding: json, as: UTF8.self)
+        #expect(text.contains("\"spouse\":\(bob.id)"))
+        let decoded = try JSONDecoder().decode(Person.self, from: json)
+        #expect(decoded.name == "Amanda")
+        #expect(decoded.spouse.targetId == bob.id)
+
+        let single = try JSONDecoder().decode(Person.self, from: Data(#"{"id":5,"name":"Solo","spouse":null}"#.utf8))
+        #expect(single.spouse.targetId == nil)
+        let customer = try JSONDecoder().decode(Customer.self, from: Data(#"{"id":7,"orders":[]}"#.utf8))
+        #expect(customer.id == 7)
     }
 }
