@@ -50,6 +50,24 @@ private struct Player: Codable, FetchableRecord, PersistableRecord {
         #expect(log.values == ["players: 2", "players: 1"])
     }
 
+    @Test func eachAutocommitStatementIsATransactionOfItsOwn() throws {
+        let dbQueue = try makeDatabase()
+        let log = Log()
+        let cancellable = DatabaseRegionObservation(tracking: Player.all()).start(in: dbQueue) { error in
+            Issue.record("unexpected error \(error)")
+        } onChange: { db in
+            log.append("players: \((try? Player.fetchCount(db)) ?? -1)")
+        }
+        try dbQueue.writeWithoutTransaction { db in
+            try Player(id: 1, name: "Arthur").insert(db)
+            try Player(id: 2, name: "Barbara").insert(db)
+            try db.execute(sql: "INSERT INTO team (id) VALUES (1)")
+            try db.execute(sql: "DELETE FROM player WHERE id = 1")
+        }
+        cancellable.cancel()
+        #expect(log.values == ["players: 1", "players: 2", "players: 1"])
+    }
+
     @Test func regionsComeFromRequestsViewsAndTableNames() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { (db: Database) throws in
