@@ -67,6 +67,33 @@ private struct FailingCodable: PersistableRecord, Encodable {
     enum CodingKeys: String, CodingKey { case id, a }
 }
 
+/// Encodes its columns with two containers of different coding keys, as a
+/// subclass that calls `super.encode(to:)` does.
+private class ShapedBase: Encodable {
+    var id: Int64
+    init(id: Int64) { self.id = id }
+    private enum CodingKeys: String, CodingKey { case id }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+    }
+}
+
+private final class ShapedChild: ShapedBase, PersistableRecord {
+    static let databaseTableName = "shaped"
+    var a: String
+    init(id: Int64, a: String) {
+        self.a = a
+        super.init(id: id)
+    }
+    private enum ChildKeys: String, CodingKey { case a }
+    override func encode(to encoder: any Encoder) throws {
+        try super.encode(to: encoder)
+        var container = encoder.container(keyedBy: ChildKeys.self)
+        try container.encode(a, forKey: .a)
+    }
+}
+
 /// The database value of `value`.
 private func dbValue(_ value: (any DatabaseValueConvertible)?) -> DatabaseValue {
     value?.databaseValue ?? .null
@@ -183,6 +210,23 @@ private func dbValue(_ value: (any DatabaseValueConvertible)?) -> DatabaseValue 
             [dbValue(1), dbValue("ok"), .null, .null],
             [dbValue(3), dbValue("ok"), .null, .null],
             [dbValue(4), dbValue("four"), dbValue(40), .null],
+        ]
+        #expect(try rows(dbQueue) == expected)
+    }
+
+    @Test func codableRecordsWithTwoKeyTypesInsertAllTheirColumns() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            try ShapedChild(id: 1, a: "one").insert(db)
+            try ShapedChild(id: 2, a: "two").insert(db)
+            try CodableAB(id: 3, a: "three", b: 30).insert(db)
+            try ShapedChild(id: 4, a: "four").insert(db)
+        }
+        let expected: [[DatabaseValue]] = [
+            [dbValue(1), dbValue("one"), .null, .null],
+            [dbValue(2), dbValue("two"), .null, .null],
+            [dbValue(3), dbValue("three"), dbValue(30), .null],
+            [dbValue(4), dbValue("four"), .null, .null],
         ]
         #expect(try rows(dbQueue) == expected)
     }
