@@ -22,6 +22,15 @@ struct EntityDeclaration {
             guard let conversion else { return type }
             return property.isOptional ? "\(conversion.storedType)?" : conversion.storedType
         }
+
+        /// The expression of the value that the store writes: the
+        /// property, or its stored form when it is converted.
+        var storedValue: String {
+            let value = "self.\(property.identifier)"
+            guard let conversion else { return value }
+            if let converter = conversion.converter { return "\(converter).convert(\(value))" }
+            return value + (property.isOptional ? "?.rawValue" : ".rawValue")
+        }
     }
 
     /// A property stored as another type, as ObjectBox's `convert`

@@ -189,12 +189,8 @@ public struct EntityMacro: ExtensionMacro, MemberMacro {
     static func encode(_ entity: EntityDeclaration, access: String) -> String {
         var lines = ["    var container = encoder.container(keyedBy: _EntityCodingKeys.self)"]
         for column in entity.columns {
-            let optional = column.property.isOptional
-            var value = "self.\(column.property.identifier)"
-            if let conversion = column.conversion {
-                value = conversion.converter.map { "\($0).convert(\(value))" } ?? value + (optional ? "?.rawValue" : ".rawValue")
-            }
-            lines.append("    try container.\(optional ? "encodeIfPresent" : "encode")(\(value), forKey: .\(column.property.identifier))")
+            let method = column.property.isOptional ? "encodeIfPresent" : "encode"
+            lines.append("    try container.\(method)(\(column.storedValue), forKey: .\(column.property.identifier))")
         }
         return "\(access)func encode(to encoder: any Encoder) throws {\n\(lines.joined(separator: "\n"))\n}"
     }
@@ -203,11 +199,7 @@ public struct EntityMacro: ExtensionMacro, MemberMacro {
     static func write(_ entity: EntityDeclaration, access: String) -> String {
         let lines = entity.columns.map { column in
             let method = column.relation != .none ? "writeRelation" : column.property.isOptional ? "writeIfPresent" : "write"
-            var value = "self.\(column.property.identifier)"
-            if let conversion = column.conversion {
-                value = conversion.converter.map { "\($0).convert(\(value))" } ?? value + (column.property.isOptional ? "?.rawValue" : ".rawValue")
-            }
-            return "    try writer.\(method)(\(value), to: \(column.property.column.swiftLiteral))"
+            return "    try writer.\(method)(\(column.storedValue), to: \(column.property.column.swiftLiteral))"
         }
         return "\(access)func write(to writer: TrellisObjects.EntityWriter) throws {\n\(lines.joined(separator: "\n"))\n}"
     }
