@@ -27,14 +27,19 @@ private struct Player: Codable, FetchableRecord, PersistableRecord {
         return dbQueue
     }
 
-    @Test func onChangeRunsAfterEachCommitThatChangedTheRegion() throws {
-        let dbQueue = try makeDatabase()
-        let log = Log()
-        let cancellable = DatabaseRegionObservation(tracking: Player.all()).start(in: dbQueue) { error in
+    /// Logs the number of players after each change of the players.
+    private func observePlayerCount(in dbQueue: DatabaseQueue, log: Log) -> AnyDatabaseCancellable {
+        DatabaseRegionObservation(tracking: Player.all()).start(in: dbQueue) { error in
             Issue.record("unexpected error \(error)")
         } onChange: { db in
             log.append("players: \((try? Player.fetchCount(db)) ?? -1)")
         }
+    }
+
+    @Test func onChangeRunsAfterEachCommitThatChangedTheRegion() throws {
+        let dbQueue = try makeDatabase()
+        let log = Log()
+        let cancellable = observePlayerCount(in: dbQueue, log: log)
         try dbQueue.write { db in
             try Player(id: 1, name: "Arthur").insert(db)
             try Player(id: 2, name: "Barbara").insert(db)
@@ -53,11 +58,7 @@ private struct Player: Codable, FetchableRecord, PersistableRecord {
     @Test func eachAutocommitStatementIsATransactionOfItsOwn() throws {
         let dbQueue = try makeDatabase()
         let log = Log()
-        let cancellable = DatabaseRegionObservation(tracking: Player.all()).start(in: dbQueue) { error in
-            Issue.record("unexpected error \(error)")
-        } onChange: { db in
-            log.append("players: \((try? Player.fetchCount(db)) ?? -1)")
-        }
+        let cancellable = observePlayerCount(in: dbQueue, log: log)
         try dbQueue.writeWithoutTransaction { db in
             try Player(id: 1, name: "Arthur").insert(db)
             try Player(id: 2, name: "Barbara").insert(db)
