@@ -146,7 +146,7 @@ if ProcessInfo.processInfo.environment["TRELLIS_SKIP_POSTGRES"] == nil {
         ),
         .testTarget(
             name: "TrellisPostgresTests",
-            dependencies: ["TrellisPostgres"],
+            dependencies: ["TrellisPostgres", "TrellisMacros"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

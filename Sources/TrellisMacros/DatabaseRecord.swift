@@ -34,6 +34,10 @@
 ///   prefetched rows of its key (`var books: [Book]`, from
 ///   `including(all:)`).
 ///
+/// The records of an array property of a struct are decoded by the
+/// prefetch of `including(all:)` as its rows come, straight from the
+/// statement: no row is copied for `init(row:)` to decode later.
+///
 /// A struct gets `init(row:)` if it adopts `FetchableRecord`, `encode(to:)`
 /// if it adopts `EncodableRecord`, `PersistableRecord` or
 /// `MutablePersistableRecord`, and `Columns` if it adopts `TableRecord` or a
@@ -41,7 +45,9 @@
 /// names none of these protocols gets all three). The members the type
 /// writes itself, such as `didInsert(_:)`, are left alone. On a `Codable`
 /// type, the macro's members win over the Codable ones.
-@attached(extension, names: named(Columns), named(init(row:)), named(encode(to:)))
+@attached(
+    extension, conformances: _PrefetchedRecordsDecoding,
+    names: named(Columns), named(init(row:)), named(encode(to:)), named(_prefetchedRecordsDecoder(forKey:)))
 @attached(member, names: named(init(row:)), named(encode(to:)))
 public macro DatabaseRecord() = #externalMacro(module: "TrellisMacrosPlugin", type: "DatabaseRecordMacro")
 

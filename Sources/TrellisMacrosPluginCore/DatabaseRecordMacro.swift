@@ -26,12 +26,19 @@ public struct DatabaseRecordMacro: ExtensionMacro, MemberMacro {
         if !record.declaresColumns, record.adopts(any: ["TableRecord", "PersistableRecord", "MutablePersistableRecord"]) {
             members.append(columnsEnum(record))
         }
+        var conformance = ""
         if case .struct = record.kind {
             members += initAndEncode(record)
+            if let decoder = prefetchedRecordsDecoder(record),
+               let name = protocols.map(\.trimmedDescription).first(where: { $0.hasSuffix("_PrefetchedRecordsDecoding") })
+            {
+                members.append(decoder)
+                conformance = ": " + (name.hasPrefix("Trellis.") ? name : "Trellis." + name)
+            }
         }
         guard !members.isEmpty else { return [] }
         let extensionDecl: DeclSyntax = """
-            extension \(type.trimmed) {
+            extension \(type.trimmed)\(raw: conformance) {
             \(raw: members.joined(separator: "\n\n"))
             }
             """
@@ -89,6 +96,31 @@ public struct DatabaseRecordMacro: ExtensionMacro, MemberMacro {
             lines.append("    self.\(property.identifier) = try reader.\(method)(forKey: \(property.column.swiftLiteral))")
         }
         return "\(signature) {\n\(lines.joined(separator: "\n"))\n}"
+    }
+
+    /// The decoder of the arrays of records that `init(row:)` reads from
+    /// prefetched rows, so that the prefetch decodes them as its rows come
+    /// (see `_PrefetchedRecordsDecoding`); nil for a record that reads no
+    /// array. An array of values that are not records gets no decoder, by
+    /// the overloads of `make`. The key path names the type of the
+    /// property, which the extension, outside the scope of the record's
+    /// declaration, may not find by name.
+    static func prefetchedRecordsDecoder(_ record: RecordDeclaration) -> String? {
+        guard record.adopts(any: ["FetchableRecord"]) else { return nil }
+        let cases = record.properties.compactMap { property -> String? in
+            guard !property.isConstantWithValue, !property.isOptional, let type = property.type, type.isArray else { return nil }
+            return "    case \(property.column.swiftLiteral):\n        _PrefetchedRecordsDecoder.make(for: \\Self.\(property.identifier))"
+        }
+        guard !cases.isEmpty else { return nil }
+        return """
+            \(record.accessModifier)static func _prefetchedRecordsDecoder(forKey key: String) -> _PrefetchedRecordsDecoder? {
+                switch key {
+            \(cases.joined(separator: "\n"))
+                default:
+                    nil
+                }
+            }
+            """
     }
 
     static func encodeToContainer(_ record: RecordDeclaration) -> String {

@@ -44,6 +44,19 @@ struct StoredProperty {
 }
 
 extension TypeSyntax {
+    /// Whether the type is written as an array: `[Element]` or
+    /// `Array<Element>`.
+    var isArray: Bool {
+        if self.is(ArrayTypeSyntax.self) { return true }
+        if let identifier = self.as(IdentifierTypeSyntax.self) {
+            return identifier.name.text == "Array" && identifier.genericArgumentClause != nil
+        }
+        if let member = self.as(MemberTypeSyntax.self) {
+            return member.name.text == "Array" && member.baseType.trimmedDescription == "Swift" && member.genericArgumentClause != nil
+        }
+        return false
+    }
+
     /// Whether the type is written as an optional.
     var isOptional: Bool {
         if self.is(OptionalTypeSyntax.self) || self.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {

@@ -6,7 +6,7 @@ import TrellisMacrosPluginCore
 
 @Suite struct DatabaseRecordExpansionTests {
     let macros: [String: MacroSpec] = [
-        "DatabaseRecord": MacroSpec(type: DatabaseRecordMacro.self),
+        "DatabaseRecord": MacroSpec(type: DatabaseRecordMacro.self, conformances: ["_PrefetchedRecordsDecoding"]),
         "Column": MacroSpec(type: ColumnMacro.self),
     ]
 
@@ -80,12 +80,21 @@ import TrellisMacrosPluginCore
                 public var reviews: [Review]
             }
 
-            extension BookInfo {
+            extension BookInfo: Trellis._PrefetchedRecordsDecoding {
                 public init(row: Row) throws {
                     var reader = RecordRowReader<Self>(row: row, columns: ["book", "author", "reviews"])
                     self.book = try reader.decode(forKey: "book")
                     self.author = try reader.decodeIfPresent(forKey: "author")
                     self.reviews = try reader.decode(forKey: "reviews")
+                }
+
+                public static func _prefetchedRecordsDecoder(forKey key: String) -> _PrefetchedRecordsDecoder? {
+                    switch key {
+                    case "reviews":
+                        _PrefetchedRecordsDecoder.make(for: \\Self.reviews)
+                    default:
+                        nil
+                    }
                 }
             }
             """)

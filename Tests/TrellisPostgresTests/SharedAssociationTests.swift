@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trellis
+import TrellisMacros
 import TrellisPostgres
 
 // Associations, row adapters and the columns of statements that have not
@@ -35,6 +36,20 @@ private struct BookInfo: Decodable, FetchableRecord, Equatable {
 private struct AuthorInfo: Decodable, FetchableRecord, Equatable {
     var author: Author
     var books: [Book]
+}
+
+/// A macro record: the prefetch decodes its books as their rows come.
+@DatabaseRecord
+private struct MacroBook: FetchableRecord, Equatable {
+    var id: Int64
+    var authorId: Int64
+    var title: String
+}
+
+@DatabaseRecord
+private struct MacroAuthorInfo: FetchableRecord, Equatable {
+    var author: Author
+    var books: [MacroBook]
 }
 
 @Suite struct SharedAssociationTests {
@@ -80,6 +95,21 @@ private struct AuthorInfo: Decodable, FetchableRecord, Equatable {
             #expect(authors.map(\.author) == [austen, melville])
             #expect(authors.map { $0.books.map(\.title) } == [["Emma", "Persuasion"], ["Moby-Dick"]])
             #expect(try austen.request(for: Author.books).fetchCount(db) == 2)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func macroRecordsGetTheirPrefetchedRecords(_ engine: Engine) async throws {
+        try await engine.write { db in
+            let (austen, melville) = try createLibrary(db, engine)
+            let authors = try Author.including(all: Author.books.order(Column("title")))
+                .order(Column("name")).asRequest(of: MacroAuthorInfo.self).fetchAll(db)
+            #expect(authors.map(\.author) == [austen, melville])
+            #expect(authors.map { $0.books.map(\.title) } == [["Emma", "Persuasion"], ["Moby-Dick"]])
+            #expect(authors.map { $0.books.map(\.authorId) } == [[austen.id, austen.id], [melville.id]])
+            let limited = try Author.including(all: Author.books.order(Column("title").desc).limit(1))
+                .order(Column("name")).asRequest(of: MacroAuthorInfo.self).fetchAll(db)
+            #expect(limited.map { $0.books.map(\.title) } == [["Persuasion"], ["Moby-Dick"]])
         }
     }
 

@@ -43,6 +43,13 @@ extension Row {
         guard let rows = prefetched.isEmpty ? nil : prefetched[key] else {
             throw missingPrefetchedRows([Record].self, forKey: key)
         }
+        if case .records(let prefetchedRecords) = rows.storage {
+            // Decoded by the prefetch, for the `init(row:)` that reads them.
+            guard prefetchedRecords.recordType == Record.self else {
+                throw prefetchedRecords.unavailable(as: [Record].self, forKey: key)
+            }
+            return unsafeDowncast(prefetchedRecords, to: TypedPrefetchedRecords<Record>.self).records
+        }
         // Inlined, so that the loop is specialized for the record type.
         var records: [Record] = []
         records.reserveCapacity(rows.count)

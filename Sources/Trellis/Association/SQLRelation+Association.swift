@@ -58,7 +58,9 @@ extension SQLRelation {
             var child = SQLJoinedChild(
                 kind: .all, isSelected: true, relation: hops[hops.count - 1].relation,
                 condition: { _ in [] },
-                prefetch: { db, rows, key, relation in try prefetch.run(db, parentRows: rows, key: key, relation: relation) })
+                prefetch: { db, rows, key, relation, recordsDecoder in
+                    try prefetch.run(db, parentRows: rows, key: key, relation: relation, recordsDecoder: recordsDecoder)
+                })
             child.identity = impl.identity
             return (impl.key, child)
         }

@@ -16,13 +16,17 @@ struct ToManyPrefetch: Sendable {
     /// Prefetches for `parentRows` under `key`; `relation` is the relation
     /// of the associated table in the request, merged with the other
     /// `including(all:)` of the association under the same key.
-    func run(_ db: Database, parentRows: [Row], key: String, relation: SQLRelation) throws {
+    /// `recordsDecoder`, if any, decodes the records that the parents'
+    /// record type reads from the rows, as the rows come.
+    func run(_ db: Database, parentRows: [Row], key: String, relation: SQLRelation,
+             recordsDecoder: _PrefetchedRecordsDecoder?) throws
+    {
         var prefetch = self
         prefetch.hops[hops.count - 1].relation = relation
-        try prefetch.run(db, parentRows: parentRows, key: key)
+        try prefetch.run(db, parentRows: parentRows, key: key, recordsDecoder: recordsDecoder)
     }
 
-    private func run(_ db: Database, parentRows: [Row], key: String) throws {
+    private func run(_ db: Database, parentRows: [Row], key: String, recordsDecoder: _PrefetchedRecordsDecoder?) throws {
         let firstPairs = try hops[0].columnPairs(db)
         // The rows of one request have the same columns: a link column
         // that the request does not select would leave every parent
@@ -37,7 +41,7 @@ struct ToManyPrefetch: Sendable {
         // no array is built per row.
         if firstPairs.count == 1 {
             let parentColumn = firstPairs[0].parent
-            try run(db, parentRows: parentRows, key: key, linkColumns: [firstPairs[0].child],
+            try run(db, parentRows: parentRows, key: key, recordsDecoder: recordsDecoder, linkColumns: [firstPairs[0].child],
                     parentKey: { row in row.index(ofColumn: parentColumn).flatMap { index in
                         let value = row.databaseValue(atIndex: index)
                         return value.isNull ? nil : value
@@ -46,7 +50,7 @@ struct ToManyPrefetch: Sendable {
                     looseKey: { $0.looseComparisonKey })
         } else {
             let parentColumns = firstPairs.map(\.parent)
-            try run(db, parentRows: parentRows, key: key, linkColumns: firstPairs.map(\.child),
+            try run(db, parentRows: parentRows, key: key, recordsDecoder: recordsDecoder, linkColumns: firstPairs.map(\.child),
                     parentKey: { row in
                         var values: [DatabaseValue] = []
                         for column in parentColumns {
@@ -67,7 +71,7 @@ struct ToManyPrefetch: Sendable {
     /// at the positions of its link columns. `looseKey` gives the link as
     /// SQLite's comparisons may match it after a conversion.
     private func run<LinkKey: Hashable>(
-        _ db: Database, parentRows: [Row], key: String, linkColumns: [String],
+        _ db: Database, parentRows: [Row], key: String, recordsDecoder: _PrefetchedRecordsDecoder?, linkColumns: [String],
         parentKey: (Row) -> LinkKey?, bindings: (LinkKey) -> [DatabaseValue],
         childKey: (Row, [Int]) -> LinkKey, looseKey: (LinkKey) -> LinkKey) throws
     {
@@ -89,7 +93,8 @@ struct ToManyPrefetch: Sendable {
                 distinctKeys.append(link)
             }
         }
-        let groups = PrefetchGroups<LinkKey>(count: distinctKeys.count)
+        let recordGroups = recordsDecoder?.makeGroups(distinctKeys.count)
+        let groups = PrefetchGroups<LinkKey>(count: distinctKeys.count, records: recordGroups)
         let keysPerQuery = Self.chunkSize / max(1, linkColumns.count)
         var start = 0
         // A row that SQLite matched (with a collation Trellis does not
@@ -99,7 +104,8 @@ struct ToManyPrefetch: Sendable {
         while start < distinctKeys.count {
             let end = min(start + keysPerQuery, distinctKeys.count)
             groups.previous = nil
-            try fetch(db, keys: distinctKeys[start..<end].map(bindings), linkColumns: linkColumns) { row, positions, batch in
+            try fetch(db, keys: distinctKeys[start..<end].map(bindings), linkColumns: linkColumns,
+                      recordGroups: recordGroups) { row, positions, storage in
                 let link = childKey(row, positions)
                 let index: Int
                 if let previous = groups.previous, previous.link == link {
@@ -120,10 +126,10 @@ struct ToManyPrefetch: Sendable {
                     }
                     let indexes = groups.looseGroups?[looseKey(link)] ?? []
                     if indexes.isEmpty, unmatchedLink == nil { unmatchedLink = link }
-                    for index in indexes { groups.add(row, to: index, batch: batch) }
+                    for index in indexes { try groups.add(row, to: index, storage: storage) }
                     return
                 }
-                groups.add(row, to: index, batch: batch)
+                try groups.add(row, to: index, storage: storage)
             }
             start = end
         }
@@ -166,11 +172,13 @@ struct ToManyPrefetch: Sendable {
     }
 
     /// Runs the query of the associated rows for `keys`, and gives each
-    /// row, with the positions of its link columns, to `receive`, with the
-    /// batch that stores the rows of the query, unless they have
-    /// prefetched rows in turn (each is then a copied row of its own).
-    private func fetch(_ db: Database, keys: [[DatabaseValue]], linkColumns: [String],
-                       receive: (Row, [Int], RowBatch?) -> Void) throws
+    /// row, with the positions of its link columns, to `receive`, with
+    /// where to keep it: as records in `recordGroups`, if any, when the
+    /// rows have no prefetched rows in turn; else in one batch of copies,
+    /// unless they have prefetched rows in turn (each is then a copied row
+    /// of its own).
+    private func fetch(_ db: Database, keys: [[DatabaseValue]], linkColumns: [String], recordGroups: PrefetchedRecordGroups?,
+                       receive: (Row, [Int], PrefetchStorage) throws -> Void) throws
     {
         // The associated table, with the intermediate tables joined back.
         var relation = AssociationImpl.reversedRelation(hops)
@@ -254,14 +262,32 @@ struct ToManyPrefetch: Sendable {
         let names = prepared.statement.columnNames
         // The link columns follow the selection of the associated table.
         let positions = linkAliases.compactMap { alias in names.lastIndex(of: alias) }
-        let batch = prepared.supplementaryFetch == nil && prepared.withoutAdaptation == nil
-            ? RowBatch(statement: prepared.statement, layout: prepared.layout) : nil
-        _ = try db.fetchAll(prepared) { row in receive(row, positions, batch) }
+        let storage: PrefetchStorage
+        if prepared.supplementaryFetch != nil || prepared.withoutAdaptation != nil {
+            storage = .copies
+        } else if let recordGroups {
+            storage = .records(recordGroups)
+        } else {
+            storage = .batch(RowBatch(statement: prepared.statement, layout: prepared.layout))
+        }
+        _ = try db.fetchAll(prepared) { row in try receive(row, positions, storage) }
     }
 }
 
+/// Where a to-many prefetch keeps the rows of its query.
+private enum PrefetchStorage {
+    /// Rows of their own: rows with prefetched rows in turn.
+    case copies
+    /// Copies in the batch of the query.
+    case batch(RowBatch)
+    /// The records that the record type of the parents reads from them
+    /// (see ``_PrefetchedRecordsDecoding``), in their groups.
+    case records(PrefetchedRecordGroups)
+}
+
 /// The rows of the groups of a to-many prefetch, as its query gives them:
-/// copied rows when they have prefetched rows in turn, else positions in
+/// copied rows when they have prefetched rows in turn, the records decoded
+/// from them when the parents' record type asks for them, else positions in
 /// the batch of the query.
 ///
 /// Only the prefetch that fills them touches them, on the connection's
@@ -272,6 +298,11 @@ private final class PrefetchGroups<LinkKey: Hashable> {
     @exclusivity(unchecked) private var rows: [[Row]]
     @exclusivity(unchecked) private var positions: [[Int]]
     @exclusivity(unchecked) private var batches: [RowBatch?]
+    /// The records of the groups, when the parents' record type decodes
+    /// them as the rows come (unless they have prefetched rows in turn).
+    private let records: PrefetchedRecordGroups?
+    /// Whether the rows were decoded as records.
+    @exclusivity(unchecked) private var decodedRecords = false
     /// The link and group of the previous row: rows usually come grouped
     /// by link (the link's index orders them), and the group of the
     /// previous row is checked first, without hashing.
@@ -280,24 +311,32 @@ private final class PrefetchGroups<LinkKey: Hashable> {
     /// that SQLite matched with a conversion.
     @exclusivity(unchecked) var looseGroups: [LinkKey: [Int]]?
 
-    init(count: Int) {
+    init(count: Int, records: PrefetchedRecordGroups?) {
         rows = Array(repeating: [], count: count)
         positions = Array(repeating: [], count: count)
         batches = Array(repeating: nil, count: count)
+        self.records = records
     }
 
-    func add(_ row: Row, to index: Int, batch: RowBatch?) {
-        if let batch {
+    func add(_ row: Row, to index: Int, storage: PrefetchStorage) throws {
+        switch storage {
+        case .batch(let batch):
             positions[index].append(batch.append(row))
             batches[index] = batch
-        } else {
+        case .records(let records):
+            try records.add(row, index)
+            decodedRecords = true
+        case .copies:
             rows[index].append(row.copy())
         }
     }
 
     /// The rows of each group.
     func prefetchedRows() -> [PrefetchedRows] {
-        rows.indices.map { index in
+        if let records, decodedRecords {
+            return rows.indices.map(records.prefetchedRows)
+        }
+        return rows.indices.map { index in
             batches[index].map { PrefetchedRows(batch: $0, positions: positions[index]) } ?? PrefetchedRows(rows[index])
         }
     }

@@ -57,16 +57,21 @@ public struct PreparedRequest {
     @usableFromInline
     var layout: RowLayout?
 
-    /// Loads the rows of to-many associations into the fetched rows.
+    /// Loads the rows of to-many associations into the fetched rows; the
+    /// record type that decodes them, if any, may have the prefetch decode
+    /// its records (see ``_PrefetchedRecordsDecoding``).
     @usableFromInline
-    var supplementaryFetch: ((Database, [Row]) throws -> Void)?
+    var supplementaryFetch: SupplementaryFetch?
+
+    @usableFromInline
+    typealias SupplementaryFetch = (Database, [Row], (any _PrefetchedRecordsDecoding.Type)?) throws -> Void
 
     /// The view of a row adapter on the fetched rows, if any.
     @usableFromInline
     var adaptation: RowAdaptation?
 
     init(
-        statement: Statement, layout: RowLayout? = nil, supplementaryFetch: ((Database, [Row]) throws -> Void)? = nil,
+        statement: Statement, layout: RowLayout? = nil, supplementaryFetch: SupplementaryFetch? = nil,
         adaptation: RowAdaptation? = nil)
     {
         self.statement = statement
@@ -146,8 +151,14 @@ extension Database {
     }
 
     /// Decodes the rows of a prepared request, running its prefetches.
+    ///
+    /// - parameter recordType: The record type whose `init(row:)` is
+    ///   `decode`, if any: its prefetched records may be decoded by the
+    ///   prefetch.
     @inlinable
-    func fetchAll<T>(_ prepared: PreparedRequest, decode: (Row) throws -> T) throws -> [T] {
+    func fetchAll<T>(
+        _ prepared: PreparedRequest, recordType: (any FetchableRecord.Type)? = nil, decode: (Row) throws -> T) throws -> [T]
+    {
         if let (request, adaptation) = prepared.withoutAdaptation {
             return try fetchAll(request) { try decode(adaptation.adapt($0)) }
         }
@@ -155,7 +166,7 @@ extension Database {
             return try fetchAll(prepared.statement, arguments: nil, layout: prepared.layout, assumesColumns: true, decode: decode)
         }
         let rows = try fetchAll(prepared.statement, arguments: nil, layout: prepared.layout, assumesColumns: true) { $0.copy() }
-        try supplementaryFetch(self, rows)
+        try supplementaryFetch(self, rows, recordType as? any _PrefetchedRecordsDecoding.Type)
         return try rows.map { row in
             let value = try decode(row)
             try row.checkRecordedDecodingError()
@@ -164,8 +175,14 @@ extension Database {
     }
 
     /// Decodes the first row of a prepared request, running its prefetches.
+    ///
+    /// - parameter recordType: The record type whose `init(row:)` is
+    ///   `decode`, if any: its prefetched records may be decoded by the
+    ///   prefetch.
     @inlinable
-    func fetchOne<T>(_ prepared: PreparedRequest, decode: (Row) throws -> T) throws -> T? {
+    func fetchOne<T>(
+        _ prepared: PreparedRequest, recordType: (any FetchableRecord.Type)? = nil, decode: (Row) throws -> T) throws -> T?
+    {
         if let (request, adaptation) = prepared.withoutAdaptation {
             return try fetchOne(request) { try decode(adaptation.adapt($0)) }
         }
@@ -177,7 +194,7 @@ extension Database {
         else {
             return nil
         }
-        try supplementaryFetch(self, [row])
+        try supplementaryFetch(self, [row], recordType as? any _PrefetchedRecordsDecoding.Type)
         let value = try decode(row)
         try row.checkRecordedDecodingError()
         return value
@@ -205,14 +222,17 @@ extension Database {
 
     /// A cursor over the rows of a prepared request. Prefetches need every
     /// row first, so a request with prefetches iterates an array.
-    func fetchCursor<T>(_ prepared: PreparedRequest, decode: @escaping (Row) throws -> T) throws -> DatabaseCursor<T> {
+    func fetchCursor<T>(
+        _ prepared: PreparedRequest, recordType: (any FetchableRecord.Type)? = nil, decode: @escaping (Row) throws -> T
+    ) throws -> DatabaseCursor<T> {
         if let (request, adaptation) = prepared.withoutAdaptation {
             return try fetchCursor(request) { try decode(adaptation.adapt($0)) }
         }
         if prepared.supplementaryFetch == nil {
             return try makeCursor(prepared.statement, arguments: nil, layout: prepared.layout, decode: decode)
         }
-        return DatabaseCursor(statement: prepared.statement, prefetchedElements: try fetchAll(prepared, decode: decode))
+        return DatabaseCursor(
+            statement: prepared.statement, prefetchedElements: try fetchAll(prepared, recordType: recordType, decode: decode))
     }
 }
 

@@ -1,6 +1,7 @@
 /// The rows of a to-many association for one parent row (see
 /// ``Row/prefetchedRows``): rows of their own, or positions in the
-/// ``RowBatch`` that the prefetch filled for all parents.
+/// ``RowBatch`` that the prefetch filled for all parents, or the records
+/// that the prefetch decoded from them (see ``_PrefetchedRecordsDecoding``).
 @usableFromInline
 struct PrefetchedRows {
     @usableFromInline
@@ -9,6 +10,9 @@ struct PrefetchedRows {
         case rows([Row])
         /// The rows at `positions` in `batch`, in order.
         case batch(RowBatch, positions: [Int])
+        /// The records of the rows, decoded by the prefetch: the rows
+        /// themselves were not kept.
+        case records(PrefetchedRecords)
     }
 
     @usableFromInline let storage: Storage
@@ -21,21 +25,35 @@ struct PrefetchedRows {
         storage = .batch(batch, positions: positions)
     }
 
+    @usableFromInline
+    init(records: PrefetchedRecords) {
+        storage = .records(records)
+    }
+
     /// The number of rows.
     @inlinable
     var count: Int {
         switch storage {
         case .rows(let rows): rows.count
         case .batch(_, let positions): positions.count
+        case .records(let records): records.count
         }
     }
 
-    /// The rows, each a row of its own.
-    var rows: [Row] {
+    /// The rows, each a row of its own; nil when the prefetch kept the
+    /// records it decoded from them instead.
+    var rows: [Row]? {
         switch storage {
         case .rows(let rows): rows
         case .batch(let batch, let positions): positions.map(batch.row(at:))
+        case .records: nil
         }
+    }
+
+    /// The records that the prefetch decoded, if it kept records.
+    var records: PrefetchedRecords? {
+        if case .records(let records) = storage { return records }
+        return nil
     }
 
     /// Calls `body` with each row, in order.
@@ -63,6 +81,9 @@ struct PrefetchedRows {
                 batch.columnLookup.startRow()
                 try body(row)
             }
+        case .records:
+            // Only the records' own type reads them (see `Row.decode(_:forKey:)`).
+            break
         }
     }
 }

@@ -632,12 +632,23 @@ extension Row {
         /// The prefetched rows of the association `key`: the row's own, or
         /// else the first scope's found breadth-first.
         public subscript(_ key: String) -> [Row]? {
-            if !row.prefetched.isEmpty, let rows = row.prefetched[key]?.rows { return rows }
+            if !row.prefetched.isEmpty, let prefetched = row.prefetched[key] { return rows(of: prefetched, key: key) }
             // The common case, asked for each key a decoder of joined rows
             // does not find in columns: no scope has prefetched rows.
             guard row.layout != nil, !row.root.scopePrefetched.isEmpty else { return nil }
             for scope in row.scopeRowsWithPrefetches {
-                if let rows = scope.prefetched[key]?.rows { return rows }
+                if let prefetched = scope.prefetched[key] { return rows(of: prefetched, key: key) }
+            }
+            return nil
+        }
+
+        /// The rows of `prefetched`. The records that a prefetch decoded
+        /// for the `init(row:)` of a record type have no rows: the fetch
+        /// fails rather than see none.
+        private func rows(of prefetched: PrefetchedRows, key: String) -> [Row]? {
+            if let rows = prefetched.rows { return rows }
+            if let records = prefetched.records {
+                row.recordDecodingError(records.unavailable(as: [Row].self, forKey: key))
             }
             return nil
         }

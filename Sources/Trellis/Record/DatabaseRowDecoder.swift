@@ -332,6 +332,11 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         if let scope = row.scopes[name] {
             return try decodeRecord(T.self, from: scope, key: key)
         }
+        // The records that the prefetch decoded for the `init(row:)` of a
+        // record that contains this one: the same array type reads them.
+        if !row.prefetched.isEmpty, let records = row.prefetched[name]?.records, let value = records.value(as: T.self) {
+            return value
+        }
         if let rows = row.prefetchedRows[name] {
             return try T(from: PrefetchedRowsDecoder(rows: rows, recordType: recordType, codingPath: codingPath + [key]))
         }

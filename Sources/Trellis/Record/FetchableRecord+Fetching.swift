@@ -77,7 +77,7 @@ extension FetchableRecord {
     ///   SQLite fails; a ``RowDecodingError``, or the error of `init(row:)`, if
     ///   a row cannot be decoded.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
-        try db.fetchCursor(request.makePreparedRequest(db, forSingleResult: false)) { try Self(row: $0) }
+        try db.fetchCursor(request.makePreparedRequest(db, forSingleResult: false), recordType: Self.self) { try Self(row: $0) }
     }
 
     /// An array of the records of a request.
@@ -88,7 +88,7 @@ extension FetchableRecord {
     @inlinable
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         try db.withPreparedRequest(request, forSingleResult: false) { prepared in
-            try db.fetchAll(prepared) { try Self(row: $0) }
+            try db.fetchAll(prepared, recordType: Self.self) { try Self(row: $0) }
         }
     }
 
@@ -100,7 +100,7 @@ extension FetchableRecord {
     @inlinable
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         try db.withPreparedRequest(request, forSingleResult: true) { prepared in
-            try db.fetchOne(prepared) { try Self(row: $0) }
+            try db.fetchOne(prepared, recordType: Self.self) { try Self(row: $0) }
         }
     }
 }

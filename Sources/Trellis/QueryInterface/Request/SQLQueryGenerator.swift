@@ -20,22 +20,23 @@ struct SQLQueryGenerator {
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(StatementArguments(values: context.arguments))
         let prefetches = collectPrefetches(relation, path: [])
-        let supplementaryFetch: ((Database, [Row]) throws -> Void)?
+        let supplementaryFetch: PreparedRequest.SupplementaryFetch?
         if prefetches.isEmpty {
             supplementaryFetch = nil
         } else {
-            supplementaryFetch = { db, rows in
+            supplementaryFetch = { db, rows, recordType in
                 for (path, key, prefetch, childRelation) in prefetches {
                     if path.isEmpty {
-                        try prefetch(db, rows, key, childRelation)
+                        try prefetch(db, rows, key, childRelation, recordType?._prefetchedRecordsDecoder(forKey: key))
                         continue
                     }
                     // A to-many association of a joined to-one association:
-                    // its parents are the scopes of the fetched rows.
+                    // its parents are the scopes of the fetched rows, which
+                    // the record type reads through nested records.
                     let scopes = rows.compactMap { row in
                         path.reduce(Optional(row)) { row, key in row?.scopes[key] }
                     }
-                    try prefetch(db, scopes, key, childRelation)
+                    try prefetch(db, scopes, key, childRelation, nil)
                     for scope in scopes {
                         scope.storePrefetchedRowsInRoot()
                     }
@@ -119,7 +120,7 @@ struct SQLQueryGenerator {
     }
 
     private typealias Prefetch = (
-        path: [String], key: String, prefetch: @Sendable (Database, [Row], String, SQLRelation) throws -> Void,
+        path: [String], key: String, prefetch: SQLJoinedChild.PrefetchFunction,
         relation: SQLRelation)
 
     private func collectPrefetches(_ relation: SQLRelation, path: [String]) -> [Prefetch] {

@@ -90,9 +90,13 @@ struct SQLJoinedChild: @unchecked Sendable {
     /// compiles: pairs of (parent column, child column).
     var condition: @Sendable (Database) throws -> [(parent: String, child: String)]
     /// For to-many prefetch: how to fetch and merge, supplied by the
-    /// association layer, given the parent rows, the key, and the relation
-    /// of the child (merged with the other joins of the association).
-    var prefetch: (@Sendable (Database, [Row], String, SQLRelation) throws -> Void)?
+    /// association layer, given the parent rows, the key, the relation
+    /// of the child (merged with the other joins of the association), and
+    /// the decoder of the records that the parents' record type reads
+    /// from them, if any.
+    var prefetch: PrefetchFunction?
+
+    typealias PrefetchFunction = @Sendable (Database, [Row], String, SQLRelation, _PrefetchedRecordsDecoder?) throws -> Void
     /// The collation of each pair of the join condition, when the key the
     /// foreign key references does not compare with BINARY (see
     /// `AssociationHop.keyCollations(_:)`).
@@ -108,7 +112,7 @@ struct SQLJoinedChild: @unchecked Sendable {
 
     init(kind: Kind, isSelected: Bool, relation: SQLRelation,
          condition: @escaping @Sendable (Database) throws -> [(parent: String, child: String)],
-         prefetch: (@Sendable (Database, [Row], String, SQLRelation) throws -> Void)?)
+         prefetch: PrefetchFunction?)
     {
         self.kind = kind
         self.isSelected = isSelected

@@ -1,0 +1,146 @@
+/// A record type whose `init(row:)` reads the prefetched rows of some keys
+/// as arrays of one record type: the prefetch of those keys decodes the
+/// records straight from the rows of its query, instead of copying the
+/// rows for `init(row:)` to decode later.
+///
+/// The `@DatabaseRecord` macro adopts it for the structs it writes
+/// `init(row:)` for: it knows the type of each array property, and the
+/// generated `init(row:)` reads nothing else from those keys.
+///
+/// ```swift
+/// extension AuthorInfo: _PrefetchedRecordsDecoding {
+///     static func _prefetchedRecordsDecoder(forKey key: String) -> _PrefetchedRecordsDecoder? {
+///         switch key {
+///         case "books": _PrefetchedRecordsDecoder.make(for: \Self.books)
+///         default: nil
+///         }
+///     }
+/// }
+/// ```
+public protocol _PrefetchedRecordsDecoding: FetchableRecord {
+    /// The decoder of the records that `init(row:)` reads from the
+    /// prefetched rows of `key`, or nil when it reads them otherwise.
+    static func _prefetchedRecordsDecoder(forKey key: String) -> _PrefetchedRecordsDecoder?
+}
+
+/// Decodes the records of a to-many association while it is prefetched
+/// (see ``_PrefetchedRecordsDecoding``).
+public struct _PrefetchedRecordsDecoder {
+    /// The groups of records of a prefetch with `count` groups.
+    @usableFromInline let makeGroups: (_ count: Int) -> PrefetchedRecordGroups
+
+    @usableFromInline
+    init(makeGroups: @escaping (_ count: Int) -> PrefetchedRecordGroups) {
+        self.makeGroups = makeGroups
+    }
+
+    /// The decoder of the records of a property of type `[Record]` of
+    /// `Parent`, which its `init(row:)` reads from prefetched rows.
+    ///
+    /// Inlined where the macro writes it, so that the decoding and the
+    /// appending of each record are compiled for `Record`.
+    @inlinable
+    public static func make<Parent, Record: FetchableRecord>(for property: KeyPath<Parent, [Record]>) -> _PrefetchedRecordsDecoder? {
+        _PrefetchedRecordsDecoder { count in
+            let groups = TypedPrefetchedRecordGroups<Record>(count: count)
+            return PrefetchedRecordGroups(
+                add: { row, index in
+                    do {
+                        groups.records[index].append(try Record(row: row))
+                        // The failure of a non-throwing accessor of the record.
+                        try row.checkRecordedDecodingError()
+                    } catch let error as RowDecodingError {
+                        // As `init(row:)` of the parent would throw it.
+                        throw error.forRecord(Parent.self, valueType: [Record].self)
+                    }
+                },
+                prefetchedRows: { index in
+                    PrefetchedRows(records: TypedPrefetchedRecords(groups.records[index]))
+                })
+        }
+    }
+
+    /// No decoder: a property whose type is not an array of records reads
+    /// prefetched rows, if any, in its own way.
+    @inlinable
+    public static func make<Parent, Value>(for property: KeyPath<Parent, Value>) -> _PrefetchedRecordsDecoder? {
+        nil
+    }
+}
+
+/// The records of the groups of one prefetch, decoded as its rows come.
+@usableFromInline
+struct PrefetchedRecordGroups {
+    /// Decodes the record of a row of the prefetch query, and appends it
+    /// to the group at an index.
+    let add: (Row, Int) throws -> Void
+
+    /// The records of the group at an index.
+    let prefetchedRows: (Int) -> PrefetchedRows
+
+    @usableFromInline
+    init(add: @escaping (Row, Int) throws -> Void, prefetchedRows: @escaping (Int) -> PrefetchedRows) {
+        self.add = add
+        self.prefetchedRows = prefetchedRows
+    }
+}
+
+/// The records of each group of a prefetch. Only the prefetch that fills
+/// them touches them, on the connection's thread.
+@usableFromInline
+final class TypedPrefetchedRecordGroups<Record> {
+    @usableFromInline @exclusivity(unchecked) var records: [[Record]]
+
+    @inlinable
+    init(count: Int) {
+        records = Array(repeating: [], count: count)
+    }
+}
+
+/// The records of a to-many association for one parent row, decoded by the
+/// prefetch (see ``_PrefetchedRecordsDecoding``).
+@usableFromInline
+class PrefetchedRecords {
+    /// The type of the records.
+    @usableFromInline let recordType: Any.Type
+
+    /// The number of records.
+    @usableFromInline let count: Int
+
+    @usableFromInline
+    init(recordType: Any.Type, count: Int) {
+        self.recordType = recordType
+        self.count = count
+    }
+
+    /// The records as a value of `T`, when `T` is their array type.
+    func value<T>(as type: T.Type) -> T? {
+        nil
+    }
+
+    /// The error of a reader that asks for the rows of these records, or
+    /// for records of another type: the prefetch kept no rows.
+    @usableFromInline
+    func unavailable(as type: Any.Type, forKey key: String) -> RowDecodingError {
+        RowDecodingError(
+            reason: .columnNotFound,
+            message: "could not decode \(type) - the prefetched rows of \"\(key)\" were decoded as [\(recordType)], "
+                + "as the record type that reads them declares, and not kept")
+    }
+}
+
+/// The records of one parent, of type `Record`.
+@usableFromInline
+final class TypedPrefetchedRecords<Record>: PrefetchedRecords {
+    @usableFromInline let records: [Record]
+
+    @inlinable
+    init(_ records: [Record]) {
+        self.records = records
+        super.init(recordType: Record.self, count: records.count)
+    }
+
+    override func value<T>(as type: T.Type) -> T? {
+        records as? T
+    }
+}
