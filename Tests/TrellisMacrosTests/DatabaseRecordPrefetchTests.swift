@@ -19,6 +19,7 @@ struct PrefetchAuthor: FetchableRecord, PersistableRecord, Equatable {
     var name: String
 
     static let books = hasMany(PrefetchBook.self, using: ForeignKey(["authorId"])).forKey("books")
+    static let reviews = hasMany(PrefetchReview.self, through: books, using: PrefetchBook.reviews).forKey("reviews")
 }
 
 @DatabaseRecord
@@ -31,6 +32,13 @@ struct PrefetchBook: Codable, FetchableRecord, PersistableRecord, Equatable {
 
     static let publisher = belongsTo(PrefetchPublisher.self, using: ForeignKey(["publisherId"])).forKey("publisher")
     static let reviews = hasMany(PrefetchReview.self, using: ForeignKey(["bookId"])).forKey("reviews")
+    static let siblings = hasMany(PrefetchBook.self, using: ForeignKey(["authorId"], to: ["authorId"])).forKey("siblings")
+}
+
+@DatabaseRecord
+struct PrefetchBookSiblings: FetchableRecord, Equatable {
+    var book: PrefetchBook
+    var siblings: [PrefetchBook]
 }
 
 @DatabaseRecord
@@ -71,6 +79,12 @@ struct PrefetchReviewedBook: FetchableRecord, Equatable {
 struct PrefetchAuthorWithReviewedBooks: FetchableRecord, Equatable {
     var author: PrefetchAuthor
     var books: [PrefetchReviewedBook]
+}
+
+@DatabaseRecord
+struct PrefetchAuthorReviews: FetchableRecord, Equatable {
+    var author: PrefetchAuthor
+    var reviews: [PrefetchReview]
 }
 
 /// A book whose title reads as an integer: its decoding fails.
@@ -202,6 +216,28 @@ struct PrefetchAuthorWithTitles: FetchableRecord, Equatable {
         }
         #expect(infos.map { $0.books.map(\.book.title) } == [["Nautilus", "Around the World"], ["Emma", "Persuasion"], []])
         #expect(infos.map { $0.books.map { $0.reviews.map(\.stars) } } == [[[5, 4], []], [[], [3]], []])
+    }
+
+    @Test func reviewsThroughBooksGoToTheAuthorOfTheirBook() throws {
+        let dbQueue = try makeLibrary()
+        let infos = try dbQueue.read { db in
+            try PrefetchAuthor.including(all: PrefetchAuthor.reviews.order(Column("id"))).order(Column("id"))
+                .asRequest(of: PrefetchAuthorReviews.self).fetchAll(db)
+        }
+        #expect(infos.map { $0.reviews.map(\.id) } == [[1, 2], [3], []])
+        #expect(infos.map { $0.reviews.map(\.stars) } == [[5, 4], [3], []])
+    }
+
+    @Test func parentsWithTheSameLinkGetTheSameBooks() throws {
+        // The books of an author are the siblings of each of them: the
+        // parents of one link value share a group of records.
+        let dbQueue = try makeLibrary()
+        let infos = try dbQueue.read { db in
+            try PrefetchBook.including(all: PrefetchBook.siblings.order(Column("id"))).order(Column("id"))
+                .asRequest(of: PrefetchBookSiblings.self).fetchAll(db)
+        }
+        #expect(infos.map(\.book.id) == [1, 2, 3, 4])
+        #expect(infos.map { $0.siblings.map(\.id) } == [[1, 3], [2, 4], [1, 3], [2, 4]])
     }
 
     @Test func rowsOfTheSameRequestStillHaveTheirPrefetchedRows() throws {

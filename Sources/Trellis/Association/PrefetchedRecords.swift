@@ -24,7 +24,7 @@ public protocol _PrefetchedRecordsDecoding: FetchableRecord {
 }
 
 /// Decodes the records of a to-many association while it is prefetched
-/// (see ``_PrefetchedRecordsDecoding``).
+/// (see `_PrefetchedRecordsDecoding`).
 public struct _PrefetchedRecordsDecoder {
     /// The groups of records of a prefetch with `count` groups.
     @usableFromInline let makeGroups: (_ count: Int) -> PrefetchedRecordGroups
@@ -98,7 +98,7 @@ final class TypedPrefetchedRecordGroups<Record> {
 }
 
 /// The records of a to-many association for one parent row, decoded by the
-/// prefetch (see ``_PrefetchedRecordsDecoding``).
+/// prefetch (see `_PrefetchedRecordsDecoding`).
 @usableFromInline
 class PrefetchedRecords {
     /// The type of the records.

@@ -281,7 +281,7 @@ private enum PrefetchStorage {
     /// Copies in the batch of the query.
     case batch(RowBatch)
     /// The records that the record type of the parents reads from them
-    /// (see ``_PrefetchedRecordsDecoding``), in their groups.
+    /// (see `_PrefetchedRecordsDecoding`), in their groups.
     case records(PrefetchedRecordGroups)
 }
 

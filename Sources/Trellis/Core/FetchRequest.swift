@@ -59,7 +59,7 @@ public struct PreparedRequest {
 
     /// Loads the rows of to-many associations into the fetched rows; the
     /// record type that decodes them, if any, may have the prefetch decode
-    /// its records (see ``_PrefetchedRecordsDecoding``).
+    /// its records (see `_PrefetchedRecordsDecoding`).
     @usableFromInline
     var supplementaryFetch: SupplementaryFetch?
 

@@ -1,7 +1,7 @@
 /// The rows of a to-many association for one parent row (see
 /// ``Row/prefetchedRows``): rows of their own, or positions in the
 /// ``RowBatch`` that the prefetch filled for all parents, or the records
-/// that the prefetch decoded from them (see ``_PrefetchedRecordsDecoding``).
+/// that the prefetch decoded from them (see `_PrefetchedRecordsDecoding`).
 @usableFromInline
 struct PrefetchedRows {
     @usableFromInline
