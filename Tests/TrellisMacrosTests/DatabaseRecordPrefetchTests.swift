@@ -279,6 +279,7 @@ struct PrefetchAuthorWithTitles: FetchableRecord, Equatable {
                 try PrefetchAuthor.including(all: PrefetchAuthor.books).asRequest(of: PrefetchAuthorWithTitles.self).fetchAll(db)
             }
         }
-        #expect("\(error.map { "\($0)" } ?? "")".contains("books"))
+        let message = error.map { "\($0)" } ?? ""
+        #expect(message.contains("the prefetched rows of \"books\" were decoded as [PrefetchBook]"))
     }
 }

@@ -40,13 +40,16 @@ struct PrefetchedRows {
         }
     }
 
-    /// The rows, each a row of its own; nil when the prefetch kept the
-    /// records it decoded from them instead.
-    var rows: [Row]? {
+    /// The rows, each a row of its own, for a reader of the association
+    /// `key` that wants a value of `type`.
+    ///
+    /// - Throws: A ``RowDecodingError`` when the prefetch kept the records
+    ///   it decoded from the rows instead of the rows.
+    func rows(forKey key: String, as type: Any.Type) throws -> [Row] {
         switch storage {
         case .rows(let rows): rows
         case .batch(let batch, let positions): positions.map(batch.row(at:))
-        case .records: nil
+        case .records(let records): throw records.unavailable(as: type, forKey: key)
         }
     }
 

@@ -631,24 +631,28 @@ extension Row {
 
         /// The prefetched rows of the association `key`: the row's own, or
         /// else the first scope's found breadth-first.
+        ///
+        /// The records that a prefetch decoded for the `init(row:)` of a
+        /// record type have no rows: the fetch fails rather than see none.
         public subscript(_ key: String) -> [Row]? {
-            if !row.prefetched.isEmpty, let prefetched = row.prefetched[key] { return rows(of: prefetched, key: key) }
+            guard let prefetched = self[prefetched: key] else { return nil }
+            do {
+                return try prefetched.rows(forKey: key, as: [Row].self)
+            } catch {
+                row.recordDecodingError(error)
+                return nil
+            }
+        }
+
+        /// What the prefetch of the association `key` kept: the row's own,
+        /// or else the first scope's found breadth-first.
+        subscript(prefetched key: String) -> PrefetchedRows? {
+            if !row.prefetched.isEmpty, let prefetched = row.prefetched[key] { return prefetched }
             // The common case, asked for each key a decoder of joined rows
             // does not find in columns: no scope has prefetched rows.
             guard row.layout != nil, !row.root.scopePrefetched.isEmpty else { return nil }
             for scope in row.scopeRowsWithPrefetches {
-                if let prefetched = scope.prefetched[key] { return rows(of: prefetched, key: key) }
-            }
-            return nil
-        }
-
-        /// The rows of `prefetched`. The records that a prefetch decoded
-        /// for the `init(row:)` of a record type have no rows: the fetch
-        /// fails rather than see none.
-        private func rows(of prefetched: PrefetchedRows, key: String) -> [Row]? {
-            if let rows = prefetched.rows { return rows }
-            if let records = prefetched.records {
-                row.recordDecodingError(records.unavailable(as: [Row].self, forKey: key))
+                if let prefetched = scope.prefetched[key] { return prefetched }
             }
             return nil
         }
@@ -718,7 +722,7 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
         }
         let prefetchedRows = self.prefetchedRows
         for key in prefetchedRows.keys.sorted() {
-            let count = prefetchedRows[key]?.count ?? 0
+            let count = prefetchedRows[prefetched: key]?.count ?? 0
             lines.append(indent + "+ \(key): \(count) row" + (count > 1 ? "s" : ""))
         }
     }

@@ -332,13 +332,12 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         if let scope = row.scopes[name] {
             return try decodeRecord(T.self, from: scope, key: key)
         }
-        // The records that the prefetch decoded for the `init(row:)` of a
-        // record that contains this one: the same array type reads them.
-        if !row.prefetched.isEmpty, let records = row.prefetched[name]?.records, let value = records.value(as: T.self) {
-            return value
-        }
-        if let rows = row.prefetchedRows[name] {
-            return try T(from: PrefetchedRowsDecoder(rows: rows, recordType: recordType, codingPath: codingPath + [key]))
+        if let prefetched = row.prefetchedRows[prefetched: name] {
+            // The records that the prefetch decoded for the `init(row:)` of
+            // a record that contains this one: the same array type reads them.
+            if let value = prefetched.records?.value(as: T.self) { return value }
+            return try T(from: PrefetchedRowsDecoder(
+                rows: prefetched.rows(forKey: name, as: T.self), recordType: recordType, codingPath: codingPath + [key]))
         }
         // The scope of a nested association, such as the `country` of
         // `Book.including(required: Book.author.including(optional: Author.country))`.
@@ -372,7 +371,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
                 .decode(T.self)
         } catch let error as RowDecodingError
             where !(T.self is any DatabaseValueConvertible.Type)
-            && (row.scopesTree[name] != nil || row.prefetchedRows[name] != nil)
+            && (row.scopesTree[name] != nil || row.prefetchedRows[prefetched: name] != nil)
         {
             throw RowDecodingError(
                 reason: error.reason,
@@ -400,11 +399,13 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     }
 
     func nestedUnkeyedContainer<Key: CodingKey>(column name: String, key: Key) throws -> any UnkeyedDecodingContainer {
-        guard let rows = row.prefetchedRows[name] else {
+        guard let prefetched = row.prefetchedRows[prefetched: name] else {
             throw DecodingError.keyNotFound(key, DecodingError.Context(
                 codingPath: codingPath, debugDescription: "no prefetched rows for key \"\(name)\" in \(recordType)"))
         }
-        return try PrefetchedRowsDecoder(rows: rows, recordType: recordType, codingPath: codingPath + [key]).unkeyedContainer()
+        return try PrefetchedRowsDecoder(
+            rows: prefetched.rows(forKey: name, as: [Row].self), recordType: recordType, codingPath: codingPath + [key]
+        ).unkeyedContainer()
     }
 
     /// The keyed container of a record: each method turns the key into a
