@@ -36,7 +36,8 @@
 ///
 /// The records of an array property of a struct are decoded by the
 /// prefetch of `including(all:)` as its rows come, straight from the
-/// statement: no row is copied for `init(row:)` to decode later.
+/// statement, from the first fetch on: no row is copied for `init(row:)`
+/// to decode later.
 ///
 /// A struct gets `init(row:)` if it adopts `FetchableRecord`, `encode(to:)`
 /// if it adopts `EncodableRecord`, `PersistableRecord` or

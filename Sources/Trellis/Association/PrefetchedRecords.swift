@@ -4,8 +4,10 @@
 /// rows for `init(row:)` to decode later.
 ///
 /// The `@DatabaseRecord` macro adopts it for the structs it writes
-/// `init(row:)` for: it knows the type of each array property, and the
-/// generated `init(row:)` reads nothing else from those keys.
+/// `init(row:)` for: it knows the type of each array property. Other
+/// record types get the same when a fetch has shown what they read (see
+/// `PrefetchedRecordsPlan`). A fetch whose records read the rows, or
+/// another type, fetches the rows again and decodes them as rows.
 ///
 /// ```swift
 /// extension AuthorInfo: _PrefetchedRecordsDecoding {
@@ -25,34 +27,26 @@ public protocol _PrefetchedRecordsDecoding: FetchableRecord {
 
 /// Decodes the records of a to-many association while it is prefetched
 /// (see `_PrefetchedRecordsDecoding`).
-public struct _PrefetchedRecordsDecoder {
+///
+/// It is shared by the connections that fetch the same record type: its
+/// closure captures nothing but the type of the records.
+public struct _PrefetchedRecordsDecoder: @unchecked Sendable {
     /// The groups of records of a prefetch with `count` groups.
     @usableFromInline let makeGroups: (_ count: Int) -> PrefetchedRecordGroups
 
-    @usableFromInline
-    init(makeGroups: @escaping (_ count: Int) -> PrefetchedRecordGroups) {
-        self.makeGroups = makeGroups
-    }
-
-    /// The decoder of the records of a property of type `[Record]` of
-    /// `Parent`, which its `init(row:)` reads from prefetched rows.
+    /// The decoder of records of type `Record`.
     ///
-    /// Inlined where the macro writes it, so that the decoding and the
-    /// appending of each record are compiled for `Record`.
+    /// Inlined where it is made, so that the decoding and the appending of
+    /// each record are compiled for `Record` when it is known there.
     @inlinable
-    public static func make<Parent, Record: FetchableRecord>(for property: KeyPath<Parent, [Record]>) -> _PrefetchedRecordsDecoder? {
-        _PrefetchedRecordsDecoder { count in
+    init<Record: FetchableRecord>(recordType: Record.Type) {
+        makeGroups = { count in
             let groups = TypedPrefetchedRecordGroups<Record>(count: count)
             return PrefetchedRecordGroups(
                 add: { row, index in
-                    do {
-                        groups.records[index].append(try Record(row: row))
-                        // The failure of a non-throwing accessor of the record.
-                        try row.checkRecordedDecodingError()
-                    } catch let error as RowDecodingError {
-                        // As `init(row:)` of the parent would throw it.
-                        throw error.forRecord(Parent.self, valueType: [Record].self)
-                    }
+                    groups.records[index].append(try Record(row: row))
+                    // The failure of a non-throwing accessor of the record.
+                    try row.checkRecordedDecodingError()
                 },
                 prefetchedRows: { index in
                     PrefetchedRows(records: TypedPrefetchedRecords(groups.records[index]))
@@ -60,11 +54,32 @@ public struct _PrefetchedRecordsDecoder {
         }
     }
 
+    /// The decoder of the records of a property of type `[Record]`, which
+    /// the `init(row:)` of its record reads from prefetched rows.
+    @inlinable
+    public static func make<Parent, Record: FetchableRecord>(for property: KeyPath<Parent, [Record]>) -> _PrefetchedRecordsDecoder? {
+        _PrefetchedRecordsDecoder(recordType: Record.self)
+    }
+
     /// No decoder: a property whose type is not an array of records reads
     /// prefetched rows, if any, in its own way.
     @inlinable
     public static func make<Parent, Value>(for property: KeyPath<Parent, Value>) -> _PrefetchedRecordsDecoder? {
         nil
+    }
+}
+
+/// An array of records, which a prefetch can decode as its rows come: a
+/// Decodable record that reads one from prefetched rows tells its type
+/// through this conformance.
+protocol PrefetchableRecordArray {
+    /// The decoder of the elements.
+    static var prefetchedRecordsDecoder: _PrefetchedRecordsDecoder { get }
+}
+
+extension Array: PrefetchableRecordArray where Element: FetchableRecord {
+    static var prefetchedRecordsDecoder: _PrefetchedRecordsDecoder {
+        _PrefetchedRecordsDecoder(recordType: Element.self)
     }
 }
 
@@ -119,13 +134,15 @@ class PrefetchedRecords {
     }
 
     /// The error of a reader that asks for the rows of these records, or
-    /// for records of another type: the prefetch kept no rows.
+    /// for records of another type: the prefetch kept no rows. The fetch
+    /// that meets it prefetches the rows again (see `PrefetchedRecordsPlan`):
+    /// it reaches the caller only when the rows are read after the fetch.
     @usableFromInline
     func unavailable(as type: Any.Type, forKey key: String) -> RowDecodingError {
         RowDecodingError(
             reason: .columnNotFound,
-            message: "could not decode \(type) - the prefetched rows of \"\(key)\" were decoded as [\(recordType)], "
-                + "as the record type that reads them declares, and not kept")
+            message: "could not decode \(type) - the prefetched rows of \"\(key)\" were decoded as [\(recordType)] "
+                + "by the fetch, and not kept")
     }
 }
 

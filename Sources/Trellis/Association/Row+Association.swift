@@ -50,6 +50,9 @@ extension Row {
             }
             return unsafeDowncast(prefetchedRecords, to: TypedPrefetchedRecords<Record>.self).records
         }
+        if let learning = PrefetchedRecordsLearning.current(for: self, key: key) {
+            learning.learn(_PrefetchedRecordsDecoder(recordType: Record.self), forKey: key)
+        }
         // Inlined, so that the loop is specialized for the record type.
         var records: [Record] = []
         records.reserveCapacity(rows.count)

@@ -172,6 +172,10 @@ public final class Database {
     /// `throwUnreportedDecodingError()`).
     @exclusivity(unchecked) var unreportedDecodingErrors: [(row: ObjectIdentifier, error: any Error)] = []
 
+    /// What the fetch of records that runs learns of the arrays of records
+    /// that they read from prefetched rows (see `PrefetchedRecordsPlan`).
+    @usableFromInline @exclusivity(unchecked) var prefetchedRecordsLearning: PrefetchedRecordsLearning?
+
     /// Whether a statement of the current access stopped with
     /// `SQLITE_INTERRUPT`: see `didEndAccess()`.
     @exclusivity(unchecked) var wasInterrupted = false

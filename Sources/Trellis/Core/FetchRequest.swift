@@ -57,14 +57,13 @@ public struct PreparedRequest {
     @usableFromInline
     var layout: RowLayout?
 
-    /// Loads the rows of to-many associations into the fetched rows; the
-    /// record type that decodes them, if any, may have the prefetch decode
-    /// its records (see `_PrefetchedRecordsDecoding`).
+    /// Loads the rows of to-many associations into the fetched rows, or
+    /// the records that a plan decodes from them.
     @usableFromInline
     var supplementaryFetch: SupplementaryFetch?
 
     @usableFromInline
-    typealias SupplementaryFetch = (Database, [Row], (any _PrefetchedRecordsDecoding.Type)?) throws -> Void
+    typealias SupplementaryFetch = (Database, [Row], PrefetchedRecordsPlan?) throws -> Void
 
     /// The view of a row adapter on the fetched rows, if any.
     @usableFromInline
@@ -166,12 +165,57 @@ extension Database {
             return try fetchAll(prepared.statement, arguments: nil, layout: prepared.layout, assumesColumns: true, decode: decode)
         }
         let rows = try fetchAll(prepared.statement, arguments: nil, layout: prepared.layout, assumesColumns: true) { $0.copy() }
-        try supplementaryFetch(self, rows, recordType as? any _PrefetchedRecordsDecoding.Type)
-        return try rows.map { row in
-            let value = try decode(row)
-            try row.checkRecordedDecodingError()
+        return try withPrefetches(supplementaryFetch, of: rows, recordType: recordType) {
+            try rows.map { row in
+                let value = try decode(row)
+                try row.checkRecordedDecodingError()
+                return value
+            }
+        }
+    }
+
+    /// Runs the prefetches of `rows`, then `decode`.
+    ///
+    /// The prefetches of a fetch of records decode the records that the
+    /// record type is known to read (see ``PrefetchedRecordsPlan``); when
+    /// `decode` fails with them, the rows are prefetched again as rows and
+    /// decoded once more. A fetch that prefetches rows learns which arrays
+    /// of records its records read.
+    @usableFromInline
+    func withPrefetches<T>(
+        _ supplementaryFetch: PreparedRequest.SupplementaryFetch, of rows: [Row], recordType: (any FetchableRecord.Type)?,
+        decode: () throws -> T) throws -> T
+    {
+        guard let recordType else {
+            try supplementaryFetch(self, rows, nil)
+            return try decode()
+        }
+        let plan = PrefetchedRecordsPlan(recordType: recordType)
+        do {
+            try supplementaryFetch(self, rows, plan)
+            if plan.decodedKeys.isEmpty {
+                return try learningPrefetchedRecords(of: recordType, decode)
+            }
+            return try decode()
+        } catch where !plan.decodedKeys.isEmpty {
+            for row in rows { row.forgetPrefetches() }
+            try supplementaryFetch(self, rows, nil)
+            let value = try decode()
+            plan.disableDecodedKeys()
             return value
         }
+    }
+
+    /// Runs `decode`, and keeps what it shows of the arrays of records that
+    /// the records of `recordType` read from prefetched rows.
+    private func learningPrefetchedRecords<T>(of recordType: any FetchableRecord.Type, _ decode: () throws -> T) throws -> T {
+        let learning = PrefetchedRecordsLearning(recordType: recordType)
+        let outer = prefetchedRecordsLearning
+        prefetchedRecordsLearning = learning
+        defer { prefetchedRecordsLearning = outer }
+        let value = try decode()
+        learning.commit()
+        return value
     }
 
     /// Decodes the first row of a prepared request, running its prefetches.
@@ -194,10 +238,11 @@ extension Database {
         else {
             return nil
         }
-        try supplementaryFetch(self, [row], recordType as? any _PrefetchedRecordsDecoding.Type)
-        let value = try decode(row)
-        try row.checkRecordedDecodingError()
-        return value
+        return try withPrefetches(supplementaryFetch, of: [row], recordType: recordType) {
+            let value = try decode(row)
+            try row.checkRecordedDecodingError()
+            return value
+        }
     }
 
     /// Compiles `request` and runs `fetch` with it; compiles and runs it

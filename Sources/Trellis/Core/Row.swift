@@ -392,6 +392,17 @@ public final class Row {
         }
     }
 
+    /// Forgets what the prefetches of the row loaded, and the failures of
+    /// its accessors, before the row is prefetched and decoded again.
+    func forgetPrefetches() {
+        prefetched = [:]
+        scopePrefetched = [:]
+        if recordedDecodingError != nil {
+            recordedDecodingError = nil
+            CurrentAccess.database?.forgetDecodingError(of: ObjectIdentifier(self))
+        }
+    }
+
     /// Throws, and forgets, the first failure of a non-throwing accessor.
     @usableFromInline
     func checkRecordedDecodingError() throws {

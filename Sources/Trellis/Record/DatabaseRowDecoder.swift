@@ -336,6 +336,11 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
             // The records that the prefetch decoded for the `init(row:)` of
             // a record that contains this one: the same array type reads them.
             if let value = prefetched.records?.value(as: T.self) { return value }
+            if let learning = PrefetchedRecordsLearning.current(for: row, key: name),
+               let arrayType = T.self as? any PrefetchableRecordArray.Type
+            {
+                learning.learn(arrayType.prefetchedRecordsDecoder, forKey: name)
+            }
             return try T(from: PrefetchedRowsDecoder(
                 rows: prefetched.rows(forKey: name, as: T.self), recordType: recordType, codingPath: codingPath + [key]))
         }

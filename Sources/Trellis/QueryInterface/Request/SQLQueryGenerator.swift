@@ -24,10 +24,10 @@ struct SQLQueryGenerator {
         if prefetches.isEmpty {
             supplementaryFetch = nil
         } else {
-            supplementaryFetch = { db, rows, recordType in
+            supplementaryFetch = { db, rows, plan in
                 for (path, key, prefetch, childRelation) in prefetches {
                     if path.isEmpty {
-                        try prefetch(db, rows, key, childRelation, recordType?._prefetchedRecordsDecoder(forKey: key))
+                        try prefetch(db, rows, key, childRelation, plan?.decoder(forKey: key))
                         continue
                     }
                     // A to-many association of a joined to-one association:
