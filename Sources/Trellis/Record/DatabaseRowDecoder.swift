@@ -51,6 +51,11 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     /// of the first (a forgotten `including`, or a scope of another name).
     @exclusivity(unchecked) private var keyDecodedFromRow: String?
 
+    /// How the keys of the nested records of the previous records of the
+    /// fetch resolved, for the rows of one shape (see `RowShape`): they
+    /// resolve the same way in each row of that shape.
+    @exclusivity(unchecked) private var nestedKeys = NestedKeyResolutions()
+
     /// The kept keyed container, in a `KeptKeyedContainer` of its key
     /// type, and that key type.
     @exclusivity(unchecked) private var keptContainer: (keyType: ObjectIdentifier, box: AnyObject)?
@@ -114,6 +119,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         keepsContainer = false
         keptContainer = nil
         nestedDecoders = []
+        nestedKeys = NestedKeyResolutions()
     }
 
     @usableFromInline
@@ -325,24 +331,31 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     }
 
     func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, column name: String, key: Key) throws -> T {
+        let valueType = ObjectIdentifier(T.self)
+        if let resolution = nestedKeys.resolution(of: name, valueType: valueType, in: row) {
+            switch resolution {
+            case .scope(let fetchableType):
+                if let scope = row.scopes[name] {
+                    return try decodeNestedRecord(T.self, fetchableType: fetchableType, in: recordType, from: scope,
+                                                  parentPath: codingPath, key: key)
+                }
+            case .row(let fetchableType):
+                return try decodeNestedRecord(T.self, fetchableType: fetchableType, in: recordType, from: row,
+                                              parentPath: codingPath, key: key)
+            }
+        }
         // A column first, then a scope of the same name, as in GRDB.
         if let index = row.index(ofColumn: name) {
             return try decodeColumn(T.self, at: index, column: name, key: key)
         }
         if let scope = row.scopes[name] {
-            return try decodeRecord(T.self, from: scope, key: key)
+            let fetchableType = fetchableTypes.fetchableType(of: T.self)
+            nestedKeys.remember(.scope(fetchableType), of: name, valueType: valueType, in: row)
+            return try decodeNestedRecord(T.self, fetchableType: fetchableType, in: recordType, from: scope,
+                                          parentPath: codingPath, key: key)
         }
         if let prefetched = row.prefetchedRows[prefetched: name] {
-            // The records that the prefetch decoded for the `init(row:)` of
-            // a record that contains this one: the same array type reads them.
-            if let value = prefetched.records?.value(as: T.self) { return value }
-            if let learning = PrefetchedRecordsLearning.current(for: row, key: name),
-               let arrayType = T.self as? any PrefetchableRecordArray.Type
-            {
-                learning.learn(arrayType.prefetchedRecordsDecoder, forKey: name)
-            }
-            return try T(from: PrefetchedRowsDecoder(
-                rows: prefetched.rows(forKey: name, as: T.self), recordType: recordType, codingPath: codingPath + [key]))
+            return try decodePrefetched(T.self, from: prefetched, column: name, key: key)
         }
         // The scope of a nested association, such as the `country` of
         // `Book.including(required: Book.author.including(optional: Author.country))`.
@@ -360,10 +373,31 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
                     + row.associationKeysHint))
         }
         keyDecodedFromRow = name
-        if let fetchableType = fetchableTypes.fetchableType(of: T.self) {
-            return try decodeFetchable(fetchableType, as: T.self, in: recordType, from: row, parentPath: codingPath, key: key)
+        let fetchableType = fetchableTypes.fetchableType(of: T.self)
+        nestedKeys.remember(.row(fetchableType), of: name, valueType: valueType, in: row)
+        return try decodeNestedRecord(T.self, fetchableType: fetchableType, in: recordType, from: row,
+                                      parentPath: codingPath, key: key)
+    }
+
+    /// Decodes the prefetched rows of a to-many association.
+    ///
+    /// A function of its own, so that `decode(_:column:key:)` does not look
+    /// up the metadata of `T?` at each call: it would for the optional
+    /// below, in any branch.
+    @inline(never)
+    private func decodePrefetched<T: Decodable, Key: CodingKey>(
+        _ type: T.Type, from prefetched: PrefetchedRows, column name: String, key: Key) throws -> T
+    {
+        // The records that the prefetch decoded for the `init(row:)` of a
+        // record that contains this one: the same array type reads them.
+        if let value = prefetched.records?.value(as: T.self) { return value }
+        if let learning = PrefetchedRecordsLearning.current(for: row, key: name),
+           let arrayType = T.self as? any PrefetchableRecordArray.Type
+        {
+            learning.learn(arrayType.prefetchedRecordsDecoder, forKey: name)
         }
-        return try decodeWithRowDecoder(T.self, in: recordType, from: row, parentPath: codingPath, key: key)
+        return try T(from: PrefetchedRowsDecoder(
+            rows: prefetched.rows(forKey: name, as: T.self), recordType: recordType, codingPath: codingPath + [key]))
     }
 
     /// Decodes a column. A record that can not be read from it, when the
@@ -576,6 +610,73 @@ private func decodeWithRowDecoder<T: Decodable, Key: CodingKey>(
     _ type: T.Type, in recordType: any FetchableRecord.Type, from row: Row, parentPath: [any CodingKey], key: Key) throws -> T
 {
     try T(from: DatabaseRowDecoder(row: row, recordType: recordType, parentPath: parentPath, key: key))
+}
+
+/// How the keys of nested records resolved in the rows of one shape: the
+/// rows of a statement, or of a batch of copied rows, with one layout of
+/// scopes. Their columns, scopes and prefetched keys are the same, so a
+/// key that names no column resolves the same way in each: to a scope, or
+/// to the row itself (the `book` of `struct BookInfo { var book: Book;
+/// var author: Author }`). The lookups of a column, of scopes and of
+/// prefetched rows, which a key that is not a column goes through before,
+/// then run for the first row only.
+struct NestedKeyResolutions {
+    enum Resolution {
+        /// The scope of the key, decoded as the FetchableRecord type if any.
+        case scope((any FetchableRecord.Type)?)
+        /// The row itself, decoded as the FetchableRecord type if any.
+        case row((any FetchableRecord.Type)?)
+    }
+
+    /// The identity of the columns and the layout of a row: those of its
+    /// statement or of its batch, the window of a scope over them, and the
+    /// scopes inside. Nil for a row with values of its own.
+    private struct RowShape: Equatable {
+        let columns: UnsafeMutableRawPointer
+        let offset: Int
+        let count: Int
+        let layout: ObjectIdentifier?
+
+        init?(_ row: Row) {
+            guard let lookup = row.columnLookup else { return nil }
+            columns = lookup.toOpaque()
+            offset = row.offset
+            count = row.count
+            layout = row.layout.map(ObjectIdentifier.init)
+        }
+    }
+
+    private var shape: RowShape?
+    private var resolutions: [(name: String, valueType: ObjectIdentifier, resolution: Resolution)] = []
+
+    /// How `name` resolved for a value of the type `valueType` in a row of
+    /// the shape of `row`, if it did.
+    mutating func resolution(of name: String, valueType: ObjectIdentifier, in row: Row) -> Resolution? {
+        guard !resolutions.isEmpty else { return nil }
+        // Unwrapped before they are compared: `==` on optionals is generic,
+        // and would look up the metadata of `RowShape?` at each call.
+        guard let shape, let rowShape = RowShape(row), shape == rowShape else {
+            resolutions.removeAll()
+            return nil
+        }
+        for entry in resolutions where entry.valueType == valueType && entry.name == name {
+            return entry.resolution
+        }
+        return nil
+    }
+
+    /// Remembers how `name` resolved for a value of the type `valueType` in
+    /// `row`.
+    mutating func remember(_ resolution: Resolution, of name: String, valueType: ObjectIdentifier, in row: Row) {
+        guard let rowShape = RowShape(row) else { return }
+        if let shape, shape == rowShape {
+            // The resolutions of other keys in rows of this shape stay.
+        } else {
+            shape = rowShape
+            resolutions.removeAll()
+        }
+        resolutions.append((name, valueType, resolution))
+    }
 }
 
 /// Remembers which types are FetchableRecords: the runtime answers such
