@@ -13,10 +13,11 @@ import Foundation
 ///
 /// The decoded records are what the records' `init(row:)` reads when it
 /// reads what was declared or learned. When it reads the rows instead, or
-/// another type, or when any error occurs, the fetch prefetches the rows
-/// again and decodes them as rows, which gives the result or the error a
-/// fetch without decoders gives; the key then gets no decoder any more for
-/// the record type, unless the second fetch failed as well.
+/// another type, or when a record fails to decode (any error but a
+/// `DatabaseError`), the fetch prefetches the rows again and decodes them
+/// as rows, which gives the result or the error a fetch without decoders
+/// gives; the key then gets no decoder any more for the record type,
+/// unless the second attempt failed as well.
 @usableFromInline
 final class PrefetchedRecordsPlan {
     private let recordType: any FetchableRecord.Type

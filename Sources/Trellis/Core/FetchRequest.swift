@@ -177,10 +177,11 @@ extension Database {
     /// Runs the prefetches of `rows`, then `decode`.
     ///
     /// The prefetches of a fetch of records decode the records that the
-    /// record type is known to read (see ``PrefetchedRecordsPlan``); when
-    /// `decode` fails with them, the rows are prefetched again as rows and
-    /// decoded once more. A fetch that prefetches rows learns which arrays
-    /// of records its records read.
+    /// record type is known to read (see `PrefetchedRecordsPlan`); when
+    /// they or `decode` fail with an error other than a `DatabaseError`,
+    /// the rows are prefetched again as rows and decoded once more. A fetch
+    /// that prefetches rows learns which arrays of records its records
+    /// read.
     @usableFromInline
     func withPrefetches<T>(
         _ supplementaryFetch: PreparedRequest.SupplementaryFetch, of rows: [Row], recordType: (any FetchableRecord.Type)?,
@@ -197,7 +198,9 @@ extension Database {
                 return try learningPrefetchedRecords(of: recordType, decode)
             }
             return try decode()
-        } catch where !plan.decodedKeys.isEmpty {
+        } catch where !plan.decodedKeys.isEmpty && !(error is DatabaseError) && !(error is CancellationError) {
+            // A failure of the records, not of the database: an interrupted
+            // or cancelled access, a locked file, fail as they are.
             for row in rows { row.forgetPrefetches() }
             try supplementaryFetch(self, rows, nil)
             let value = try decode()
