@@ -34,12 +34,15 @@ public struct _PrefetchedRecordsDecoder: @unchecked Sendable {
     /// The groups of records of a prefetch with `count` groups.
     @usableFromInline let makeGroups: (_ count: Int) -> PrefetchedRecordGroups
 
-    /// The decoder of records of type `Record`.
+    /// The decoder of records of type `Record`, or nil for a class: parents
+    /// that share a link share their group of records, and each of them
+    /// decodes objects of its own from rows.
     ///
     /// Inlined where it is made, so that the decoding and the appending of
     /// each record are compiled for `Record` when it is known there.
     @inlinable
-    init<Record: FetchableRecord>(recordType: Record.Type) {
+    init?<Record: FetchableRecord>(recordType: Record.Type) {
+        if Record.self is AnyClass { return nil }
         makeGroups = { count in
             let groups = TypedPrefetchedRecordGroups<Record>(count: count)
             return PrefetchedRecordGroups(
@@ -74,11 +77,11 @@ public struct _PrefetchedRecordsDecoder: @unchecked Sendable {
 /// through this conformance.
 protocol PrefetchableRecordArray {
     /// The decoder of the elements.
-    static var prefetchedRecordsDecoder: _PrefetchedRecordsDecoder { get }
+    static var prefetchedRecordsDecoder: _PrefetchedRecordsDecoder? { get }
 }
 
 extension Array: PrefetchableRecordArray where Element: FetchableRecord {
-    static var prefetchedRecordsDecoder: _PrefetchedRecordsDecoder {
+    static var prefetchedRecordsDecoder: _PrefetchedRecordsDecoder? {
         _PrefetchedRecordsDecoder(recordType: Element.self)
     }
 }

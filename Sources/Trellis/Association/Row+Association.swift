@@ -50,8 +50,10 @@ extension Row {
             }
             return unsafeDowncast(prefetchedRecords, to: TypedPrefetchedRecords<Record>.self).records
         }
-        if let learning = PrefetchedRecordsLearning.current(for: self, key: key) {
-            learning.learn(_PrefetchedRecordsDecoder(recordType: Record.self), forKey: key)
+        if let learning = PrefetchedRecordsLearning.current(for: self, key: key),
+           let decoder = _PrefetchedRecordsDecoder(recordType: Record.self)
+        {
+            learning.learn(decoder, forKey: key)
         }
         // Inlined, so that the loop is specialized for the record type.
         var records: [Record] = []

@@ -392,9 +392,9 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         // record that contains this one: the same array type reads them.
         if let value = prefetched.records?.value(as: T.self) { return value }
         if let learning = PrefetchedRecordsLearning.current(for: row, key: name),
-           let arrayType = T.self as? any PrefetchableRecordArray.Type
+           let arrayType = T.self as? any PrefetchableRecordArray.Type, let decoder = arrayType.prefetchedRecordsDecoder
         {
-            learning.learn(arrayType.prefetchedRecordsDecoder, forKey: name)
+            learning.learn(decoder, forKey: name)
         }
         return try T(from: PrefetchedRowsDecoder(
             rows: prefetched.rows(forKey: name, as: T.self), recordType: recordType, codingPath: codingPath + [key]))

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import Trellis
 
@@ -62,6 +63,32 @@ private struct PickyBook: FetchableRecord {
         if title == "Beowulf" {
             throw RowDecodingError(reason: .valueMismatch, message: "no epic poems")
         }
+    }
+}
+
+/// A book as an object: each parent decodes objects of its own.
+private final class BookObject: FetchableRecord {
+    let title: String
+
+    init(row: Row) throws {
+        title = row["title"]
+    }
+}
+
+private struct AuthorWithBookObjects: FetchableRecord {
+    var books: [BookObject]
+
+    init(row: Row) throws {
+        books = try row.decode(forKey: "writtenBooks")
+    }
+}
+
+/// A record whose books are filtered by a function that counts its calls.
+private struct CountedAuthor: FetchableRecord {
+    var titles: [String]
+
+    init(row: Row) throws {
+        titles = try row.decode([Book].self, forKey: "writtenBooks").map(\.title)
     }
 }
 
@@ -131,6 +158,54 @@ private struct PickyBook: FetchableRecord {
         }
         let again = try dbQueue.read { db in try withoutPoems.fetchAll(db) }
         #expect(again.map(\.books.count).sorted() == [0, 0, 2, 2])
+    }
+
+    @Test func parentsThatShareTheirBooksGetObjectsOfTheirOwn() throws {
+        // Victor Hugo comes once per book of his: his rows share their
+        // link, and so their prefetched rows, but not the objects.
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let request = Person.joining(required: Person.writtenBooks.filter(Column("authorId") == 1))
+            .including(all: Person.writtenBooks)
+            .asRequest(of: AuthorWithBookObjects.self)
+        for _ in 0..<3 {
+            let authors = try dbQueue.read { db in try request.fetchAll(db) }
+            #expect(authors.count == 2)
+            #expect(authors.map { $0.books.map(\.title).sorted() } == [
+                ["Les Misérables", "Notre-Dame de Paris"], ["Les Misérables", "Notre-Dame de Paris"],
+            ])
+            #expect(authors[0].books[0] !== authors[1].books[0])
+        }
+    }
+
+    @Test func aDatabaseErrorOfThePrefetchIsNotRetried() throws {
+        let dbQueue = try LibraryFixture.makeDatabase()
+        let calls = Mutex(0)
+        try dbQueue.write { db in
+            db.add(function: DatabaseFunction("checkedYear", argumentCount: 1) { values in
+                let count = calls.withLock { count in
+                    count += 1
+                    return count
+                }
+                // The prefetch of the third fetch fails.
+                if count > 10 { throw DatabaseError(message: "no more years") }
+                return values[0]
+            })
+        }
+        let request = Person.including(all: Person.writtenBooks.filter(sql: "checkedYear(year) > 0"))
+            .asRequest(of: CountedAuthor.self)
+        // The first fetch learns that the books are read as records; the
+        // second decodes them as the prefetch reads them.
+        for _ in 0..<2 {
+            let authors = try dbQueue.read { db in try request.fetchAll(db) }
+            #expect(authors.map(\.titles.count).sorted() == [0, 1, 2, 2])
+        }
+        #expect(calls.withLock { $0 } == 10)
+        #expect(throws: DatabaseError.self) {
+            try dbQueue.read { db in try request.fetchAll(db) }
+        }
+        // The failed prefetch ran once: its query stopped at the failing
+        // call, and was not run again.
+        #expect(calls.withLock { $0 } == 11)
     }
 
     @Test func rowsOfARequestThatRecordsLearnedKeepTheirPrefetchedRows() throws {
