@@ -23,8 +23,9 @@ final class PrefetchedRecordsPlan {
     private let recordType: any FetchableRecord.Type
     private let declared: (any _PrefetchedRecordsDecoding.Type)?
 
-    /// The keys whose records the prefetch decoded.
-    private(set) var decodedKeys: [String] = []
+    /// The keys given a decoder: the prefetch decodes their records, unless
+    /// their rows have prefetched rows in turn (it copies those rows).
+    private(set) var keysWithDecoders: [String] = []
 
     @usableFromInline
     init(recordType: any FetchableRecord.Type) {
@@ -44,15 +45,15 @@ final class PrefetchedRecordsPlan {
         case nil:
             decoder = declared?._prefetchedRecordsDecoder(forKey: key)
         }
-        if decoder != nil { decodedKeys.append(key) }
+        if decoder != nil { keysWithDecoders.append(key) }
         return decoder
     }
 
-    /// Gives no decoder any more to the keys whose records this fetch
-    /// decoded: its records read them otherwise.
+    /// Gives no decoder any more to the keys given one in this fetch: its
+    /// records read them otherwise.
     @usableFromInline
-    func disableDecodedKeys() {
-        for key in decodedKeys {
+    func disableKeysWithDecoders() {
+        for key in keysWithDecoders {
             PrefetchedRecordsRegistry.shared.disable(ObjectIdentifier(recordType), key: key)
         }
     }

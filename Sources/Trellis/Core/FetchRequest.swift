@@ -194,17 +194,17 @@ extension Database {
         let plan = PrefetchedRecordsPlan(recordType: recordType)
         do {
             try supplementaryFetch(self, rows, plan)
-            if plan.decodedKeys.isEmpty {
+            if plan.keysWithDecoders.isEmpty {
                 return try learningPrefetchedRecords(of: recordType, decode)
             }
             return try decode()
-        } catch where !plan.decodedKeys.isEmpty && !(error is DatabaseError) && !(error is CancellationError) {
+        } catch where !plan.keysWithDecoders.isEmpty && !(error is DatabaseError) && !(error is CancellationError) {
             // A failure of the records, not of the database: an interrupted
             // or cancelled access, a locked file, fail as they are.
             for row in rows { row.forgetPrefetches() }
             try supplementaryFetch(self, rows, nil)
             let value = try decode()
-            plan.disableDecodedKeys()
+            plan.disableKeysWithDecoders()
             return value
         }
     }
