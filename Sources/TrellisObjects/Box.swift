@@ -83,27 +83,35 @@ public final class Box<T: Entity>: @unchecked Sendable {
         let putObject = identity.map(ObjectIdentifier.init)
         if let putObject { context.begin(putObject) }
         defer { if let putObject { context.end(putObject) } }
-        // The targets put below may have the type of the entity.
+        // The targets put below may have the type of the entity: they get
+        // an encoder of their own.
         let shared = state.encoder
-        let encoded = shared.isInUse ? EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey) : shared
+        if shared.isInUse {
+            try write(&entity, identity: identity, db: db, context: context,
+                      encoder: EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey))
+        } else {
+            try write(&entity, identity: identity, db: db, context: context, encoder: shared)
+        }
+    }
+
+    /// Writes `entity` with `encoded`, the encoder of the put, which the
+    /// caller keeps alive: given as an argument, it costs no retain here.
+    private func write(_ entity: inout T, identity: AnyObject?, db: Database, context: PutContext, encoder encoded: EntityEncoder) throws {
         encoded.isInUse = true
         defer {
             encoded.removeAll()
             encoded.isInUse = false
         }
         try encoded.encode(entity, with: coding)
-        // The relations are read by index, not as elements: an element
-        // copies its two names too, with a retain of each.
-        var hasRelationWithoutTargetId = false
-        for index in encoded.toOnes.indices {
-            let relation = encoded.toOnes[index].relation
+        if encoded.hasToOneLoadError {
             // A load that `target` could not throw is reported here.
-            if let error = relation.takeLoadError() { throw error }
-            if relation.targetId == nil { hasRelationWithoutTargetId = true }
+            for index in encoded.toOnes.indices {
+                if let error = encoded.toOnes[index].relation.takeLoadError() { throw error }
+            }
         }
         var cycle = false
         var hadUnsavedTargets = false
-        if hasRelationWithoutTargetId {
+        if encoded.hasToOneWithoutTargetId {
             for index in encoded.toOnes.indices {
                 let relation = encoded.toOnes[index].relation
                 guard relation.targetId == nil else { continue }
@@ -210,7 +218,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     ///   `DatabaseError` if SQLite fails.
     public func all() throws -> [T] {
         try readTable(orIfMissing: []) { db in
-            try decodeAll(db.cachedStatement(sql: table.selectAllSQL(db)))
+            try decodeAll(db.cachedStatement(sql: table.selectAllSQL))
         }
     }
 
@@ -453,7 +461,16 @@ public final class Box<T: Entity>: @unchecked Sendable {
     @inline(__always)
     func withDecoder<R>(reading statement: Statement?, _ body: (EntityDecoder) throws -> R) throws -> R {
         let shared = state.decoder
-        let decoder = shared.isInUse ? EntityDecoder(plan: state.decodingPlan, link: store.link, entityType: T.self) : shared
+        if shared.isInUse {
+            return try Self.decode(with: EntityDecoder(plan: state.decodingPlan, link: store.link, entityType: T.self), reading: statement, body)
+        }
+        return try Self.decode(with: shared, reading: statement, body)
+    }
+
+    /// Runs `body` with `decoder`, which the caller keeps alive: given as
+    /// an argument, it costs no retain here.
+    @inline(__always)
+    private static func decode<R>(with decoder: EntityDecoder, reading statement: Statement?, _ body: (EntityDecoder) throws -> R) throws -> R {
         decoder.begin(statement)
         defer { decoder.end() }
         return try body(decoder)

@@ -85,9 +85,8 @@ final class EntityDecoder: Decoder {
     private func checkColumns(of statement: Unretained<Statement>) {
         // The same array when the statement is the one of the previous
         // fetch: comparing it costs no more than comparing references.
-        let statementColumns = statement.read { $0.columnNames }
-        if statementColumns != indexedColumns {
-            indexedColumns = statementColumns
+        if !statement.read({ $0.hasColumnNames(indexedColumns) }) {
+            indexedColumns = statement.read { $0.columnNames }
             columns.removeAll(keepingCapacity: true)
         }
     }

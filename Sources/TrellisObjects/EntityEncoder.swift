@@ -20,7 +20,13 @@ final class EntityEncoder: Encoder {
     /// `columns`, until the encoding ends and drops the others.
     @exclusivity(unchecked) private var columnCount = 0
     @exclusivity(unchecked) var values: [DatabaseValue] = []
-    @exclusivity(unchecked) var toOnes: [(property: String, column: String, relation: any AnyToOne)] = []
+    @exclusivity(unchecked) private(set) var toOnes: [(property: String, column: String, relation: any AnyToOne)] = []
+    /// Whether a `ToOne` relation of the encoded object has no target id:
+    /// its target, if any, is not stored yet.
+    @exclusivity(unchecked) private(set) var hasToOneWithoutTargetId = false
+    /// Whether a `ToOne` relation of the encoded object failed a load that
+    /// it could not throw (see ``ToOne/target``): the put throws its error.
+    @exclusivity(unchecked) private(set) var hasToOneLoadError = false
     @exclusivity(unchecked) var toManys: [(property: String, relation: any AnyToMany)] = []
     let plan: PropertyPlan
     /// The number of properties encoded as generic values so far.
@@ -84,6 +90,19 @@ final class EntityEncoder: Encoder {
         Self.empty(&values)
         Self.empty(&toOnes)
         Self.empty(&toManys)
+        hasToOneWithoutTargetId = false
+        hasToOneLoadError = false
+    }
+
+    /// Appends the column of a `ToOne` relation, and the relation. Its
+    /// state is read here, once, where the put would otherwise read it
+    /// back from the array, with a retain of the relation for each read.
+    func appendToOne(_ property: String, _ column: String, _ relation: any AnyToOne) {
+        let targetId = relation.targetId
+        append(column, targetId.map { Int64(bitPattern: $0).databaseValue } ?? .null)
+        if targetId == nil { hasToOneWithoutTargetId = true }
+        if relation.hasLoadError { hasToOneLoadError = true }
+        toOnes.append((property, column, relation))
     }
 
     /// Empties `array` and keeps its storage. An entity has a few columns:
@@ -176,8 +195,7 @@ final class EntityEncoder: Encoder {
                     try value.encode(to: encoder)
                     guard let toOne = encoder.receivedToOne else { throw mismatch(value, property) }
                     encoder.receivedToOne = nil
-                    encoder.append(property.column, toOne.targetId.map { Int64(bitPattern: $0).databaseValue } ?? .null)
-                    encoder.toOnes.append((property.key, property.column, toOne))
+                    encoder.appendToOne(property.key, property.column, toOne)
                 case .toMany(let relationType):
                     guard let toMany = relationType.relation(in: value) else { throw mismatch(value, property) }
                     encoder.toManys.append((property.key, toMany))

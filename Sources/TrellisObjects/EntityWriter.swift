@@ -83,9 +83,7 @@ public struct EntityWriter {
     /// - Throws: Never: the relation is written with the object.
     public func writeRelation<Target: Entity & AnyObject>(_ relation: ToOne<Target>, to property: String) throws {
         encoder.read { encoder in
-            let column = encoder.columnOfNextRelation(property)
-            encoder.append(column, relation.targetId.map { Int64(bitPattern: $0).databaseValue } ?? .null)
-            encoder.toOnes.append((property, column, relation))
+            encoder.appendToOne(property, encoder.columnOfNextRelation(property), relation)
         }
     }
 

@@ -207,6 +207,8 @@ protocol AnyToOne: AnyObject {
     func putUnsavedTarget(_ db: Database, store: Store, context: PutContext) throws -> Bool
     /// Whether the target is set and not stored yet.
     var hasUnsavedTarget: Bool { get }
+    /// Whether a load that ``ToOne/target`` could not throw failed.
+    var hasLoadError: Bool { get }
     /// The error of a load that ``ToOne/target`` could not throw, which the
     /// relation then forgets.
     func takeLoadError() -> (any Error)?
@@ -222,6 +224,8 @@ extension ToOne: AnyToOne {
     }
 
     var hasUnsavedTarget: Bool { unsavedTarget != nil }
+
+    var hasLoadError: Bool { loadError != nil }
 
     func takeLoadError() -> (any Error)? {
         guard let error = loadError else { return nil }

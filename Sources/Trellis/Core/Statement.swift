@@ -162,6 +162,14 @@ public final class Statement {
         sqlite3_finalize(sqliteStatement)
     }
 
+    /// Whether the names of the columns are `names`. Where `names` is the
+    /// array that ``columnNames`` gave before, the comparison costs no
+    /// more than comparing references, and no retain of the array.
+    package func hasColumnNames(_ names: [String]) -> Bool {
+        if let known = _columnNames { return known == names }
+        return columnNames == names
+    }
+
     /// The names of the columns, from left to right.
     public var columnNames: [String] {
         if let names = _columnNames { return names }
