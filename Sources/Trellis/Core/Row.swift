@@ -417,13 +417,16 @@ public final class Row {
 
     /// The row of the scope at `treeIndex` in `layout.scopesTree`.
     func scopedRow(at treeIndex: Int, of layout: RowLayout) -> Row {
+        // The scope row that an earlier row of the fetch made, found
+        // before anything else is read: a copy of the scope, or a binding
+        // of the reuse, would cost retains for each record read.
+        if let row = reuse?.scopeRow(at: treeIndex) { return row }
         let scope = layout.scopesTree[treeIndex]
         // A reuse shared by copied rows keeps no scope rows: they are not
         // windows over one statement.
         guard let reuse, treeIndex < reuse.scopeRows.count else {
             return scopedRow(range: scope.range, layout: scope.layout)
         }
-        if let row = reuse.scopeRows[treeIndex] { return row }
         let row = scopedRow(range: scope.range, layout: scope.layout)
         row.reuse = RowReuse(scopeCount: scope.layout?.scopesTree.count ?? 0)
         reuse.scopeRows[treeIndex] = row
@@ -435,7 +438,20 @@ public final class Row {
     /// tree lists the scopes of the row first.
     @usableFromInline
     func nearestScope(forKey key: String) -> Row? {
-        guard let layout, let index = layout.scopesTree.firstIndex(where: { $0.key == key }) else { return nil }
+        guard let index = layout?.scopesTree.firstIndex(where: { $0.key == key }) else { return nil }
+        if let row = reuse?.scopeRow(at: index) { return row }
+        guard let layout else { return nil }
+        return scopedRow(at: index, of: layout)
+    }
+
+    /// The row of the scope `key`, or nil when there is no such scope:
+    /// `scopes[key]`, without the view and its references.
+    @usableFromInline
+    func scope(forKey key: String) -> Row? {
+        // The scopes lead the tree: their indexes are the same in both.
+        guard let index = layout?.scopes.firstIndex(where: { $0.key == key }) else { return nil }
+        if let row = reuse?.scopeRow(at: index) { return row }
+        guard let layout else { return nil }
         return scopedRow(at: index, of: layout)
     }
 

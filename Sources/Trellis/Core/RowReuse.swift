@@ -37,6 +37,13 @@ final class RowReuse {
         RowReuse(scopeCount: 0)
     }
 
+    /// The scope row at `treeIndex` in the layout's `scopesTree`, if an
+    /// earlier row of the fetch made it.
+    @inline(__always)
+    func scopeRow(at treeIndex: Int) -> Row? {
+        treeIndex < scopeRows.count ? scopeRows[treeIndex] : nil
+    }
+
     /// The object kept for `key`, if any.
     @usableFromInline
     func object(forKey key: ObjectIdentifier) -> (any RowReusable)? {

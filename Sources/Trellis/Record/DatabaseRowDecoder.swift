@@ -89,6 +89,15 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     @usableFromInline
     var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
 
+    /// Runs `body` with the decoded row, which is not retained for the
+    /// call: the decoder keeps it, and only replaces it between records
+    /// (see `reused(for:recordType:)`). A retained row cost a retain and a
+    /// release for each column that a call reads.
+    @inline(__always)
+    private func withRow<T>(_ body: (Row) throws -> T) rethrows -> T {
+        try Unmanaged.passUnretained(row)._withUnsafeGuaranteedRef(body)
+    }
+
     @usableFromInline
     var userInfo: [CodingUserInfoKey: Any] { recordType.databaseDecodingUserInfo }
 
@@ -262,42 +271,45 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     }
 
     func bool(column name: String) throws -> Bool {
-        try row.fastBool(atIndex: index(ofColumn: name, type: Bool.self), record: recordType)
+        let index = try index(ofColumn: name, type: Bool.self)
+        return try withRow { try $0.fastBool(atIndex: index, record: recordType) }
     }
 
     func boolIfPresent(column name: String) throws -> Bool? {
         guard let index = presentIndex(ofColumn: name) else { return nil }
-        return try row.fastBool(atIndex: index, record: recordType)
+        return try withRow { try $0.fastBool(atIndex: index, record: recordType) }
     }
 
     func string(column name: String) throws -> String {
-        try row.fastString(atIndex: index(ofColumn: name, type: String.self), record: recordType)
+        let index = try index(ofColumn: name, type: String.self)
+        return try withRow { try $0.fastString(atIndex: index, record: recordType) }
     }
 
     func stringIfPresent(column name: String) throws -> String? {
         guard let index = presentIndex(ofColumn: name) else { return nil }
-        return try row.fastString(atIndex: index, record: recordType)
+        return try withRow { try $0.fastString(atIndex: index, record: recordType) }
     }
 
     /// A `Double`, or a `Float` (`valueType`), as errors name it.
     func double(column name: String, as valueType: Any.Type = Double.self) throws -> Double {
-        try row.fastDouble(atIndex: index(ofColumn: name, type: valueType), record: recordType, as: valueType)
+        let index = try index(ofColumn: name, type: valueType)
+        return try withRow { try $0.fastDouble(atIndex: index, record: recordType, as: valueType) }
     }
 
     func doubleIfPresent(column name: String, as valueType: Any.Type = Double.self) throws -> Double? {
         guard let index = presentIndex(ofColumn: name) else { return nil }
-        return try row.fastDouble(atIndex: index, record: recordType, as: valueType)
+        return try withRow { try $0.fastDouble(atIndex: index, record: recordType, as: valueType) }
     }
 
     // MARK: Other values, nested records, associations
 
     func contains(column name: String) -> Bool {
-        row.index(ofColumn: name) != nil || row.scopes[name] != nil || row.prefetched[name] != nil
+        row.index(ofColumn: name) != nil || row.scope(forKey: name) != nil || row.prefetched[name] != nil
     }
 
     func decodeNil(column name: String) -> Bool {
         if let index = row.index(ofColumn: name) { return row.hasNull(atIndex: index) }
-        if let scope = row.scopes[name] { return !scope.containsNonNullValue }
+        if let scope = row.scope(forKey: name) { return !scope.containsNonNullValue }
         if row.prefetched[name] != nil { return false }
         return true
     }
@@ -307,7 +319,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
             if row.hasNull(atIndex: index) { return nil }
             return try decodeColumn(T.self, at: index, column: name, key: key)
         }
-        if let scope = row.scopes[name] {
+        if let scope = row.scope(forKey: name) {
             if !scope.containsNonNullValue { return nil }
             return try decodeRecord(T.self, from: scope, key: key)
         }
@@ -332,23 +344,25 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
 
     func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, column name: String, key: Key) throws -> T {
         let valueType = ObjectIdentifier(T.self)
-        if let resolution = nestedKeys.resolution(of: name, valueType: valueType, in: row) {
+        if let resolution = withRow({ nestedKeys.resolution(of: name, valueType: valueType, in: $0) }) {
             switch resolution {
             case .scope(let fetchableType):
-                if let scope = row.scopes[name] {
+                if let scope = withRow({ $0.scope(forKey: name) }) {
                     return try decodeNestedRecord(T.self, fetchableType: fetchableType, in: recordType, from: scope,
                                                   parentPath: codingPath, key: key)
                 }
             case .row(let fetchableType):
-                return try decodeNestedRecord(T.self, fetchableType: fetchableType, in: recordType, from: row,
-                                              parentPath: codingPath, key: key)
+                return try withRow { row in
+                    try decodeNestedRecord(T.self, fetchableType: fetchableType, in: recordType, from: row,
+                                           parentPath: codingPath, key: key)
+                }
             }
         }
         // A column first, then a scope of the same name, as in GRDB.
         if let index = row.index(ofColumn: name) {
             return try decodeColumn(T.self, at: index, column: name, key: key)
         }
-        if let scope = row.scopes[name] {
+        if let scope = row.scope(forKey: name) {
             let fetchableType = fetchableTypes.fetchableType(of: T.self)
             nestedKeys.remember(.scope(fetchableType), of: name, valueType: valueType, in: row)
             return try decodeNestedRecord(T.self, fetchableType: fetchableType, in: recordType, from: scope,
@@ -431,7 +445,7 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         keyedBy type: NestedKey.Type, column name: String, key: Key) -> KeyedDecodingContainer<NestedKey>
     {
         let nestedDecoder = DatabaseRowDecoder(
-            row: row.scopes[name] ?? row, recordType: recordType, parentPath: codingPath, key: key)
+            row: row.scope(forKey: name) ?? row, recordType: recordType, parentPath: codingPath, key: key)
         // The container does not retain its decoder.
         nestedDecoders.append(nestedDecoder)
         return KeyedDecodingContainer(KeyedContainer<NestedKey>(decoder: nestedDecoder))
