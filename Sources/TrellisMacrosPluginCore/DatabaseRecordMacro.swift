@@ -83,7 +83,15 @@ public struct DatabaseRecordMacro: ExtensionMacro, MemberMacro {
         if case .class(isFinal: false) = record.kind {
             signature += "required "
         }
-        signature += "init(row: Row) throws"
+        // A struct borrows its row: the fetch keeps it, and passes it
+        // without the retain and the release that an initializer's owned
+        // argument costs. A class keeps the convention of the initializers
+        // it may override or be overridden by (`Record`'s).
+        if case .class = record.kind {
+            signature += "init(row: Row) throws"
+        } else {
+            signature += "init(row: __shared Row) throws"
+        }
         let decoded = record.properties.filter { !$0.isConstantWithValue }
         guard !decoded.isEmpty else { return "\(signature) {\n}" }
         // The columns of the properties, in the order of the reads: a row

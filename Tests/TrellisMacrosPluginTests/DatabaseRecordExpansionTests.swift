@@ -47,7 +47,7 @@ import TrellisMacrosPluginCore
                     static let score = Column("player_score")
                 }
 
-                init(row: Row) throws {
+                init(row: __shared Row) throws {
                     var reader = RecordRowReader<Self>(row: row, columns: ["id", "name", "player_score"])
                     self.id = try reader.decodeIfPresent(forKey: "id")
                     self.name = try reader.decode(forKey: "name")
@@ -81,7 +81,7 @@ import TrellisMacrosPluginCore
             }
 
             extension BookInfo: Trellis._PrefetchedRecordsDecoding {
-                public init(row: Row) throws {
+                public init(row: __shared Row) throws {
                     var reader = RecordRowReader<Self>(row: row, columns: ["book", "author", "reviews"])
                     self.book = try reader.decode(forKey: "book")
                     self.author = try reader.decodeIfPresent(forKey: "author")
@@ -139,7 +139,7 @@ import TrellisMacrosPluginCore
                     static let b = Column("b")
                 }
 
-                init(row: Row) throws {
+                init(row: __shared Row) throws {
                     var reader = RecordRowReader<Self>(row: row, columns: ["id", "full_name", "default", "a", "b"])
                     self.id = try reader.decode(forKey: "id")
                     self.fullName = try reader.decode(forKey: "full_name")

@@ -444,6 +444,18 @@ public final class Row {
         return scopedRow(at: index, of: layout)
     }
 
+    /// The row of ``nearestScope(forKey:)``, unretained, when an earlier
+    /// row of the fetch made it: the reuse of this row keeps it while this
+    /// row is current. A nested record decodes from it without the retain
+    /// and the release of a returned row.
+    @usableFromInline
+    func reusedNearestScope(forKey key: String) -> Unmanaged<Row>? {
+        guard let index = layout?.scopesTree.firstIndex(where: { $0.key == key }), let row = reuse?.scopeRow(at: index) else {
+            return nil
+        }
+        return .passUnretained(row)
+    }
+
     /// The row of the scope `key`, or nil when there is no such scope:
     /// `scopes[key]`, without the view and its references.
     @usableFromInline

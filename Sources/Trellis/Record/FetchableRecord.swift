@@ -23,7 +23,7 @@ public protocol FetchableRecord {
     /// - Throws: A `RowDecodingError` or `DecodingError` if a value is missing
     ///   or cannot be converted; an implementation should throw, not stop the
     ///   program, for a row it cannot decode.
-    init(row: Row) throws
+    init(row: __shared Row) throws
 
     /// The user info of the decoder of Decodable records. Declare it as
     /// `[CodingUserInfoKey: Any]`, or the compiler may miss it.
@@ -112,7 +112,7 @@ extension FetchableRecord where Self: Decodable {
     ///   missing, or if a value cannot be converted to the type of its
     ///   property.
     @inlinable
-    public init(row: Row) throws {
+    public init(row: __shared Row) throws {
         self = try Self.decode(from: row)
     }
 }

@@ -172,7 +172,7 @@ public struct RecordRowReader<Record: FetchableRecord> {
     @inlinable
     public mutating func decode<Value: FetchableRecord>(forKey key: String) throws -> Value {
         position &+= 1
-        return try Value(row: nestedRow(Value.self, forKey: key))
+        return try decodeNested(Value.self, forKey: key)
     }
 
     /// Reads a nested record that is also Decodable: from JSON text in the
@@ -187,7 +187,7 @@ public struct RecordRowReader<Record: FetchableRecord> {
         if row.index(ofColumn: key) != nil {
             return try decodeDecodable(Value.self, forKey: key)
         }
-        return try Value(row: nestedRow(Value.self, forKey: key))
+        return try decodeNested(Value.self, forKey: key)
     }
 
     /// Reads the records of a prefetched to-many association.
@@ -356,13 +356,28 @@ public struct RecordRowReader<Record: FetchableRecord> {
         return error.forRecord(Record.self)
     }
 
-    /// The row of a nested record: the scope of its key, or the row itself
-    /// for one key only.
-    @usableFromInline
-    mutating func nestedRow(_ type: Any.Type, forKey key: String) throws -> Row {
-        if let scope = row.nearestScope(forKey: key) {
-            return scope
+    /// A nested record: from the scope of its key, or else from the row
+    /// itself, for one key only. The rows are given to `init(row:)`
+    /// without a retain where they can be: the scope row that the fetch
+    /// reuses, which the row keeps, and the row itself.
+    @inlinable
+    mutating func decodeNested<Value: FetchableRecord>(_ type: Value.Type, forKey key: String) throws -> Value {
+        if let scope = row.reusedNearestScope(forKey: key) {
+            return try scope._withUnsafeGuaranteedRef { try Value(row: $0) }
         }
+        if let scope = row.nearestScope(forKey: key) {
+            return try Value(row: scope)
+        }
+        try readRow(forKey: key)
+        return try Value(row: row)
+    }
+
+    /// Records that the nested record of `key` reads the row itself.
+    ///
+    /// - Throws: A ``RowDecodingError`` if a nested record of another key
+    ///   reads it already.
+    @usableFromInline
+    mutating func readRow(forKey key: String) throws {
         if let first = keyReadingRow, first != key {
             throw RowDecodingError(
                 reason: .columnNotFound,
@@ -370,7 +385,6 @@ public struct RecordRowReader<Record: FetchableRecord> {
                     + row.associationKeysHint)
         }
         keyReadingRow = key
-        return row
     }
 
     // Inlinable, so that the loop over the rows is specialized for the
