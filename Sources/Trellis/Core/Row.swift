@@ -450,9 +450,20 @@ public final class Row {
     /// and the release of a returned row.
     @usableFromInline
     func reusedNearestScope(forKey key: String) -> Unmanaged<Row>? {
-        guard let index = layout?.scopesTree.firstIndex(where: { $0.key == key }), let row = reuse?.scopeRow(at: index) else {
-            return nil
-        }
+        guard let index = layout?.scopesTree.firstIndex(where: { $0.key == key }) else { return nil }
+        return reusedScopeRow(at: index)
+    }
+
+    /// The row of ``scope(forKey:)``, unretained, when an earlier row of
+    /// the fetch made it (see ``reusedNearestScope(forKey:)``).
+    func reusedScope(forKey key: String) -> Unmanaged<Row>? {
+        // The scopes lead the tree: their indexes are the same in both.
+        guard let index = layout?.scopes.firstIndex(where: { $0.key == key }) else { return nil }
+        return reusedScopeRow(at: index)
+    }
+
+    private func reusedScopeRow(at treeIndex: Int) -> Unmanaged<Row>? {
+        guard let row = reuse?.scopeRow(at: treeIndex) else { return nil }
         return .passUnretained(row)
     }
 

@@ -44,11 +44,13 @@ final class RowReuse {
         treeIndex < scopeRows.count ? scopeRows[treeIndex] : nil
     }
 
-    /// The object kept for `key`, if any.
+    /// The object kept for `key`, if any, unretained: the reuse keeps it
+    /// until the fetch ends. A retained object would cost a retain and a
+    /// release for each record that a fetch decodes with it.
     @usableFromInline
-    func object(forKey key: ObjectIdentifier) -> (any RowReusable)? {
-        for entry in objects where entry.key == key {
-            return entry.object
+    func object(forKey key: ObjectIdentifier) -> Unmanaged<AnyObject>? {
+        for index in objects.indices where objects[index].key == key {
+            return .passUnretained(objects[index].object)
         }
         return nil
     }

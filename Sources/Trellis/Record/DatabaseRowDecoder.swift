@@ -104,23 +104,29 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
     /// The decoder that the rows of a fetch share for `recordType`, or nil
     /// when the row is not stepped by a fetch, or when the decoder is busy
     /// decoding an enclosing record.
+    ///
+    /// The decoder is not retained: the row's reuse keeps it until the
+    /// fetch ends.
     @usableFromInline
-    static func reused<Record: FetchableRecord>(for row: Row, recordType: Record.Type) -> DatabaseRowDecoder? {
+    static func reused<Record: FetchableRecord>(for row: Row, recordType: Record.Type) -> Unmanaged<DatabaseRowDecoder>? {
         guard let reuse = row.reuse else { return nil }
         let key = ObjectIdentifier(Record.self)
         if let kept = reuse.object(forKey: key) {
             // Only decoders are kept under the identifier of a record type.
-            let decoder = unsafeDowncast(kept as AnyObject, to: DatabaseRowDecoder.self)
-            if decoder.isDecoding { return nil }
-            // A new record: the nested containers of the previous one are gone.
-            if !decoder.nestedDecoders.isEmpty { decoder.nestedDecoders.removeAll() }
-            if decoder.row !== row { decoder.row = row }
-            return decoder
+            let unretained = Unmanaged<DatabaseRowDecoder>.fromOpaque(kept.toOpaque())
+            let available = unretained._withUnsafeGuaranteedRef { decoder in
+                if decoder.isDecoding { return false }
+                // A new record: the nested containers of the previous one are gone.
+                if !decoder.nestedDecoders.isEmpty { decoder.nestedDecoders.removeAll() }
+                if decoder.row !== row { decoder.row = row }
+                return true
+            }
+            return available ? unretained : nil
         }
         let decoder = DatabaseRowDecoder(row: row, recordType: Record.self)
         decoder.keepsContainer = true
         reuse.keep(decoder, forKey: key)
-        return decoder
+        return .passUnretained(decoder)
     }
 
     @usableFromInline
@@ -347,6 +353,12 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         if let resolution = withRow({ nestedKeys.resolution(of: name, valueType: valueType, in: $0) }) {
             switch resolution {
             case .scope(let fetchableType):
+                if let scope = withRow({ $0.reusedScope(forKey: name) }) {
+                    return try scope._withUnsafeGuaranteedRef { scope in
+                        try decodeNestedRecord(T.self, fetchableType: fetchableType, in: recordType, from: scope,
+                                               parentPath: codingPath, key: key)
+                    }
+                }
                 if let scope = withRow({ $0.scope(forKey: name) }) {
                     return try decodeNestedRecord(T.self, fetchableType: fetchableType, in: recordType, from: scope,
                                                   parentPath: codingPath, key: key)

@@ -122,10 +122,12 @@ extension FetchableRecord {
     @inlinable
     static func decode(from row: Row) throws -> Self where Self: Decodable {
         // The rows of a fetch share one decoder per record type.
-        if let decoder = DatabaseRowDecoder.reused(for: row, recordType: Self.self) {
-            decoder.isDecoding = true
-            defer { decoder.isDecoding = false }
-            return try Self(from: decoder)
+        if let reused = DatabaseRowDecoder.reused(for: row, recordType: Self.self) {
+            return try reused._withUnsafeGuaranteedRef { decoder in
+                decoder.isDecoding = true
+                defer { decoder.isDecoding = false }
+                return try Self(from: decoder)
+            }
         }
         return try Self(from: DatabaseRowDecoder(row: row, recordType: Self.self))
     }
