@@ -85,12 +85,15 @@ public final class Box<T: Entity>: @unchecked Sendable {
         defer { if let putObject { context.end(putObject) } }
         // The targets put below may have the type of the entity: they get
         // an encoder of their own.
-        let shared = state.encoder
-        if shared.isInUse {
+        // The state keeps its encoder: it is lent without a retain.
+        let shared = Unmanaged.passUnretained(state.encoder)
+        if shared._withUnsafeGuaranteedRef({ $0.isInUse }) {
             try write(&entity, identity: identity, db: db, context: context,
-                      encoder: EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey))
+                      encoder: EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey, link: store.link))
         } else {
-            try write(&entity, identity: identity, db: db, context: context, encoder: shared)
+            try shared._withUnsafeGuaranteedRef { encoder in
+                try write(&entity, identity: identity, db: db, context: context, encoder: encoder)
+            }
         }
     }
 
@@ -130,22 +133,9 @@ public final class Box<T: Entity>: @unchecked Sendable {
         if hadUnsavedTargets {
             try encoded.encode(entity, with: coding)
         }
-        let table = self.table
-        try table.prepare(db, for: encoded)
-        if entity.id == 0 {
-            let insert = try table.insertStatement(db, encodedColumns: encoded.columns)
-            // In place: the values are not read again before the next
-            // encode, and a copy would cost an allocation per object.
-            if let idIndex = insert.idIndex { encoded.values.remove(at: idIndex) }
-            try insert.statement.execute(values: encoded.values)
-            let newId = Id(bitPattern: db.lastInsertedRowID)
-            entity.id = newId
-            guard entity.id == newId else {
-                throw ObjectBoxError.illegalState(message: T.missingIdProblem)
-            }
-            if let identity { store.didInsert(identity, of: T.self) }
-        } else {
-            try table.upsertStatement(db, columns: encoded.columns).execute(values: encoded.values)
+        // The state keeps its table: it is lent without a retain.
+        try Unmanaged.passUnretained(state.table)._withUnsafeGuaranteedRef { table in
+            try writeRow(of: &entity, identity: identity, encoder: encoded, table: table, db: db)
         }
         if cycle {
             // Only a class object is put again: a cycle goes through
@@ -173,11 +163,26 @@ public final class Box<T: Entity>: @unchecked Sendable {
                 }
             }
         }
-        if !encoded.toOnes.isEmpty {
-            let link = store.link
-            for index in encoded.toOnes.indices {
-                encoded.toOnes[index].relation.attach(to: link)
+    }
+
+    /// Inserts or updates the row of `entity`, whose columns `encoded`
+    /// holds, in `table`: a new entity gets its id.
+    private func writeRow(of entity: inout T, identity: AnyObject?, encoder encoded: EntityEncoder, table: EntityTable, db: Database) throws {
+        try table.prepare(db, for: encoded)
+        if entity.id == 0 {
+            let insert = try table.insertStatement(db, encodedColumns: encoded.columns)
+            // In place: the values are not read again before the next
+            // encode, and a copy would cost an allocation per object.
+            if let idIndex = insert.idIndex { encoded.values.remove(at: idIndex) }
+            try insert.statement.execute(values: encoded.values)
+            let newId = Id(bitPattern: db.lastInsertedRowID)
+            entity.id = newId
+            guard entity.id == newId else {
+                throw ObjectBoxError.illegalState(message: T.missingIdProblem)
             }
+            if let identity { store.didInsert(identity, of: T.self) }
+        } else {
+            try table.upsertStatement(db, columns: encoded.columns).execute(values: encoded.values)
         }
     }
 
@@ -460,11 +465,12 @@ public final class Box<T: Entity>: @unchecked Sendable {
     /// fetches other objects of its type.
     @inline(__always)
     func withDecoder<R>(reading statement: Statement?, _ body: (EntityDecoder) throws -> R) throws -> R {
-        let shared = state.decoder
-        if shared.isInUse {
+        // The state keeps its decoder: it is lent without a retain.
+        let shared = Unmanaged.passUnretained(state.decoder)
+        if shared._withUnsafeGuaranteedRef({ $0.isInUse }) {
             return try Self.decode(with: EntityDecoder(plan: state.decodingPlan, link: store.link, entityType: T.self), reading: statement, body)
         }
-        return try Self.decode(with: shared, reading: statement, body)
+        return try shared._withUnsafeGuaranteedRef { try Self.decode(with: $0, reading: statement, body) }
     }
 
     /// Runs `body` with `decoder`, which the caller keeps alive: given as

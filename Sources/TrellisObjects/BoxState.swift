@@ -37,7 +37,7 @@ final class BoxState: @unchecked Sendable {
             """
         decoder = EntityDecoder(plan: decodingPlan, link: link, entityType: entityType)
         renamedIdKey = entityType.renamedIdKey
-        encoder = EntityEncoder(plan: encodingPlan, renamedIdKey: renamedIdKey)
+        encoder = EntityEncoder(plan: encodingPlan, renamedIdKey: renamedIdKey, link: link)
         let coding = EntityCoding<T>.make()
         self.coding = coding
         isClass = coding.isClass

@@ -44,9 +44,15 @@ final class EntityEncoder: Encoder {
     /// is `id` all the same.
     let renamedIdKey: String?
 
-    init(plan: PropertyPlan, renamedIdKey: String?) {
+    /// The link of the store that puts the encoded objects, which their
+    /// `ToOne` relations get as they are encoded; nil for an encoder that
+    /// only reads the columns of an object.
+    let link: StoreLink?
+
+    init(plan: PropertyPlan, renamedIdKey: String?, link: StoreLink? = nil) {
         self.plan = plan
         self.renamedIdKey = renamedIdKey
+        self.link = link
     }
 
     /// The columns of an entity, with a plan for this entity only.
@@ -94,14 +100,18 @@ final class EntityEncoder: Encoder {
         hasToOneLoadError = false
     }
 
-    /// Appends the column of a `ToOne` relation, and the relation. Its
-    /// state is read here, once, where the put would otherwise read it
-    /// back from the array, with a retain of the relation for each read.
+    /// Appends the column of a `ToOne` relation, and the relation, which
+    /// it links to the store (see `link`). Its state is read here, once,
+    /// where the put would otherwise read it back from the array, with a
+    /// retain of the relation for each read.
     func appendToOne(_ property: String, _ column: String, _ relation: any AnyToOne) {
         let targetId = relation.targetId
         append(column, targetId.map { Int64(bitPattern: $0).databaseValue } ?? .null)
         if targetId == nil { hasToOneWithoutTargetId = true }
         if relation.hasLoadError { hasToOneLoadError = true }
+        // Linked here rather than after the write: the relation is at hand.
+        // A put that fails leaves it linked to the store of its target.
+        if let link { relation.attach(to: link) }
         toOnes.append((property, column, relation))
     }
 

@@ -116,7 +116,7 @@ public final class Statement {
     @usableFromInline @exclusivity(unchecked)
     var _reusableRow: Row?
 
-    @exclusivity(unchecked) private var _columnNames: [String]?
+    @usableFromInline @exclusivity(unchecked) private(set) var _columnNames: [String]?
     @exclusivity(unchecked) private var _parameterNames: [String?]?
 
     /// What the statement runs on the server of its connection, if the
@@ -165,6 +165,7 @@ public final class Statement {
     /// Whether the names of the columns are `names`. Where `names` is the
     /// array that ``columnNames`` gave before, the comparison costs no
     /// more than comparing references, and no retain of the array.
+    @inlinable
     package func hasColumnNames(_ names: [String]) -> Bool {
         if let known = _columnNames { return known == names }
         return columnNames == names
