@@ -223,7 +223,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
     ///   `DatabaseError` if SQLite fails.
     public func all() throws -> [T] {
         try readTable(orIfMissing: []) { db in
-            try decodeAll(db.cachedStatement(sql: table.selectAllSQL))
+            try decodeAll(db.cachedStatement(sql: table.selectAllSQL(db)))
         }
     }
 

@@ -85,8 +85,9 @@ final class EntityDecoder: Decoder {
     private func checkColumns(of statement: Unretained<Statement>) {
         // The same array when the statement is the one of the previous
         // fetch: comparing it costs no more than comparing references.
-        if !statement.read({ $0.hasColumnNames(indexedColumns) }) {
-            indexedColumns = statement.read { $0.columnNames }
+        let statementColumns = statement.read { $0.columnNames }
+        if statementColumns != indexedColumns {
+            indexedColumns = statementColumns
             columns.removeAll(keepingCapacity: true)
         }
     }

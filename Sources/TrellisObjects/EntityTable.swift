@@ -20,12 +20,10 @@ final class EntityTable: @unchecked Sendable {
     @exclusivity(unchecked) private var insertIdIndex: Int?
     @exclusivity(unchecked) private var upsertSQL: (columns: [String], sql: String)?
 
-    /// The SQL of the lookup of an object by id, whose one parameter is
-    /// the id: its statement is found in the statement cache. A constant,
-    /// which a read passes on without retaining it.
-    let selectByIdSQL: String
-    /// The SQL of the read of all objects, by increasing id.
-    let selectAllSQL: String
+    /// `SELECT * FROM t WHERE id = ?`, generated once.
+    @exclusivity(unchecked) private var selectByIdText: String?
+    /// `SELECT * FROM t ORDER BY id`, generated once.
+    @exclusivity(unchecked) private var selectAllText: String?
 
     /// Columns with an index, and columns with a unique index.
     let indexed: [String]
@@ -37,9 +35,29 @@ final class EntityTable: @unchecked Sendable {
         self.deleteRules = deleteRules
         self.indexed = indexed
         self.unique = unique
-        let table = name.quotedDatabaseIdentifier
-        selectByIdSQL = "SELECT * FROM \(table) WHERE \"id\" = ?"
-        selectAllSQL = "SELECT * FROM \(table) ORDER BY \"id\""
+    }
+
+    /// The SQL of the lookup of an object by id, whose one parameter is
+    /// the id: the query interface writes it once, and the reads by id
+    /// find its statement in the statement cache.
+    func selectByIdSQL(_ db: Database) throws -> String {
+        if let selectByIdText { return selectByIdText }
+        let sql = try Self.sql(of: Table(name).filter(Column("id") == 0), db)
+        selectByIdText = sql
+        return sql
+    }
+
+    /// The SQL of the read of all objects, by increasing id.
+    func selectAllSQL(_ db: Database) throws -> String {
+        if let selectAllText { return selectAllText }
+        let sql = try Self.sql(of: Table(name).order(Column("id")), db)
+        selectAllText = sql
+        return sql
+    }
+
+    /// The SQL that the query interface writes for `request`.
+    private static func sql(of request: QueryInterfaceRequest<Row>, _ db: Database) throws -> String {
+        try request.makePreparedRequest(db).statement.sql
     }
 
     /// Forgets what the table looks like, after the database changed.

@@ -116,7 +116,7 @@ public final class Statement {
     @usableFromInline @exclusivity(unchecked)
     var _reusableRow: Row?
 
-    @usableFromInline @exclusivity(unchecked) private(set) var _columnNames: [String]?
+    @exclusivity(unchecked) private var _columnNames: [String]?
     @exclusivity(unchecked) private var _parameterNames: [String?]?
 
     /// What the statement runs on the server of its connection, if the
@@ -160,15 +160,6 @@ public final class Statement {
             _reusableRow?.detach(from: self)
         }
         sqlite3_finalize(sqliteStatement)
-    }
-
-    /// Whether the names of the columns are `names`. Where `names` is the
-    /// array that ``columnNames`` gave before, the comparison costs no
-    /// more than comparing references, and no retain of the array.
-    @inlinable
-    package func hasColumnNames(_ names: [String]) -> Bool {
-        if let known = _columnNames { return known == names }
-        return columnNames == names
     }
 
     /// The names of the columns, from left to right.
