@@ -83,9 +83,9 @@ public final class Box<T: Entity>: @unchecked Sendable {
         let putObject = identity.map(ObjectIdentifier.init)
         if let putObject { context.begin(putObject) }
         defer { if let putObject { context.end(putObject) } }
-        // The targets put below may have the type of the entity: they get
+        // The state keeps its encoder, which is lent without a retain; the
+        // targets put below may have the type of the entity, and then get
         // an encoder of their own.
-        // The state keeps its encoder: it is lent without a retain.
         let shared = Unmanaged.passUnretained(state.encoder)
         if shared._withUnsafeGuaranteedRef({ $0.isInUse }) {
             try write(&entity, identity: identity, db: db, context: context,
