@@ -137,21 +137,40 @@ final class DatabaseRowDecoder: Decoder, RowReusable {
         nestedKeys = NestedKeyResolutions()
     }
 
-    @usableFromInline
+    /// Inlinable, so that a record whose `init(from:)` the compiler
+    /// inlines where the decoder's type is known gets its container
+    /// without looking up the metadata of `KeyedDecodingContainer<Key>`,
+    /// which an unspecialized call does for each record (about 460
+    /// instructions).
+    @inlinable
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let keyType = ObjectIdentifier(Key.self)
-        if let keptContainer, keptContainer.keyType == keyType {
+        if let kept = keptContainerBox(forKeyType: ObjectIdentifier(Key.self)) {
             // Only a `KeptKeyedContainer<Key>` is kept with the identifier
             // of `Key`.
-            return unsafeDowncast(keptContainer.box, to: KeptKeyedContainer<Key>.self).container
+            return kept._withUnsafeGuaranteedRef { unsafeDowncast($0, to: KeptKeyedContainer<Key>.self).container }
         }
+        return makeContainer(keyedBy: type)
+    }
+
+    /// The kept keyed container of the key type, in its
+    /// `KeptKeyedContainer`, if any, unretained: the decoder keeps it.
+    @usableFromInline
+    func keptContainerBox(forKeyType keyType: ObjectIdentifier) -> Unmanaged<AnyObject>? {
+        guard let keptContainer, keptContainer.keyType == keyType else { return nil }
+        return .passUnretained(keptContainer.box)
+    }
+
+    /// A new keyed container, kept for the next records when a fetch keeps
+    /// the decoder.
+    @usableFromInline
+    func makeContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
         guard keepsContainer else {
             // A decoder that no fetch keeps (one made for a single record)
             // is kept alive by its container.
             return KeyedDecodingContainer(OwningKeyedContainer<Key>(decoder: self))
         }
         let container = KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
-        keptContainer = (keyType, KeptKeyedContainer(container))
+        keptContainer = (ObjectIdentifier(Key.self), KeptKeyedContainer(container))
         return container
     }
 
