@@ -86,12 +86,12 @@ public final class Box<T: Entity>: @unchecked Sendable {
         // The state keeps its encoder, which is lent without a retain; the
         // targets put below may have the type of the entity, and then get
         // an encoder of their own.
-        let shared = Unmanaged.passUnretained(state.encoder)
-        if shared._withUnsafeGuaranteedRef({ $0.isInUse }) {
+        let shared = Unretained(state.encoder)
+        if shared.read({ $0.isInUse }) {
             try write(&entity, identity: identity, db: db, context: context,
                       encoder: EntityEncoder(plan: state.encodingPlan, renamedIdKey: state.renamedIdKey, link: store.link))
         } else {
-            try shared._withUnsafeGuaranteedRef { encoder in
+            try shared.read { encoder in
                 try write(&entity, identity: identity, db: db, context: context, encoder: encoder)
             }
         }
@@ -134,7 +134,7 @@ public final class Box<T: Entity>: @unchecked Sendable {
             try encoded.encode(entity, with: coding)
         }
         // The state keeps its table: it is lent without a retain.
-        try Unmanaged.passUnretained(state.table)._withUnsafeGuaranteedRef { table in
+        try Unretained(state.table).read { table in
             try writeRow(of: &entity, identity: identity, encoder: encoded, table: table, db: db)
         }
         if cycle {
@@ -466,11 +466,11 @@ public final class Box<T: Entity>: @unchecked Sendable {
     @inline(__always)
     func withDecoder<R>(reading statement: Statement?, _ body: (EntityDecoder) throws -> R) throws -> R {
         // The state keeps its decoder: it is lent without a retain.
-        let shared = Unmanaged.passUnretained(state.decoder)
-        if shared._withUnsafeGuaranteedRef({ $0.isInUse }) {
+        let shared = Unretained(state.decoder)
+        if shared.read({ $0.isInUse }) {
             return try Self.decode(with: EntityDecoder(plan: state.decodingPlan, link: store.link, entityType: T.self), reading: statement, body)
         }
-        return try shared._withUnsafeGuaranteedRef { try Self.decode(with: $0, reading: statement, body) }
+        return try shared.read { try Self.decode(with: $0, reading: statement, body) }
     }
 
     /// Runs `body` with `decoder`, which the caller keeps alive: given as

@@ -438,10 +438,15 @@ public final class Row {
     /// tree lists the scopes of the row first.
     @usableFromInline
     func nearestScope(forKey key: String) -> Row? {
-        guard let index = layout?.scopesTree.firstIndex(where: { $0.key == key }) else { return nil }
-        if let row = reuse?.scopeRow(at: index) { return row }
-        guard let layout else { return nil }
-        return scopedRow(at: index, of: layout)
+        scopeRow(at: layout?.scopesTree.firstIndex(where: { $0.key == key }))
+    }
+
+    /// The row of the scope `key`, or nil when there is no such scope:
+    /// `scopes[key]`, without the view and its references.
+    @usableFromInline
+    func scope(forKey key: String) -> Row? {
+        // The scopes lead the tree: their indexes are the same in both.
+        scopeRow(at: layout?.scopes.firstIndex(where: { $0.key == key }))
     }
 
     /// The row of ``nearestScope(forKey:)``, unretained, when an earlier
@@ -450,32 +455,28 @@ public final class Row {
     /// and the release of a returned row.
     @usableFromInline
     func reusedNearestScope(forKey key: String) -> Unmanaged<Row>? {
-        guard let index = layout?.scopesTree.firstIndex(where: { $0.key == key }) else { return nil }
-        return reusedScopeRow(at: index)
+        reusedScopeRow(at: layout?.scopesTree.firstIndex(where: { $0.key == key }))
     }
 
     /// The row of ``scope(forKey:)``, unretained, when an earlier row of
     /// the fetch made it (see ``reusedNearestScope(forKey:)``).
     func reusedScope(forKey key: String) -> Unmanaged<Row>? {
-        // The scopes lead the tree: their indexes are the same in both.
-        guard let index = layout?.scopes.firstIndex(where: { $0.key == key }) else { return nil }
-        return reusedScopeRow(at: index)
+        reusedScopeRow(at: layout?.scopes.firstIndex(where: { $0.key == key }))
     }
 
-    private func reusedScopeRow(at treeIndex: Int) -> Unmanaged<Row>? {
-        guard let row = reuse?.scopeRow(at: treeIndex) else { return nil }
-        return .passUnretained(row)
-    }
-
-    /// The row of the scope `key`, or nil when there is no such scope:
-    /// `scopes[key]`, without the view and its references.
-    @usableFromInline
-    func scope(forKey key: String) -> Row? {
-        // The scopes lead the tree: their indexes are the same in both.
-        guard let index = layout?.scopes.firstIndex(where: { $0.key == key }) else { return nil }
-        if let row = reuse?.scopeRow(at: index) { return row }
+    /// The scope row at `treeIndex` in the layout's `scopesTree`. The row
+    /// that the reuse kept is found before the layout is read: a binding
+    /// of the layout would cost a retain for each record read.
+    private func scopeRow(at treeIndex: Int?) -> Row? {
+        guard let treeIndex else { return nil }
+        if let row = reuse?.scopeRow(at: treeIndex) { return row }
         guard let layout else { return nil }
-        return scopedRow(at: index, of: layout)
+        return scopedRow(at: treeIndex, of: layout)
+    }
+
+    private func reusedScopeRow(at treeIndex: Int?) -> Unmanaged<Row>? {
+        guard let treeIndex, let row = reuse?.scopeRow(at: treeIndex) else { return nil }
+        return .passUnretained(row)
     }
 
     /// Starts reusing, for all the rows that a fetch steps through, what
