@@ -61,6 +61,12 @@ public final class Statement {
     /// gives a new statement to other fetches of the same SQL.
     @usableFromInline @exclusivity(unchecked) var isReservedByCursor = false
 
+    /// The object that binds values to the parameters as they are made,
+    /// if any: the storage of the container that an insert's record
+    /// encodes into (see `PersistenceContainerStorage`). Other objects
+    /// that held the role before bind nothing any more.
+    @usableFromInline @exclusivity(unchecked) var valuesBinder: ObjectIdentifier?
+
     /// The last access whose changes include the tables this statement
     /// writes.
     @exclusivity(unchecked) var recordedAccessGeneration = 0

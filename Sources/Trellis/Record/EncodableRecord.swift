@@ -100,11 +100,19 @@ extension EncodableRecord {
     }
 
     /// The encoded columns of the record, as `encode(to:)` set them, in
-    /// the connection's spare storage when it is free.
+    /// the connection's spare storage when it is free; when the storage
+    /// holds the columns of the insert statement of `key`, their values are
+    /// bound to its parameters as they are set.
     @inlinable
-    func encodedContainer(_ db: Database) throws -> PersistenceContainer {
-        var container = db.recordStatementCache.takeSpareContainer()
-        try encode(to: &container)
+    func encodedContainer(_ db: Database, bindingFor key: RecordStatementCache.Key) throws -> PersistenceContainer {
+        let cache = db.recordStatementCache
+        var container = cache.takeSpareContainer(bindingFor: key)
+        do {
+            try encode(to: &container)
+        } catch {
+            cache.endBinding()
+            throw error
+        }
         // The container lives on with the record's persistence success:
         // it keeps no value of an earlier record.
         container.storage.dropRecycledEntries()

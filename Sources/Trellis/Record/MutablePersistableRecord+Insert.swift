@@ -125,14 +125,19 @@ extension MutablePersistableRecord {
     @inlinable
     func insertWithoutCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
         if db.usesServer { return try insertOnServer(db, onConflict: conflictResolution, returning: nil) }
-        var container = try encodedContainer(db)
         let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
-        let statement = try db.recordStatementCache.statement(
-            db, key: .init(type: ObjectIdentifier(Self.self), operation: .insert(conflict)), container: &container)
-        {
-            try Self.insertSQL(db, columns: $0, conflict: conflict)
+        let key = RecordStatementCache.Key(type: ObjectIdentifier(Self.self), operation: .insert(conflict))
+        let cache = db.recordStatementCache
+        var container = try encodedContainer(db, bindingFor: key)
+        let statement: Statement
+        if let bound = cache.boundStatement(for: key, container: &container) {
+            statement = bound
+        } else {
+            statement = try cache.statement(db, key: key, container: &container) {
+                try Self.insertSQL(db, columns: $0, conflict: conflict)
+            }
+            try statement.bind(container)
         }
-        try statement.bind(container)
         try statement.executeBoundStatement(arguments: container.values)
         if db.changesCount == 0, try Self.insertedNothing(db) {
             return InsertionSuccess(rowID: 0, rowIDColumn: try Self.rowIDColumn(db), persistenceContainer: container, insertedNothing: true)

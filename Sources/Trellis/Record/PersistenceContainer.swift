@@ -1,3 +1,5 @@
+import TrellisSQLite
+
 /// The column values of a record, in the order the record encodes them.
 ///
 /// ```swift
@@ -175,13 +177,21 @@ public struct PersistenceContainer: Sendable {
     }
 
     /// Whether the container holds exactly the columns of a cached
-    /// statement, known from an earlier comparison when its storage is
-    /// recycled with the same columns.
+    /// statement, as an earlier comparison found when its storage is
+    /// recycled with the same columns: a loop of inserts of one type finds
+    /// its statement without comparing column names. Inline, so that the
+    /// cache's columns are compared without a retain.
+    @inlinable @inline(__always)
+    func isKnownToHave(cachedColumns columns: [String]) -> Bool {
+        guard let matched = storage.matchedColumns else { return false }
+        return matched.count == storage.count && matched.hasSameStorage(as: columns)
+    }
+
+    /// Whether the container holds exactly the columns of a cached
+    /// statement, which it then remembers (see
+    /// ``isKnownToHave(cachedColumns:)``).
     @inlinable
     mutating func hasColumns(ofCachedStatement columns: [String]) -> Bool {
-        if let matched = storage.matchedColumns, matched.count == storage.count, matched.hasSameStorage(as: columns) {
-            return true
-        }
         guard hasColumns(columns) else { return false }
         rememberColumns(ofCachedStatement: columns)
         return true
@@ -193,6 +203,17 @@ public struct PersistenceContainer: Sendable {
     mutating func rememberColumns(ofCachedStatement columns: [String]) {
         // Another owner may read the storage on another thread.
         if isKnownUniquelyReferenced(&storage) { storage.matchedColumns = columns }
+    }
+
+    /// Starts binding the values of the columns, as they are set, to the
+    /// parameters of `statement`, whose columns the storage holds from its
+    /// previous use: a container that a statement cache recycled.
+    @inlinable
+    mutating func startBinding(to statement: consuming Statement) {
+        sqlite3_reset(statement.sqliteStatement)
+        statement.valuesBinder = ObjectIdentifier(storage)
+        storage.unretainedBindingStatement = Unmanaged.passUnretained(statement)
+        storage.bindingStatement = statement
     }
 
     @inlinable @inline(__always)
@@ -259,6 +280,17 @@ final class PersistenceContainerStorage: @unchecked Sendable {
     /// when a write changes a column. A loop of inserts of one type finds
     /// its statement without comparing column names.
     @usableFromInline @exclusivity(unchecked) var matchedColumns: [String]?
+    /// The statement of an insert whose parameters take the values as they
+    /// are set, while they fill the columns of the storage's previous use,
+    /// which were those of the statement: set by the statement cache for
+    /// the insert's `encode(to:)`, dropped at the first other write. The
+    /// insert then runs without binding its values again. Held strongly,
+    /// so that a copy of the container that outlives the insert refers to
+    /// a live statement, which no longer takes its values (see
+    /// `Statement.valuesBinder`).
+    @usableFromInline @exclusivity(unchecked) var bindingStatement: Statement?
+    /// `bindingStatement`, read without a retain.
+    @usableFromInline @exclusivity(unchecked) var unretainedBindingStatement: Unmanaged<Statement>?
     /// The encoder of the last Encodable record written here (see
     /// ``PersistenceContainer/keep(_:)``).
     @usableFromInline @exclusivity(unchecked) var keptEncoder: DatabaseRecordEncoder?
@@ -289,11 +321,26 @@ final class PersistenceContainerStorage: @unchecked Sendable {
             if entry.pointee.column.hasIdenticalRepresentation(column) && entry.pointee.value.holdsNoReference {
                 // Nothing to release: the old value is overwritten.
                 withUnsafeMutablePointer(to: &entry.pointee.value) { $0.initialize(to: value) }
+                if let unretainedBindingStatement { bind(value, to: unretainedBindingStatement) }
                 count += 1
                 return
             }
         }
         appendOutOfLine(column, value)
+    }
+
+    /// Binds the value of the column at `count` to its parameter, unless
+    /// another object binds values to the statement now; a value that does
+    /// not bind leaves the insert to bind its values again, and report the
+    /// error.
+    @inlinable @inline(__always)
+    func bind(_ value: DatabaseValue, to statement: Unmanaged<Statement>) {
+        statement._withUnsafeGuaranteedRef { statement in
+            guard statement.valuesBinder == ObjectIdentifier(self) else { return }
+            if value.bind(to: statement.sqliteStatement, at: CInt(truncatingIfNeeded: count + 1)) != SQLITE_OK {
+                stopBinding()
+            }
+        }
     }
 
     @usableFromInline @inline(never)
@@ -302,17 +349,38 @@ final class PersistenceContainerStorage: @unchecked Sendable {
             let entry = entries + count
             if entry.pointee.column.hasIdenticalRepresentation(column) {
                 entry.pointee.value = value
+                if let unretainedBindingStatement { bind(value, to: unretainedBindingStatement) }
             } else {
                 entry.pointee = Entry(column: column, value: value)
                 matchedColumns = nil
+                stopBinding()
             }
         } else {
             matchedColumns = nil
+            stopBinding()
             if count == capacity { grow() }
             (entries + count).initialize(to: Entry(column: column, value: value))
             initializedCount = count + 1
         }
         count += 1
+    }
+
+    /// Stops binding values to the statement, and returns it.
+    @inlinable
+    func takeBindingStatement() -> Statement? {
+        guard let unretainedBindingStatement else { return nil }
+        unretainedBindingStatement._withUnsafeGuaranteedRef { statement in
+            if statement.valuesBinder == ObjectIdentifier(self) { statement.valuesBinder = nil }
+        }
+        self.unretainedBindingStatement = nil
+        var statement: Statement?
+        swap(&statement, &bindingStatement)
+        return statement
+    }
+
+    @usableFromInline
+    func stopBinding() {
+        _ = takeBindingStatement()
     }
 
     @usableFromInline
@@ -339,6 +407,7 @@ final class PersistenceContainerStorage: @unchecked Sendable {
     func remove(at index: Int) -> Entry {
         dropRecycledEntries()
         matchedColumns = nil
+        stopBinding()
         let removed = (entries + index).move()
         (entries + index).moveInitialize(from: entries + index + 1, count: count - index - 1)
         count -= 1

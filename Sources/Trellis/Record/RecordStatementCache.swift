@@ -134,6 +134,55 @@ final class RecordStatementCache {
         return PersistenceContainer(minimumCapacity: 16)
     }
 
+    /// An empty container for an insert of `key`, in the spare storage
+    /// when it is free. When the storage holds the columns of the statement
+    /// of `key`, as the last insert of a loop leaves it, the values that
+    /// the record sets are bound to the statement's parameters at once
+    /// (see ``boundStatement(for:container:)``).
+    @inlinable
+    func takeSpareContainer(bindingFor key: Key) -> PersistenceContainer {
+        var container = takeSpareContainer()
+        if isLastEntry(key), container.storage.matchedColumns?.hasSameStorage(as: lastEntryColumns) == true,
+           let statement = lastEntryStatement
+        {
+            bindingStatement = Unmanaged.passUnretained(statement)
+            container.startBinding(to: statement)
+        }
+        return container
+    }
+
+    /// The statement of `key`, when its parameters hold the values of the
+    /// container: those of all of its columns, which are the statement's.
+    /// Nil when the insert must find its statement and bind the values.
+    /// Called once `encode(to:)` returned or threw: from then on, no
+    /// container binds values to the statement, not even a copy that the
+    /// record kept, or the container that it replaced.
+    @inlinable
+    func boundStatement(for key: Key, container: inout PersistenceContainer) -> Statement? {
+        endBinding()
+        guard let statement = container.storage.takeBindingStatement(),
+              statement === lastEntryStatement, isLastEntry(key),
+              container.isKnownToHave(cachedColumns: lastEntryColumns)
+        else { return nil }
+        return statement
+    }
+
+    /// Stops the binding of values to the statement, by any container.
+    @inlinable
+    func endBinding() {
+        if let bindingStatement {
+            // The statement stays in `entries` meanwhile: the record's
+            // `encode(to:)` has no connection to change the cache with.
+            bindingStatement._withUnsafeGuaranteedRef { $0.valuesBinder = nil }
+            self.bindingStatement = nil
+        }
+    }
+
+    /// The statement that a container binds values to, from
+    /// ``takeSpareContainer(bindingFor:)`` to
+    /// ``boundStatement(for:container:)``.
+    @usableFromInline @exclusivity(unchecked) var bindingStatement: Unmanaged<Statement>?
+
     /// The names of the columns of the table updated last: updates write
     /// only the encoded columns that the table has, as in GRDB.
     @exclusivity(unchecked)
@@ -160,7 +209,7 @@ final class RecordStatementCache {
     /// from the new schema when they are next needed.
     func clear() {
         entries.removeAll()
-        lastEntry = nil
+        forgetLastEntry()
         rowIDColumns.removeAll()
         lastRowIDColumnType = nil
         lastRowIDColumn = nil
@@ -237,12 +286,12 @@ final class RecordStatementCache {
     {
         // A loop of inserts or updates of one type hits the same entry:
         // comparing it costs less than hashing the key.
-        if let last = lastEntry, last.key == key, last.columns == columns {
-            return last.statement
+        if let statement = lastEntryStatement, isLastEntry(key), lastEntryColumns == columns {
+            return statement
         }
         if let candidates = entries[key] {
             for candidate in candidates where candidate.columns == columns {
-                lastEntry = (key, candidate.columns, candidate.statement)
+                setLastEntry(key: key, columns: candidate.columns, statement: candidate.statement)
                 return candidate.statement
             }
         }
@@ -261,29 +310,58 @@ final class RecordStatementCache {
         _ db: Database, key: Key, container: inout PersistenceContainer,
         makeSQL: ([String]) throws -> String) throws -> Statement
     {
-        if let last = lastEntry, last.key == key, container.hasColumns(ofCachedStatement: last.columns) {
-            return last.statement
+        if let statement = lastEntryStatement, isLastEntry(key),
+           container.isKnownToHave(cachedColumns: lastEntryColumns) || container.hasColumns(ofCachedStatement: lastEntryColumns)
+        {
+            return statement
         }
         container.removeDuplicateColumns()
         let columns = container.columns
         let statement = try statement(db, key: key, columns: columns) { try makeSQL(columns) }
-        if let last = lastEntry {
-            // The entry just found or made, whose columns are those of the
-            // container: the next insert of a loop finds it at once.
-            container.rememberColumns(ofCachedStatement: last.columns)
-        }
+        // The entry just found or made, whose columns are those of the
+        // container: the next insert of a loop finds it at once.
+        container.rememberColumns(ofCachedStatement: lastEntryColumns)
         return statement
     }
 
-    /// The entry that `statement` returned last.
-    @usableFromInline @exclusivity(unchecked)
-    var lastEntry: (key: Key, columns: [String], statement: Statement)?
+    // The entry that `statement` returned last, in parts: reading a tuple
+    // or a `Key` copies, and retains, all of its parts, where a loop of
+    // inserts needs to compare the record type and the operation code.
+    @usableFromInline @exclusivity(unchecked) var lastEntryType: ObjectIdentifier?
+    @usableFromInline @exclusivity(unchecked) var lastEntryCode: UInt8 = 0
+    @usableFromInline @exclusivity(unchecked) var lastEntryText: String?
+    @usableFromInline @exclusivity(unchecked) var lastEntryColumns: [String] = []
+    @usableFromInline @exclusivity(unchecked) var lastEntryStatement: Statement?
+
+    /// Whether the entry returned last is the one of `key`.
+    @inlinable @inline(__always)
+    func isLastEntry(_ key: Key) -> Bool {
+        // Only custom operations (code 0) have a text.
+        lastEntryType == key.type && lastEntryCode == key.operation.code
+            && (key.operation.code != 0 || lastEntryText == key.operation.text)
+    }
+
+    @usableFromInline
+    func setLastEntry(key: Key, columns: [String], statement: Statement) {
+        lastEntryType = key.type
+        lastEntryCode = key.operation.code
+        lastEntryText = key.operation.text
+        lastEntryColumns = columns
+        lastEntryStatement = statement
+    }
+
+    func forgetLastEntry() {
+        lastEntryType = nil
+        lastEntryText = nil
+        lastEntryColumns = []
+        lastEntryStatement = nil
+    }
 
     @usableFromInline
     func prepare(_ db: Database, key: Key, columns: [String], makeSQL: () throws -> String) throws -> Statement {
         let statement = try db.makeStatement(sql: makeSQL())
         entries[key, default: []].append((columns, statement))
-        lastEntry = (key, columns, statement)
+        setLastEntry(key: key, columns: columns, statement: statement)
         return statement
     }
 }
