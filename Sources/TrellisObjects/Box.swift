@@ -482,6 +482,13 @@ public final class Box<T: Entity>: @unchecked Sendable {
         return try body(decoder)
     }
 
+    /// The statement that reads an object by id, on the connection `db`.
+    @inline(__always)
+    func selectByIdStatement(_ db: Database) throws -> Statement {
+        // The state keeps its table: it is lent without a retain.
+        try db.cachedStatement(sql: Unretained(state.table).read { try $0.selectByIdSQL(db) })
+    }
+
     /// Reads the table of the objects, or returns `empty` when there is
     /// no table: no object of this type was ever put. The table is looked
     /// for only when a statement fails, so that reads do not pay for it.

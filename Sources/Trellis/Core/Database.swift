@@ -457,6 +457,17 @@ public final class Database {
     /// statement.
     @usableFromInline
     func cachedStatementIfPresent(sql: String) -> Statement? {
+        // A loop of one request asks for the statement of the last SQL,
+        // which is tested without retaining it.
+        if let last = lastCachedStatement.map(Unmanaged.passUnretained), let lastSQL = lastCachedSQL,
+           lastSQL.hasIdenticalRepresentation(sql) || lastSQL.hasSameUTF8(as: sql),
+           last._withUnsafeGuaranteedRef({ statement in
+               !statement.isReservedByCursor && sqlite3_stmt_busy(statement.sqliteStatement) == 0
+                   && statement.schemaGeneration == schemaGeneration
+           })
+        {
+            return last.takeUnretainedValue()
+        }
         let statement: Statement
         if let last = lastCachedStatement, let lastSQL = lastCachedSQL,
            lastSQL.hasIdenticalRepresentation(sql) || lastSQL.hasSameUTF8(as: sql)
