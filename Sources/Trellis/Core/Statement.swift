@@ -306,6 +306,7 @@ public final class Statement {
     func bind(_ values: some Collection<DatabaseValue>) throws {
         sqlite3_reset(sqliteStatement)
         invalidArgumentsError = nil
+        valuesBinder = nil
         var index: CInt = 1
         for value in values {
             let code = value.bind(to: sqliteStatement, at: index)

@@ -193,6 +193,9 @@ extension Statement {
     @inlinable
     func bind(_ container: PersistenceContainer) throws {
         sqlite3_reset(sqliteStatement)
+        // The values of a container that an insert's record encodes are
+        // no longer those of the parameters.
+        valuesBinder = nil
         try bind(container, from: 1)
     }
 
@@ -201,6 +204,7 @@ extension Statement {
     @usableFromInline
     func bind(_ containers: ArraySlice<PersistenceContainer>) throws {
         sqlite3_reset(sqliteStatement)
+        valuesBinder = nil
         var index: CInt = 1
         for container in containers {
             try bind(container, from: index)

@@ -159,8 +159,15 @@ final class RecordStatementCache {
     /// record kept, or the container that it replaced.
     @inlinable
     func boundStatement(for key: Key, container: inout PersistenceContainer) -> Statement? {
+        // The parameters hold the container's values only if its storage
+        // is the one that the binding started with, and bound until the
+        // end: not a container that the record kept from an earlier
+        // insert, nor one whose statement another insert ran meanwhile
+        // (an `encode(to:)` that inserts a record of its own type).
+        let storage = ObjectIdentifier(container.storage)
+        let isBound = bindingStatement?._withUnsafeGuaranteedRef { $0.valuesBinder == storage } ?? false
         endBinding()
-        guard let statement = container.storage.takeBindingStatement(),
+        guard let statement = container.storage.takeBindingStatement(), isBound,
               statement === lastEntryStatement, isLastEntry(key),
               container.isKnownToHave(cachedColumns: lastEntryColumns)
         else { return nil }
