@@ -31,7 +31,14 @@ extension MutablePersistableRecord {
         } else if generatesKey, let keyColumn {
             returnedSQL = keyColumn.quotedDatabaseIdentifier
         }
-        let statement = try db.cachedStatement(sql: Self.insertSQL(db, columns: columns, conflict: .abort, returning: returnedSQL))
+        // Cached by record type, returned columns and inserted columns: a
+        // loop of inserts makes its SQL once.
+        let statement = try db.recordStatementCache.statement(
+            db, key: .init(type: ObjectIdentifier(Self.self), operation: .custom("server INSERT RETURNING \(returnedSQL ?? "")")),
+            columns: columns)
+        {
+            try Self.insertSQL(db, columns: columns, conflict: .abort, returning: returnedSQL)
+        }
         try statement.setArguments(StatementArguments(values: values))
         let keyValue: DatabaseValue?
         if let returning {
