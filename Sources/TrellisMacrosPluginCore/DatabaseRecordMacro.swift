@@ -133,9 +133,12 @@ public struct DatabaseRecordMacro: ExtensionMacro, MemberMacro {
 
     static func encodeToContainer(_ record: RecordDeclaration) -> String {
         let signature = "\(record.accessModifier)func encode(to container: inout PersistenceContainer) throws"
-        let lines = record.properties.map { property in
+        guard !record.properties.isEmpty else { return "\(signature) {\n}" }
+        // The columns are written through one writer: the container's
+        // storage is made its own once, not at each column.
+        let lines = ["    let columns = container._recordColumns()"] + record.properties.map { property in
             let method = property.isOptional ? "encodeIfPresent" : "encode"
-            return "    try container.\(method)(self.\(property.identifier), forKey: \(property.column.swiftLiteral), of: Self.self)"
+            return "    try columns.\(method)(self.\(property.identifier), forKey: \(property.column.swiftLiteral), of: Self.self)"
         }
         return "\(signature) {\n\(lines.joined(separator: "\n"))\n}"
     }

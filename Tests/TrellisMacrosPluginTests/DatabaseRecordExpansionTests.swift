@@ -55,9 +55,10 @@ import TrellisMacrosPluginCore
                 }
 
                 func encode(to container: inout PersistenceContainer) throws {
-                    try container.encodeIfPresent(self.id, forKey: "id", of: Self.self)
-                    try container.encode(self.name, forKey: "name", of: Self.self)
-                    try container.encode(self.score, forKey: "player_score", of: Self.self)
+                    let columns = container._recordColumns()
+                    try columns.encodeIfPresent(self.id, forKey: "id", of: Self.self)
+                    try columns.encode(self.name, forKey: "name", of: Self.self)
+                    try columns.encode(self.score, forKey: "player_score", of: Self.self)
                 }
             }
             """)
@@ -172,8 +173,9 @@ import TrellisMacrosPluginCore
                 }
 
                 func encode(to container: inout PersistenceContainer) throws {
-                    try container.encode(self.id, forKey: "id", of: Self.self)
-                    try container.encode(self.name, forKey: "name", of: Self.self)
+                    let columns = container._recordColumns()
+                    try columns.encode(self.id, forKey: "id", of: Self.self)
+                    try columns.encode(self.name, forKey: "name", of: Self.self)
                 }
             }
 
