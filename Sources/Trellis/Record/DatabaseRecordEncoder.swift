@@ -10,6 +10,11 @@ import Foundation
 final class DatabaseRecordEncoder: Encoder {
     /// The encoded columns. Keyed containers write here.
     @usableFromInline @exclusivity(unchecked) var container = PersistenceContainer()
+    /// Whether the storage of `container` is its own while a record
+    /// encodes: its writes then need no copy-on-write check. Only the
+    /// encoder's containers reach `container`, and the encoding of a
+    /// record makes it its own first (see `EncodableRecord.encode(to:)`).
+    @usableFromInline @exclusivity(unchecked) var ownsStorage = false
     @usableFromInline let recordType: any EncodableRecord.Type
     let usesDefaultKeys: Bool
     @usableFromInline var codingPath: [any CodingKey] { [] }
@@ -75,8 +80,17 @@ final class DatabaseRecordEncoder: Encoder {
     /// Appends a column: Encodable writes each key once, so that there is
     /// no need to search for it.
     @inline(__always)
+    func store(_ value: DatabaseValue, forColumn column: String) {
+        if ownsStorage {
+            container.appendToOwnStorage(value, forColumn: column)
+        } else {
+            container.setValue(value, forColumn: column)
+        }
+    }
+
+    @inline(__always)
     func store(_ value: DatabaseValue, forKey key: some CodingKey) {
-        container.setValue(value, forColumn: column(for: key))
+        store(value, forColumn: column(for: key))
     }
 
     /// The database value of a property that is not a primitive.
@@ -158,7 +172,7 @@ final class DatabaseRecordEncoder: Encoder {
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             try encoder.read { encoder in
                 let column = encoder.column(for: key)
-                encoder.container.setValue(try encoder.databaseValue(for: value, column: column, key: key.stringValue), forColumn: column)
+                encoder.store(try encoder.databaseValue(for: value, column: column, key: key.stringValue), forColumn: column)
             }
         }
 

@@ -297,7 +297,10 @@ extension EncodableRecord where Self: Encodable {
         // encoder of its last record, for the next one of the same type.
         let encoder = container.takeKeptEncoder(for: Self.self) ?? DatabaseRecordEncoder(recordType: Self.self)
         swap(&container, &encoder.container)
+        encoder.container.makeUnique()
+        encoder.ownsStorage = true
         defer {
+            encoder.ownsStorage = false
             swap(&container, &encoder.container)
             container.keep(encoder)
         }

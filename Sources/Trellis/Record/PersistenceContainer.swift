@@ -86,6 +86,13 @@ public struct PersistenceContainer: Sendable {
         storage.append(column, value)
     }
 
+    /// Sets the value of a column in a storage that is known to be the
+    /// container's own: the writes of an encoder that made it so.
+    @inlinable @inline(__always)
+    mutating func appendToOwnStorage(_ value: DatabaseValue, forColumn column: String) {
+        storage.append(column, value)
+    }
+
     /// Replaces the value of a column, or appends it: the update of a
     /// container whose columns are each there once.
     @inlinable
