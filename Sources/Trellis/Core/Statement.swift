@@ -62,10 +62,11 @@ public final class Statement {
     @usableFromInline @exclusivity(unchecked) var isReservedByCursor = false
 
     /// The object that binds values to the parameters as they are made,
-    /// if any: the storage of the container that an insert's record
-    /// encodes into (see `PersistenceContainerStorage`). Other objects
-    /// that held the role before bind nothing any more.
-    @usableFromInline @exclusivity(unchecked) var valuesBinder: ObjectIdentifier?
+    /// if any, unretained: the storage of the container that an insert's
+    /// record encodes into (see `PersistenceContainerStorage`), which
+    /// clears it when it stops binding or goes. Other objects that held
+    /// the role before bind nothing any more.
+    @usableFromInline @exclusivity(unchecked) var valuesBinder: UnsafeMutableRawPointer?
 
     /// The last access whose changes include the tables this statement
     /// writes.
@@ -306,7 +307,6 @@ public final class Statement {
     func bind(_ values: some Collection<DatabaseValue>) throws {
         sqlite3_reset(sqliteStatement)
         invalidArgumentsError = nil
-        valuesBinder = nil
         var index: CInt = 1
         for value in values {
             let code = value.bind(to: sqliteStatement, at: index)

@@ -195,7 +195,7 @@ extension Statement {
         sqlite3_reset(sqliteStatement)
         // The values of a container that an insert's record encodes are
         // no longer those of the parameters.
-        valuesBinder = nil
+        PersistenceContainerStorage.endBinding(of: self)
         try bind(container, from: 1)
     }
 
@@ -204,7 +204,7 @@ extension Statement {
     @usableFromInline
     func bind(_ containers: ArraySlice<PersistenceContainer>) throws {
         sqlite3_reset(sqliteStatement)
-        valuesBinder = nil
+        PersistenceContainerStorage.endBinding(of: self)
         var index: CInt = 1
         for container in containers {
             try bind(container, from: index)

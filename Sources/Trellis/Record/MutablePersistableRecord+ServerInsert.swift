@@ -34,7 +34,7 @@ extension MutablePersistableRecord {
         // Cached by record type, returned columns and inserted columns: a
         // loop of inserts makes its SQL once.
         let statement = try db.recordStatementCache.statement(
-            db, key: .init(type: ObjectIdentifier(Self.self), operation: .custom("server INSERT RETURNING \(returnedSQL ?? "")")),
+            db, key: .init(type: ObjectIdentifier(Self.self), operation: .custom(returnedSQL.map { "server INSERT RETURNING \($0)" } ?? "server INSERT")),
             columns: columns)
         {
             try Self.insertSQL(db, columns: columns, conflict: .abort, returning: returnedSQL)

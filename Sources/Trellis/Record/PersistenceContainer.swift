@@ -213,14 +213,10 @@ public struct PersistenceContainer: Sendable {
     }
 
     /// Starts binding the values of the columns, as they are set, to the
-    /// parameters of `statement`, whose columns the storage holds from its
-    /// previous use: a container that a statement cache recycled.
+    /// parameters of `statement` (see ``PersistenceContainerStorage``).
     @inlinable
-    mutating func startBinding(to statement: consuming Statement) {
-        sqlite3_reset(statement.sqliteStatement)
-        statement.valuesBinder = ObjectIdentifier(storage)
-        storage.unretainedBindingStatement = Unmanaged.passUnretained(statement)
-        storage.bindingStatement = statement
+    mutating func startBinding(to statement: Unmanaged<Statement>) {
+        storage.startBinding(to: statement)
     }
 
     @inlinable @inline(__always)
@@ -290,14 +286,17 @@ final class PersistenceContainerStorage: @unchecked Sendable {
     /// The statement of an insert whose parameters take the values as they
     /// are set, while they fill the columns of the storage's previous use,
     /// which were those of the statement: set by the statement cache for
-    /// the insert's `encode(to:)`, dropped at the first other write. The
-    /// insert then runs without binding its values again. Held strongly,
-    /// so that a copy of the container that outlives the insert refers to
-    /// a live statement, which no longer takes its values (see
-    /// `Statement.valuesBinder`).
-    @usableFromInline @exclusivity(unchecked) var bindingStatement: Statement?
-    /// `bindingStatement`, read without a retain.
+    /// the insert's `encode(to:)` (see ``startBinding(to:)``), dropped at
+    /// the first other write, and by the cache once the encoding ends.
+    /// Not retained, so that a copy of the container that a record keeps
+    /// keeps no statement: the statement names the storage as its binder,
+    /// and the cache clears this reference through it before the statement
+    /// can go (see `RecordStatementCache.endBinding()`).
     @usableFromInline @exclusivity(unchecked) var unretainedBindingStatement: Unmanaged<Statement>?
+
+    /// The identity of the storage as a statement's binder.
+    @inlinable
+    var binderIdentity: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
     /// The encoder of the last Encodable record written here (see
     /// ``PersistenceContainer/keep(_:)``).
     @usableFromInline @exclusivity(unchecked) var keptEncoder: DatabaseRecordEncoder?
@@ -314,6 +313,7 @@ final class PersistenceContainerStorage: @unchecked Sendable {
     }
 
     deinit {
+        stopBinding()
         destroyEntries(from: 0)
         entries.deallocate()
     }
@@ -343,7 +343,7 @@ final class PersistenceContainerStorage: @unchecked Sendable {
     @inlinable @inline(__always)
     func bind(_ value: DatabaseValue, to statement: Unmanaged<Statement>) {
         statement._withUnsafeGuaranteedRef { statement in
-            guard statement.valuesBinder == ObjectIdentifier(self) else { return }
+            guard statement.valuesBinder == binderIdentity else { return }
             if value.bind(to: statement.sqliteStatement, at: CInt(truncatingIfNeeded: count + 1)) != SQLITE_OK {
                 stopBinding()
             }
@@ -372,22 +372,35 @@ final class PersistenceContainerStorage: @unchecked Sendable {
         count += 1
     }
 
-    /// Stops binding values to the statement, and returns it.
+    /// Starts binding the values of the columns, as they are set, to the
+    /// parameters of `statement`, whose columns the storage holds from its
+    /// previous use.
     @inlinable
-    func takeBindingStatement() -> Statement? {
-        guard let unretainedBindingStatement else { return nil }
-        unretainedBindingStatement._withUnsafeGuaranteedRef { statement in
-            if statement.valuesBinder == ObjectIdentifier(self) { statement.valuesBinder = nil }
+    func startBinding(to statement: Unmanaged<Statement>) {
+        statement._withUnsafeGuaranteedRef { statement in
+            sqlite3_reset(statement.sqliteStatement)
+            statement.valuesBinder = binderIdentity
         }
-        self.unretainedBindingStatement = nil
-        var statement: Statement?
-        swap(&statement, &bindingStatement)
-        return statement
+        unretainedBindingStatement = statement
     }
 
+    /// Stops binding values to the statement.
     @usableFromInline
     func stopBinding() {
-        _ = takeBindingStatement()
+        guard let unretainedBindingStatement else { return }
+        unretainedBindingStatement._withUnsafeGuaranteedRef { statement in
+            if statement.valuesBinder == binderIdentity { statement.valuesBinder = nil }
+        }
+        self.unretainedBindingStatement = nil
+    }
+
+    /// Stops the binding of the storage that binds values to `statement`,
+    /// if any: a binder that went cleared the statement's reference to it.
+    @usableFromInline
+    static func endBinding(of statement: Statement) {
+        guard let binder = statement.valuesBinder else { return }
+        Unmanaged<PersistenceContainerStorage>.fromOpaque(binder)._withUnsafeGuaranteedRef { $0.stopBinding() }
+        statement.valuesBinder = nil
     }
 
     @usableFromInline

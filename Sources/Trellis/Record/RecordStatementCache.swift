@@ -142,11 +142,13 @@ final class RecordStatementCache {
     @inlinable
     func takeSpareContainer(bindingFor key: Key) -> PersistenceContainer {
         var container = takeSpareContainer()
+        // The statement stays in `entries` while the container binds: it
+        // is lent without a retain.
         if isLastEntry(key), container.storage.matchedColumns?.hasSameStorage(as: lastEntryColumns) == true,
-           let statement = lastEntryStatement
+           let statement = lastEntryStatement.map(Unmanaged.passUnretained)
         {
-            bindingStatement = Unmanaged.passUnretained(statement)
             container.startBinding(to: statement)
+            bindingStatement = statement
         }
         return container
     }
@@ -154,9 +156,9 @@ final class RecordStatementCache {
     /// The statement of `key`, when its parameters hold the values of the
     /// container: those of all of its columns, which are the statement's.
     /// Nil when the insert must find its statement and bind the values.
-    /// Called once `encode(to:)` returned or threw: from then on, no
-    /// container binds values to the statement, not even a copy that the
-    /// record kept, or the container that it replaced.
+    /// Called once `encode(to:)` returned: from then on, no container
+    /// binds values to the statement, not even a copy that the record
+    /// kept, or the container that it replaced.
     @inlinable
     func boundStatement(for key: Key, container: inout PersistenceContainer) -> Statement? {
         // The parameters hold the container's values only if its storage
@@ -164,30 +166,29 @@ final class RecordStatementCache {
         // end: not a container that the record kept from an earlier
         // insert, nor one whose statement another insert ran meanwhile
         // (an `encode(to:)` that inserts a record of its own type).
-        let storage = ObjectIdentifier(container.storage)
-        let isBound = bindingStatement?._withUnsafeGuaranteedRef { $0.valuesBinder == storage } ?? false
+        let binder = container.storage.binderIdentity
+        let isBound = bindingStatement?._withUnsafeGuaranteedRef { $0.valuesBinder == binder } ?? false
         endBinding()
-        guard let statement = container.storage.takeBindingStatement(), isBound,
-              statement === lastEntryStatement, isLastEntry(key),
+        guard isBound, let statement = lastEntryStatement, isLastEntry(key),
               container.isKnownToHave(cachedColumns: lastEntryColumns)
         else { return nil }
         return statement
     }
 
-    /// Stops the binding of values to the statement, by any container.
+    /// Stops the binding of values to the statement, by any container:
+    /// after an encoding, and before the cache forgets its statements.
     @inlinable
     func endBinding() {
         if let bindingStatement {
-            // The statement stays in `entries` meanwhile: the record's
-            // `encode(to:)` has no connection to change the cache with.
-            bindingStatement._withUnsafeGuaranteedRef { $0.valuesBinder = nil }
+            // The statement stays in `entries` until `clear()`, which
+            // ends the binding first.
+            bindingStatement._withUnsafeGuaranteedRef { PersistenceContainerStorage.endBinding(of: $0) }
             self.bindingStatement = nil
         }
     }
 
     /// The statement that a container binds values to, from
-    /// ``takeSpareContainer(bindingFor:)`` to
-    /// ``boundStatement(for:container:)``.
+    /// ``takeSpareContainer(bindingFor:)`` to ``endBinding()``.
     @usableFromInline @exclusivity(unchecked) var bindingStatement: Unmanaged<Statement>?
 
     /// The names of the columns of the table updated last: updates write
@@ -215,6 +216,9 @@ final class RecordStatementCache {
     /// Forgets what depends on the schema: statements are prepared again
     /// from the new schema when they are next needed.
     func clear() {
+        // A record's `encode(to:)` may change the schema, or release
+        // memory: its binding ends before the statement goes.
+        endBinding()
         entries.removeAll()
         forgetLastEntry()
         rowIDColumns.removeAll()

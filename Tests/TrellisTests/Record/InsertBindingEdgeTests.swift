@@ -1197,4 +1197,95 @@ struct InsertBindingEdgeTests {
             ])
         }
     }
+
+    // MARK: - Containers and caches that outlive, or drop, the binding
+
+    /// Keeps a copy of its container, taken before its first write.
+    struct KeepsCopy: PersistableRecord {
+        static let databaseTableName = "item"
+        var id: Int64
+        var keep: Bool
+        var kept: InsertBindingTests.KeptContainers
+
+        func encode(to container: inout PersistenceContainer) {
+            if keep { kept.containers.append(container) }
+            container["id"] = id
+            container["a"] = "a\(id)"
+            container["b"] = Int(id)
+        }
+    }
+
+    @Test("A copy of its container that a record keeps holds neither the statement nor the connection")
+    func keptCopyHoldsNoStatement() throws {
+        let kept = InsertBindingTests.KeptContainers()
+        weak var weakDatabase: Database?
+        do {
+            let dbQueue = try Self.makeItemDatabase()
+            try dbQueue.write { db in
+                weakDatabase = db
+                for id in Int64(1)...4 {
+                    try KeepsCopy(id: id, keep: id == 3, kept: kept).insert(db)
+                }
+                #expect(try Self.itemRows(db).map { $0[1] } == (1...4).map { "a\($0)".databaseValue })
+            }
+            // A statement that a kept container held would stay unfinalized.
+            try dbQueue.close()
+        }
+        #expect(kept.containers.count == 1)
+        #expect(weakDatabase == nil)
+    }
+
+    /// The connection, for records whose encode(to:) uses it.
+    final class ConnectionAccess: @unchecked Sendable {
+        var db: Database?
+        var queue: DatabaseQueue?
+    }
+
+    /// Makes the connection forget its statements from `encode(to:)`,
+    /// then replaces its container or writes its columns in another order.
+    struct ForgetsStatements: PersistableRecord {
+        enum Then { case nothing, releaseMemoryAndReplace, clearSchemaCacheAndReorder, queueReleaseMemory }
+        static let databaseTableName = "item"
+        var id: Int64
+        var then: Then
+        var access: ConnectionAccess
+
+        func encode(to container: inout PersistenceContainer) {
+            switch then {
+            case .nothing:
+                break
+            case .releaseMemoryAndReplace:
+                access.db?.releaseMemory()
+                container = PersistenceContainer()
+            case .clearSchemaCacheAndReorder:
+                access.db?.clearSchemaCache()
+                container["a"] = "a\(id)"
+            case .queueReleaseMemory:
+                access.queue?.releaseMemory()
+            }
+            container["id"] = id
+            container["a"] = "a\(id)"
+            container["b"] = Int(id)
+        }
+    }
+
+    @Test("An encode(to:) that makes the connection forget its statements, then replaces or reorders its container, inserts its own values")
+    func encodeThatForgetsTheStatements() throws {
+        let dbQueue = try Self.makeItemDatabase()
+        let access = ConnectionAccess()
+        access.queue = dbQueue
+        let plan: [ForgetsStatements.Then] = [
+            .nothing, .nothing, .releaseMemoryAndReplace, .nothing, .nothing, .clearSchemaCacheAndReorder,
+            .nothing, .nothing, .queueReleaseMemory, .nothing, .nothing,
+        ]
+        try dbQueue.write { db in
+            access.db = db
+            defer { access.db = nil }
+            for (index, then) in plan.enumerated() {
+                try ForgetsStatements(id: Int64(index + 1), then: then, access: access).insert(db)
+            }
+            #expect(try Self.itemRows(db) == (1...plan.count).map { Self.values(Int64($0), "a\($0)", $0) })
+        }
+        access.queue = nil
+    }
 }
