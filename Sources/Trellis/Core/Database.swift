@@ -457,10 +457,10 @@ public final class Database {
     /// statement.
     @usableFromInline
     func cachedStatementIfPresent(sql: String) -> Statement? {
+        let isLastSQL = lastCachedSQL.map { $0.hasIdenticalRepresentation(sql) || $0.hasSameUTF8(as: sql) } ?? false
         // A loop of one request asks for the statement of the last SQL,
         // which is tested without retaining it.
-        if let last = lastCachedStatement.map(Unmanaged.passUnretained), let lastSQL = lastCachedSQL,
-           lastSQL.hasIdenticalRepresentation(sql) || lastSQL.hasSameUTF8(as: sql),
+        if isLastSQL, let last = lastCachedStatement.map(Unmanaged.passUnretained),
            last._withUnsafeGuaranteedRef({ statement in
                !statement.isReservedByCursor && sqlite3_stmt_busy(statement.sqliteStatement) == 0
                    && statement.schemaGeneration == schemaGeneration
@@ -469,9 +469,7 @@ public final class Database {
             return last.takeUnretainedValue()
         }
         let statement: Statement
-        if let last = lastCachedStatement, let lastSQL = lastCachedSQL,
-           lastSQL.hasIdenticalRepresentation(sql) || lastSQL.hasSameUTF8(as: sql)
-        {
+        if isLastSQL, let last = lastCachedStatement {
             statement = last
         } else {
             guard let cached = statementCache[SQLText(sql)] else { return nil }
