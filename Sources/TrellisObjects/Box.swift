@@ -482,11 +482,12 @@ public final class Box<T: Entity>: @unchecked Sendable {
         return try body(decoder)
     }
 
-    /// The statement that reads an object by id, on the connection `db`.
+    /// Runs `body` with the statement that reads an object by id, on the
+    /// connection `db`.
     @inline(__always)
-    func selectByIdStatement(_ db: Database) throws -> Statement {
+    func withSelectByIdStatement<R>(_ db: Database, _ body: (Statement) throws -> R) throws -> R {
         // The state keeps its table: it is lent without a retain.
-        try db.cachedStatement(sql: Unretained(state.table).read { try $0.selectByIdSQL(db) })
+        try db.withCachedLookup(for: state.selectByIdOwner, sql: { try Unretained(state.table).read { try $0.selectByIdSQL(db) } }, body)
     }
 
     /// Reads the table of the objects, or returns `empty` when there is

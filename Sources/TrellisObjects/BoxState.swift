@@ -28,9 +28,14 @@ final class BoxState: @unchecked Sendable {
     /// Why the boxes of the type can not be used: another entity type of
     /// the same name has the table.
     let tableConflict: String?
+    /// The type whose cached lookup on a connection reads an object by id
+    /// (see `Database.withCachedLookup(for:sql:_:)`): the box's, kept here
+    /// since each read would look up the metadata of a generic type.
+    let selectByIdOwner: Any.Type
 
     init<T: Entity>(table: EntityTable, link: StoreLink, entityType: T.Type) {
         self.table = table
+        selectByIdOwner = Box<T>.self
         tableConflict = !Self.collide(table.entityType, entityType) ? nil : """
             two entity types have the name \(table.name): \(String(reflecting: table.entityType)) and \(String(reflecting: entityType)); \
             give one of them another name (static var entityName) so that each has a table of its own

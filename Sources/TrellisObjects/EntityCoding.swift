@@ -73,9 +73,10 @@ class EntityCoding<T: Entity> {
     /// The object of `box` with the given id, or nil.
     func get(_ id: Id, in box: Box<T>) throws -> T? {
         try box.readTable(orIfMissing: nil) { db in
-            let statement = try box.selectByIdStatement(db)
-            return try box.withDecoder(reading: statement) { decoder in
-                try decodeOne(statement, argument: Int64(bitPattern: id).databaseValue, with: decoder)
+            try box.withSelectByIdStatement(db) { statement in
+                try box.withDecoder(reading: statement) { decoder in
+                    try decodeOne(statement, argument: Int64(bitPattern: id).databaseValue, with: decoder)
+                }
             }
         }
     }
@@ -129,9 +130,10 @@ class ClassCoding<C: Entity & AnyObject>: EntityCoding<C> {
     /// metadata of `Optional<C>` for the generic calls it goes through.
     override func get(_ id: Id, in box: Box<C>) throws -> C? {
         let object: AnyObject? = try box.readTable(orIfMissing: nil) { db in
-            let statement = try box.selectByIdStatement(db)
-            return try box.withDecoder(reading: statement) { decoder in
-                try decodeObject(statement, argument: Int64(bitPattern: id).databaseValue, with: decoder)
+            try box.withSelectByIdStatement(db) { statement in
+                try box.withDecoder(reading: statement) { decoder in
+                    try decodeObject(statement, argument: Int64(bitPattern: id).databaseValue, with: decoder)
+                }
             }
         }
         guard let object else { return nil }

@@ -85,10 +85,11 @@ final class EntityDecoder: Decoder {
     private func checkColumns(of statement: Unretained<Statement>) {
         // The same array when the statement is the one of the previous
         // fetch: comparing it costs no more than comparing references.
-        let statementColumns = statement.read { $0.columnNames }
-        if statementColumns != indexedColumns {
-            indexedColumns = statementColumns
-            columns.removeAll(keepingCapacity: true)
+        statement.read { statement in
+            if !statement.hasColumnNames(indexedColumns) {
+                indexedColumns = statement.columnNames
+                columns.removeAll(keepingCapacity: true)
+            }
         }
     }
 

@@ -38,8 +38,8 @@ final class EntityTable: @unchecked Sendable {
     }
 
     /// The SQL of the lookup of an object by id, whose one parameter is
-    /// the id: the query interface writes it once, and the reads by id
-    /// find its statement in the statement cache.
+    /// the id: the query interface writes it once for each connection
+    /// that prepares it (see `Database.withCachedLookup(for:sql:_:)`).
     func selectByIdSQL(_ db: Database) throws -> String {
         if let selectByIdText { return selectByIdText }
         let sql = try Self.sql(of: Table(name).filter(Column("id") == 0), db)

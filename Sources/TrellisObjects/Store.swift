@@ -315,7 +315,7 @@ public final class Store: @unchecked Sendable {
 
     /// The write of a primary store, for itself and its clones.
     private func writeOnDatabase<R>(_ body: (Database) throws -> R, checkingClosed: Bool) throws -> R {
-        let current = StoreAccess.database(of: self)
+        let current = StoreAccess.database(of: self)?.takeUnretainedValue()
         if checkingClosed && current == nil && isClosed { throw closedError }
         if let db = current, db.isInsideTransaction {
             let insertedCount = insertedObjects.count
@@ -404,7 +404,7 @@ public final class Store: @unchecked Sendable {
         // An operation inside a transaction of the store joins it: the
         // store closed from another thread meanwhile refuses the
         // operations that follow the transaction, not those inside it.
-        if let db = StoreAccess.database(of: self) { return try body(db) }
+        if let db = StoreAccess.database(of: self) { return try db._withUnsafeGuaranteedRef(body) }
         if checkingClosed && isClosed { throw closedError }
         return try queue.read { db in
             try StoreAccess.run(self, database: db) { try body(db) }

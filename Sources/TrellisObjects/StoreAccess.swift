@@ -22,13 +22,13 @@ enum StoreAccess {
     }
 
     /// The connection of the access of `store` that runs on this thread,
-    /// if any.
+    /// if any, unretained: the access keeps it until it ends.
     @inline(__always)
-    static func database(of store: Store) -> Database? {
+    static func database(of store: Store) -> Unmanaged<Database>? {
         let identity = ObjectIdentifier(store)
         var link = innermost
         while let current = link {
-            if current.pointee.store == identity { return current.pointee.database }
+            if current.pointee.store == identity { return Unmanaged.passUnretained(current.pointee.database) }
             link = current.pointee.enclosing
         }
         return nil

@@ -462,8 +462,7 @@ public final class Database {
         // which is tested without retaining it.
         if isLastSQL, let last = lastCachedStatement.map(Unmanaged.passUnretained),
            last._withUnsafeGuaranteedRef({ statement in
-               !statement.isReservedByCursor && sqlite3_stmt_busy(statement.sqliteStatement) == 0
-                   && statement.schemaGeneration == schemaGeneration
+               statement.isIdle && statement.schemaGeneration == schemaGeneration
            })
         {
             return last.takeUnretainedValue()
@@ -477,7 +476,7 @@ public final class Database {
             lastCachedSQL = sql
             lastCachedStatement = cached
         }
-        if statement.isReservedByCursor || sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
+        if !statement.isIdle {
             return try? makeStatement(sql: sql)
         }
         if statement.schemaGeneration != schemaGeneration {

@@ -61,6 +61,14 @@ public final class Statement {
     /// gives a new statement to other fetches of the same SQL.
     @usableFromInline @exclusivity(unchecked) var isReservedByCursor = false
 
+    /// Whether a fetch can run the statement now: no cursor iterates it,
+    /// and no fetch is between its steps (a fetch made while the rows of
+    /// another are decoded needs a statement of its own).
+    @inlinable
+    var isIdle: Bool {
+        !isReservedByCursor && sqlite3_stmt_busy(sqliteStatement) == 0
+    }
+
     /// The object that binds values to the parameters as they are made,
     /// if any, unretained: the storage of the container that an insert's
     /// record encodes into (see `PersistenceContainerStorage`), which
@@ -123,7 +131,7 @@ public final class Statement {
     @usableFromInline @exclusivity(unchecked)
     var _reusableRow: Row?
 
-    @exclusivity(unchecked) private var _columnNames: [String]?
+    @usableFromInline @exclusivity(unchecked) var _columnNames: [String]?
     @exclusivity(unchecked) private var _parameterNames: [String?]?
 
     /// What the statement runs on the server of its connection, if the
@@ -181,6 +189,24 @@ public final class Statement {
         let names = Self.columnNames(of: sqliteStatement)
         _columnNames = names
         return names
+    }
+
+    /// Whether the names of the columns are `names`, in order.
+    ///
+    /// Code that remembers what it found in the columns of a statement
+    /// checks that they did not change with it, at no cost when `names`
+    /// is the array that ``columnNames`` returned:
+    ///
+    /// ```swift
+    /// if !statement.hasColumnNames(knownColumns) {
+    ///     knownColumns = statement.columnNames
+    ///     columnIndexes.removeAll()
+    /// }
+    /// ```
+    @inlinable
+    public func hasColumnNames(_ names: [String]) -> Bool {
+        if let known = _columnNames { return known == names }
+        return columnNames == names
     }
 
     /// The names of the columns of an SQLite statement, as it is now
@@ -305,14 +331,29 @@ public final class Statement {
     /// `StatementArguments` value: the fast path of record persistence.
     @inlinable
     func bind(_ values: some Collection<DatabaseValue>) throws {
-        sqlite3_reset(sqliteStatement)
+        // Without values to bind, a statement stepped by hand would not
+        // tell that it needs a reset.
+        let resets = hasRunSinceReset || values.isEmpty
+        if resets { reset() }
         invalidArgumentsError = nil
         var index: CInt = 1
         for value in values {
             let code = value.bind(to: sqliteStatement, at: index)
-            if code != SQLITE_OK { try check(code) }
+            if code != SQLITE_OK {
+                if code == SQLITE_MISUSE && index == 1 && !resets { return try bindAfterReset(values) }
+                try check(code)
+            }
             index += 1
         }
+    }
+
+    /// Binds the values to a statement stepped by hand, through
+    /// `sqliteStatement`, since its last reset: SQLite binds after a
+    /// reset only.
+    @usableFromInline @inline(never)
+    func bindAfterReset(_ values: some Collection<DatabaseValue>) throws {
+        hasRunSinceReset = true
+        try bind(values)
     }
 
     private func orderedValues(for arguments: StatementArguments) throws -> [DatabaseValue] {
@@ -429,7 +470,13 @@ public final class Statement {
     @inlinable
     public func reset() {
         sqlite3_reset(sqliteStatement)
+        hasRunSinceReset = false
     }
+
+    /// Whether the statement ran since ``reset()``: it must be reset again
+    /// before new values are bound to its parameters. A fetch resets its
+    /// statement when it ends, and the lookup that follows binds at once.
+    @usableFromInline @exclusivity(unchecked) var hasRunSinceReset = false
 
     /// Executes the statement, with new arguments if given.
     ///
@@ -449,6 +496,7 @@ public final class Statement {
     /// Steps the statement: true when a row is available.
     @inlinable
     func step() throws -> Bool {
+        hasRunSinceReset = true
         let code = sqlite3_step(sqliteStatement)
         if code == SQLITE_ROW {
             columnLookup.startRow()

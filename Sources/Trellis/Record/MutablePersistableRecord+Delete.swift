@@ -51,24 +51,23 @@ extension MutablePersistableRecord {
 }
 
 extension TableRecord {
-    /// The cached statement of a lookup by a single-column primary key. The
-    /// last one used is found without hashing: lookups come in series.
-    @inlinable
-    static func singleColumnKeyStatement(_ db: Database, operation: RecordStatementCache.Operation) throws -> Statement {
-        let type = ObjectIdentifier(Self.self)
-        let cache = db.recordStatementCache
-        if let statement = cache.lastKeyStatement(type: type, operation: operation) {
-            return statement
+    /// Lends the cached statement of a lookup by a single-column primary
+    /// key, until `db.recordStatementCache.endLend()`. The last one used
+    /// is found without hashing, and lent without a retain: lookups come
+    /// in series.
+    @inlinable @inline(__always)
+    static func lendSingleColumnKeyStatement(
+        _ db: Database, operation: RecordStatementCache.Operation) throws -> Unmanaged<Statement>
+    {
+        try db.recordStatementCache.lendKeyStatement(db, type: ObjectIdentifier(Self.self), operation: operation) {
+            let primaryKey = try db.primaryKey(databaseTableName)
+            guard primaryKey.columns.count == 1 else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "table \(databaseTableName) has a primary key of \(primaryKey.columns.count) columns: use a key dictionary such as [\"\(primaryKey.columns[0])\": ...]")
+            }
+            return try primaryKeyStatement(db, operation: operation, primaryKey: primaryKey)
         }
-        let primaryKey = try db.primaryKey(databaseTableName)
-        guard primaryKey.columns.count == 1 else {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "table \(databaseTableName) has a primary key of \(primaryKey.columns.count) columns: use a key dictionary such as [\"\(primaryKey.columns[0])\": ...]")
-        }
-        let statement = try primaryKeyStatement(db, operation: operation, primaryKey: primaryKey)
-        cache.setLastKeyStatement(statement, type: type, operation: operation)
-        return statement
     }
 
     /// The cached statement that selects all rows of the table, or the

@@ -62,6 +62,9 @@ final class RecordStatementCache {
         @inlinable static var deleteByPrimaryKey: Operation { Operation(code: 3) }
         @inlinable static var selectAll: Operation { Operation(code: 4) }
         @inlinable static var selectOne: Operation { Operation(code: 5) }
+        /// A lookup of a layer built on Trellis, whose key type is a type
+        /// of that layer (see ``Database/withCachedLookup(for:sql:_:)``).
+        @inlinable static var layerLookup: Operation { Operation(code: 6) }
 
         /// A statement told apart by its text alone.
         @inlinable
@@ -219,6 +222,10 @@ final class RecordStatementCache {
         // A record's `encode(to:)` may change the schema, or release
         // memory: its binding ends before the statement goes.
         endBinding()
+        if lentStatements > 0 {
+            // A lent statement lives on until the lookup that lent it ends.
+            entriesForgottenWhileLent.append(entries)
+        }
         entries.removeAll()
         forgetLastEntry()
         rowIDColumns.removeAll()
@@ -288,6 +295,72 @@ final class RecordStatementCache {
         lastKeyStatementCode = operation.code
         lastKeyStatement = statement
     }
+
+    /// Lends the statement of a lookup by key, without a retain, until
+    /// ``endLend()``: the last one when it is the one of this type and
+    /// operation, or the one that `statement` finds or prepares. A
+    /// statement that runs already (a lookup made while the rows of
+    /// another are decoded) gives way to a new one.
+    ///
+    /// A lent statement stays alive until the lend ends: `clear()` keeps
+    /// the entries it forgets until then, should the lookup change the
+    /// schema.
+    ///
+    /// ```swift
+    /// let statement = try cache.lendKeyStatement(db, type: type, operation: operation) { ... }
+    /// defer { cache.endLend() }
+    /// return try statement._withUnsafeGuaranteedRef { statement in ... }
+    /// ```
+    @inlinable @inline(__always)
+    func lendKeyStatement(
+        _ db: Database, type: ObjectIdentifier, operation: Operation, statement: () throws -> Statement
+    ) throws -> Unmanaged<Statement> {
+        if lastKeyStatementType == type, lastKeyStatementCode == operation.code,
+           let last = lastKeyStatement.map(Unmanaged.passUnretained),
+           last._withUnsafeGuaranteedRef({ $0.isIdle })
+        {
+            lentStatements += 1
+            return last
+        }
+        return try lendOtherKeyStatement(db, type: type, operation: operation, statement: statement)
+    }
+
+    /// The statement of ``lendKeyStatement(_:type:operation:statement:)``
+    /// when it is not the last one, or not idle.
+    @usableFromInline @inline(never)
+    func lendOtherKeyStatement(
+        _ db: Database, type: ObjectIdentifier, operation: Operation, statement: () throws -> Statement
+    ) throws -> Unmanaged<Statement> {
+        var found = try statement()
+        setLastKeyStatement(found, type: type, operation: operation)
+        if !found.isIdle {
+            found = try db.makeStatement(sql: found.sql)
+            statementsMadeForLends.append(found)
+        }
+        lentStatements += 1
+        return Unmanaged.passUnretained(found)
+    }
+
+    /// Ends a lend of ``lendKeyStatement(_:type:operation:statement:)``.
+    @inlinable @inline(__always)
+    func endLend() {
+        lentStatements -= 1
+        if lentStatements == 0 && !(entriesForgottenWhileLent.isEmpty && statementsMadeForLends.isEmpty) {
+            entriesForgottenWhileLent.removeAll()
+            statementsMadeForLends.removeAll()
+        }
+    }
+
+    /// The lookups that run with a lent statement.
+    @usableFromInline @exclusivity(unchecked) var lentStatements = 0
+
+    /// The entries that `clear()` forgot during lookups with a lent
+    /// statement, released when the last of them ends.
+    @usableFromInline @exclusivity(unchecked) var entriesForgottenWhileLent: [[Key: [(columns: [String], statement: Statement)]]] = []
+
+    /// The statements made for lends while the cached one was running,
+    /// released when the last lend ends.
+    @usableFromInline @exclusivity(unchecked) var statementsMadeForLends: [Statement] = []
 
     /// The cached statement for the operation and columns, or a new one
     /// prepared from `makeSQL`.

@@ -114,9 +114,12 @@ extension FetchableRecord where Self: TableRecord {
     public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
         let keyValue = try primaryKeyDatabaseValue(db, key)
         if keyValue.isNull { return nil }
-        let statement = try singleColumnKeyStatement(db, operation: .fetchByPrimaryKey)
-        try statement.bind(CollectionOfOne(keyValue))
-        return try db.fetchOne(statement, arguments: nil, boundArguments: true) { try Self(row: $0) }
+        let lent = try lendSingleColumnKeyStatement(db, operation: .fetchByPrimaryKey)
+        defer { db.recordStatementCache.endLend() }
+        return try lent._withUnsafeGuaranteedRef { statement in
+            try statement.bind(CollectionOfOne(keyValue))
+            return try db.fetchOne(statement, arguments: nil, boundArguments: true) { try Self(row: $0) }
+        }
     }
 
     /// The record with the given primary key, or nil, as when the key is
@@ -294,9 +297,12 @@ extension TableRecord {
     public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
         let keyValue = try primaryKeyDatabaseValue(db, key)
         if keyValue.isNull { return false }
-        let statement = try singleColumnKeyStatement(db, operation: .existsByPrimaryKey)
-        try statement.bind(CollectionOfOne(keyValue))
-        return try Bool.fetchOne(statement) ?? false
+        let lent = try lendSingleColumnKeyStatement(db, operation: .existsByPrimaryKey)
+        defer { db.recordStatementCache.endLend() }
+        return try lent._withUnsafeGuaranteedRef { statement in
+            try statement.bind(CollectionOfOne(keyValue))
+            return try Bool.fetchOne(statement) ?? false
+        }
     }
 
     /// Whether a row has the given key. A key with a nil value matches no
@@ -321,9 +327,13 @@ extension TableRecord {
     public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
         let keyValue = try primaryKeyDatabaseValue(db, key)
         if keyValue.isNull { return false }
-        let statement = try singleColumnKeyStatement(db, operation: .deleteByPrimaryKey)
-        try statement.bind(CollectionOfOne(keyValue))
-        return try statement.executeRowChange(arguments: [keyValue], primaryKey: tableAndPrimaryKey(db).primaryKey)
+        let primaryKey = try tableAndPrimaryKey(db).primaryKey
+        let lent = try lendSingleColumnKeyStatement(db, operation: .deleteByPrimaryKey)
+        defer { db.recordStatementCache.endLend() }
+        return try lent._withUnsafeGuaranteedRef { statement in
+            try statement.bind(CollectionOfOne(keyValue))
+            return try statement.executeRowChange(arguments: [keyValue], primaryKey: primaryKey)
+        }
     }
 
     /// Deletes the row with the given primary key; returns whether a row
