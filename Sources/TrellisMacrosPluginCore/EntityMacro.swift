@@ -127,7 +127,9 @@ public struct EntityMacro: ExtensionMacro, MemberMacro {
                 // to it, becomes the relation read: no new relation for each
                 // object. The uniqueness is checked here, inline, so that the
                 // other accesses to the property need no exclusivity check.
-                lines.append("    if try !(isKnownUniquelyReferenced(&\(property)) && reader.readRelation(\(name), into: \(property))) {")
+                // The property keeps the relation during the read: it is
+                // given unretained.
+                lines.append("    if try !(isKnownUniquelyReferenced(&\(property)) && reader.readRelation(\(name), into: Unmanaged.passUnretained(\(property)))) {")
                 lines.append("        \(property) = try reader.readRelation(\(name))")
                 lines.append("    }")
                 continue

@@ -146,11 +146,14 @@ public struct EntityReader {
     ///
     /// `relation` must belong to the object alone, which the caller checks
     /// where the property is, so that the check costs no exclusivity check
-    /// on every other access to the property (as the ``Entity()`` macro
-    /// writes it):
+    /// on every other access to the property. The property keeps it during
+    /// the call: it is given unretained, as the ``Entity()`` macro writes
+    /// it, so that reading the property costs no retain.
     ///
     /// ```swift
-    /// if try !(isKnownUniquelyReferenced(&self.spouse) && reader.readRelation("spouse", into: self.spouse)) {
+    /// if try !(isKnownUniquelyReferenced(&self.spouse)
+    ///     && reader.readRelation("spouse", into: Unmanaged.passUnretained(self.spouse)))
+    /// {
     ///     self.spouse = try reader.readRelation("spouse")
     /// }
     /// ```
@@ -158,12 +161,16 @@ public struct EntityReader {
     /// - Throws: ``ObjectBoxError/illegalState(message:)`` if the column of the
     ///   target id holds a value that is not an integer.
     @inlinable @inline(__always)
-    public func readRelation<Target: Entity & AnyObject>(_ property: String, into relation: ToOne<Target>) throws -> Bool {
-        guard relation.isUnset else { return false }
-        try decoder.read { decoder in
-            relation.attach(targetId: try decoder.targetId(ofRelation: property), link: decoder.link)
+    public func readRelation<Target: Entity & AnyObject>(
+        _ property: String, into relation: Unmanaged<ToOne<Target>>) throws -> Bool
+    {
+        try relation._withUnsafeGuaranteedRef { relation in
+            guard relation.isUnset else { return false }
+            try decoder.read { decoder in
+                relation.attach(targetId: try decoder.targetId(ofRelation: property), link: decoder.link)
+            }
+            return true
         }
-        return true
     }
 
     /// The `ToMany` relation of the property, attached to the object read:

@@ -73,7 +73,7 @@ import TrellisMacrosPluginCore
                     self.score = try reader.read("score")
                     self.active = try reader.read("active")
                     self.nickname = try reader.readIfPresent("nickname")
-                    if try !(isKnownUniquelyReferenced(&self.spouse) && reader.readRelation("spouse", into: self.spouse)) {
+                    if try !(isKnownUniquelyReferenced(&self.spouse) && reader.readRelation("spouse", into: Unmanaged.passUnretained(self.spouse))) {
                         self.spouse = try reader.readRelation("spouse")
                     }
                 }
