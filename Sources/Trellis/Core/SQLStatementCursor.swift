@@ -59,7 +59,7 @@ public final class SQLStatementCursor: Cursor {
 
     /// The number of parameters of `statement` that no named value fills.
     private static func positionalParameterCount(of statement: Statement, named: [String: DatabaseValue]) -> Int {
-        let parameterCount = Int(sqlite3_bind_parameter_count(statement.sqliteStatement))
+        let parameterCount = statement.parameterCount
         var positionalCount = 0
         for index in 0..<parameterCount {
             let isNamed = sqlite3_bind_parameter_name(statement.sqliteStatement, CInt(index + 1)).map {

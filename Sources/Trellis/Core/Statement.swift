@@ -140,6 +140,11 @@ public final class Statement {
     @usableFromInline
     let server: ServerStatement?
 
+    /// The number of parameters of the SQL, which preparing it again after
+    /// a change of the schema does not change.
+    @usableFromInline
+    let parameterCount: Int
+
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String, invalidatesSchemaCache: Bool, region: StatementRegion) {
         self.database = database
         self.sqliteStatement = sqliteStatement
@@ -147,6 +152,7 @@ public final class Statement {
         self.invalidatesSchemaCache = invalidatesSchemaCache
         self.region = region
         self._columnCount = Int(sqlite3_column_count(sqliteStatement))
+        self.parameterCount = Int(sqlite3_bind_parameter_count(sqliteStatement))
         self.schemaGeneration = database.schemaGeneration
         self.isAllowedInReadOnlyAccess = sqlite3_stmt_readonly(sqliteStatement) != 0
             || sql.prefix(6).uppercased() == "PRAGMA"
@@ -159,6 +165,7 @@ public final class Statement {
         let server = ServerStatement(template: template)
         self.database = database
         self.sqliteStatement = try ServerStatement.makePlaceholder(for: template)
+        self.parameterCount = Int(sqlite3_bind_parameter_count(sqliteStatement))
         self.sql = template.sql
         self.invalidatesSchemaCache = server.effect.invalidatesSchemaCache
         self.region = StatementRegion()
@@ -252,8 +259,7 @@ public final class Statement {
 
     private var parameterNames: [String?] {
         if let names = _parameterNames { return names }
-        let count = sqlite3_bind_parameter_count(sqliteStatement)
-        let names: [String?] = count == 0 ? [] : (1...count).map { index in
+        let names: [String?] = parameterCount == 0 ? [] : (1...CInt(parameterCount)).map { index in
             guard let cName = sqlite3_bind_parameter_name(sqliteStatement, index) else { return nil }
             return String(String(cString: cName).dropFirst())
         }
@@ -316,15 +322,17 @@ public final class Statement {
     /// Throws unless the statement has `count` parameters: values bound
     /// in order must fill them all, or the missing ones would keep the
     /// values of the previous run.
-    @usableFromInline
+    @inlinable @inline(__always)
     func checkParameterCount(_ count: Int) throws {
-        let expected = Int(sqlite3_bind_parameter_count(sqliteStatement))
-        guard count == expected else {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "wrong number of statement arguments: expected \(expected), got \(count)",
-                sql: sql)
-        }
+        if count != parameterCount { throw wrongParameterCount(count) }
+    }
+
+    @usableFromInline
+    func wrongParameterCount(_ count: Int) -> DatabaseError {
+        DatabaseError(
+            resultCode: .SQLITE_MISUSE,
+            message: "wrong number of statement arguments: expected \(parameterCount), got \(count)",
+            sql: sql)
     }
 
     /// Binds values to the parameters, in order, without a
