@@ -66,6 +66,28 @@ extension Association {
         forKey(key.stringValue)
     }
 
+    /// Embeds the definition of a common table expression (`WITH`) that
+    /// the association's filters and selection can use, replacing a
+    /// previous one of the same name. A request that joins the association
+    /// defines it in its own `WITH` clause; a request that prefetches it
+    /// (`including(all:)`) defines it in the query of the associated
+    /// records.
+    ///
+    /// ```swift
+    /// let specialCTE = CommonTableExpression(named: "special", sql: "SELECT id FROM book WHERE isSpecial")
+    /// let specialBooks = Author.books
+    ///     .with(specialCTE)
+    ///     .filter(sql: "id IN special")
+    ///     .forKey("specialBooks")
+    /// let authors = try Author.including(all: specialBooks).fetchAll(db)
+    /// ```
+    public func with<T>(_ cte: CommonTableExpression<T>) -> Self {
+        mapDestination { relation in
+            relation.commonTableExpressions.removeAll { $0.tableName.lowercased() == cte.tableName.lowercased() }
+            relation.commonTableExpressions.append(cte.definition)
+        }
+    }
+
     /// Keeps the associated records that match `predicate`.
     ///
     /// ```swift

@@ -24,6 +24,10 @@ public protocol DerivableRequest<RowDecoder>:
 
     /// Limits the number of rows.
     func limit(_ limit: Int, offset: Int?) -> Self
+
+    /// Embeds the definition of a common table expression (`WITH`),
+    /// replacing a previous one of the same name.
+    func with<T>(_ cte: CommonTableExpression<T>) -> Self
 }
 
 /// A request that can be filtered.

@@ -143,6 +143,25 @@ struct SQLQueryGenerator {
         [relation.alias] + relation.children.filter { $0.child.kind != .all }.flatMap { joinedAliases($0.child.relation) }
     }
 
+    /// The common table expressions of the relation, and those of the
+    /// associations it joins in its SELECT (`Author.books.with(cte)`):
+    /// one `WITH` clause defines them all, each name once, the request's
+    /// own first.
+    private static func commonTableExpressions(of relation: SQLRelation) -> [SQLCommonTableExpression] {
+        var result = relation.commonTableExpressions
+        func addJoined(of relation: SQLRelation) {
+            for (_, child) in relation.children where child.kind != .all {
+                for cte in child.relation.commonTableExpressions
+                where !result.contains(where: { $0.tableName.lowercased() == cte.tableName.lowercased() }) {
+                    result.append(cte)
+                }
+                addJoined(of: child.relation)
+            }
+        }
+        addJoined(of: relation)
+        return result
+    }
+
     func generate(_ relation: SQLRelation, context: SQLGenerationContext) throws -> (sql: String, layout: RowLayout?) {
         if let error = relation.buildError { throw error }
         var relation = relation.withUngroupedAggregatesFiltering
@@ -152,10 +171,11 @@ struct SQLQueryGenerator {
         context.qualifiesColumns = !joins.isEmpty
 
         // WITH (first, so that its arguments come first)
-        for cte in relation.commonTableExpressions {
+        let commonTableExpressions = Self.commonTableExpressions(of: relation)
+        for cte in commonTableExpressions {
             context.commonTableExpressions[cte.tableName.lowercased()] = cte
         }
-        let withSQL = try Self.withClause(relation.commonTableExpressions, context: context)
+        let withSQL = try Self.withClause(commonTableExpressions, context: context)
 
         // Association aggregates
         let aggregateSources = relation.aggregateSources
