@@ -111,7 +111,7 @@ public final class Row {
 
     /// A failure of a non-throwing accessor, thrown by the fetch that
     /// decodes the row.
-    private var recordedDecodingError: (any Error)?
+    @usableFromInline @exclusivity(unchecked) var recordedDecodingError: (any Error)?
 
     @usableFromInline
     init(statement: Statement?, values: [DatabaseValue], names: [String], offset: Int, count: Int,
@@ -404,13 +404,18 @@ public final class Row {
     }
 
     /// Throws, and forgets, the first failure of a non-throwing accessor.
-    @usableFromInline
+    /// Inlined: each decoded record checks it, and it is rarely set.
+    @inlinable @inline(__always)
     func checkRecordedDecodingError() throws {
-        if let error = recordedDecodingError {
-            recordedDecodingError = nil
-            CurrentAccess.database?.forgetDecodingError(of: ObjectIdentifier(self))
-            throw error
-        }
+        if recordedDecodingError != nil { try throwRecordedDecodingError() }
+    }
+
+    @usableFromInline
+    func throwRecordedDecodingError() throws {
+        guard let error = recordedDecodingError else { return }
+        recordedDecodingError = nil
+        CurrentAccess.database?.forgetDecodingError(of: ObjectIdentifier(self))
+        throw error
     }
 
     // MARK: - Scopes
