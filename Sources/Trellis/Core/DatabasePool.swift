@@ -30,7 +30,14 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     private var isClosed = false
     private var snapshotCount = 0
     private let lock = NSLock()
-    let readerConfiguration: Configuration
+    /// The configuration of the readers and snapshots, which
+    /// `add(tokenizer:)` extends: guarded by `lock`.
+    private var _readerConfiguration: Configuration
+
+    /// The configuration of the readers and snapshots that open now.
+    var readerConfiguration: Configuration {
+        lock.withLock { _readerConfiguration }
+    }
 
     /// The path of the database.
     public let path: String
@@ -85,13 +92,30 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         readerConfiguration.isQueryOnly = true
         // An IMMEDIATE transaction would take the write lock from the writer.
         readerConfiguration.defaultTransactionKind = .deferred
-        self.readerConfiguration = readerConfiguration
+        _readerConfiguration = readerConfiguration
     }
 
     /// The writer, then the readers opened so far.
     var connections: [SerializedDatabase] {
         lock.withLock { [writer] + readers }
     }
+
+    /// Has the readers and snapshots that open from now on run
+    /// `preparation` when they open, and returns the connections open
+    /// already, for the caller to prepare: no connection misses it, and
+    /// none that opens meanwhile runs it twice.
+    func connectionsAddingPreparation(_ preparation: @escaping @Sendable (Database) -> Void) -> [SerializedDatabase] {
+        lock.withLock {
+            _readerConfiguration.prepareDatabase { db in preparation(db) }
+            addedPreparations.append(preparation)
+            return [writer] + readers
+        }
+    }
+
+    /// The preparations of ``connectionsAddingPreparation(_:)``, in order:
+    /// a reader that was opening when one was added runs it once open.
+    /// Guarded by `lock`.
+    private var addedPreparations: [@Sendable (Database) -> Void] = []
 
     /// Runs `body` with a reader connection: an idle one, else a new one
     /// while there are fewer than `maximumReaderCount`, else the one with
@@ -119,7 +143,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         }
         let leastBusy = readerLoads.indices.min { readerLoads[$0] < readerLoads[$1] }
         let openCount = readers.count + openingReaders.values.reduce(0, +)
-        if let leastBusy, readerLoads[leastBusy] == 0 || openCount >= max(1, readerConfiguration.maximumReaderCount) {
+        if let leastBusy, readerLoads[leastBusy] == 0 || openCount >= max(1, _readerConfiguration.maximumReaderCount) {
             readerLoads[leastBusy] += 1
             // Read under the lock: another thread may be appending a
             // reader it opened (found by ThreadSanitizer).
@@ -138,6 +162,8 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         }
         openingReaders[thread, default: 0] += 1
         let number = openCount + 1
+        let readerConfiguration = _readerConfiguration
+        let preparationCount = addedPreparations.count
         lock.unlock()
         // Opened outside the lock: other reads go on meanwhile, and the
         // reader's `prepareDatabase` may read with the readers open.
@@ -154,6 +180,9 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         if isClosed {
             try? reader.close()
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed: \(path)")
+        }
+        for preparation in addedPreparations[preparationCount...] {
+            reader.syncWithoutErrors { db in preparation(db) }
         }
         readers.append(reader)
         readerLoads.append(1)

@@ -1,6 +1,41 @@
 import Foundation
 import TrellisSQLite
 
+extension DatabaseQueue {
+    /// Registers a custom FTS5 tokenizer on the connection of the queue, so
+    /// that FTS5 tables can use it.
+    ///
+    /// ```swift
+    /// let dbQueue = try DatabaseQueue(path: "/path/to/db.sqlite")
+    /// dbQueue.add(tokenizer: LatinAsciiTokenizer.self)
+    /// try dbQueue.write { db in
+    ///     try db.create(virtualTable: "document", using: FTS5()) { t in
+    ///         t.tokenizer = LatinAsciiTokenizer.tokenizerDescriptor()
+    ///         t.column("content")
+    ///     }
+    /// }
+    /// ```
+    public func add<Tokenizer: FTS5CustomTokenizer>(tokenizer: Tokenizer.Type) {
+        inDatabase { db in db.add(tokenizer: tokenizer) }
+    }
+}
+
+extension DatabasePool {
+    /// Registers a custom FTS5 tokenizer on every connection of the pool:
+    /// the writer, the readers, and the readers and snapshots that open
+    /// later.
+    ///
+    /// ```swift
+    /// let dbPool = try DatabasePool(path: "/path/to/db.sqlite")
+    /// dbPool.add(tokenizer: LatinAsciiTokenizer.self)
+    /// ```
+    public func add<Tokenizer: FTS5CustomTokenizer>(tokenizer: Tokenizer.Type) {
+        for connection in connectionsAddingPreparation({ db in db.add(tokenizer: tokenizer) }) {
+            connection.syncWithoutErrors { db in db.add(tokenizer: tokenizer) }
+        }
+    }
+}
+
 extension Database {
     /// Registers a custom tokenizer on this connection, so that FTS5
     /// tables can use it. Register it on every connection that reads or

@@ -91,6 +91,47 @@ import Trellis
         #expect(FTS5Tokenization.aux.rawValue == 8)
     }
 
+    @Test("dbQueue.add(tokenizer:) registers the tokenizer on the queue's connection")
+    func queueRegistersTokenizer() throws {
+        let dbQueue = try DatabaseQueue()
+        dbQueue.add(tokenizer: SynonymsTokenizer.self)
+        let count = try dbQueue.write { db in
+            try db.create(virtualTable: "documents", using: FTS5()) { t in
+                t.tokenizer = SynonymsTokenizer.tokenizerDescriptor()
+                t.column("content")
+            }
+            try db.execute(sql: "INSERT INTO documents VALUES (?)", arguments: ["I won first place"])
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents WHERE documents MATCH ?", arguments: ["1st"])
+        }
+        #expect(count == 1)
+    }
+
+    @Test("dbPool.add(tokenizer:) registers the tokenizer on the writer, the readers, and those that open later")
+    func poolRegistersTokenizer() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tokenizer-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let dbPool = try DatabasePool(path: path)
+        // A reader opened before the registration, and one after.
+        _ = try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+        dbPool.add(tokenizer: SynonymsTokenizer.self)
+        try dbPool.write { db in
+            try db.create(virtualTable: "documents", using: FTS5()) { t in
+                t.tokenizer = SynonymsTokenizer.tokenizerDescriptor()
+                t.column("content")
+            }
+            try db.execute(sql: "INSERT INTO documents VALUES (?)", arguments: ["I won first place"])
+        }
+        let sql = "SELECT COUNT(*) FROM documents WHERE documents MATCH ?"
+        let counts = try (0..<4).map { _ in try dbPool.read { db in try Int.fetchOne(db, sql: sql, arguments: ["1st"]) } }
+        let concurrent = try dbPool.read { _ in
+            try dbPool.unsafeReentrantRead { db in try Int.fetchOne(db, sql: sql, arguments: ["1st"]) }
+        }
+        let snapshot = try dbPool.makeSnapshot().read { db in try Int.fetchOne(db, sql: sql, arguments: ["1st"]) }
+        #expect(counts == [1, 1, 1, 1])
+        #expect(concurrent == 1)
+        #expect(snapshot == 1)
+    }
+
     @Test func synonymsMatchEachOther() throws {
         try makeQueue().write { db in
             try db.create(virtualTable: "documents", using: FTS5()) { t in
