@@ -29,8 +29,9 @@ extension DatabasePool {
     /// let dbPool = try DatabasePool(path: "/path/to/db.sqlite")
     /// dbPool.add(tokenizer: LatinAsciiTokenizer.self)
     /// ```
-    public func add<Tokenizer: FTS5CustomTokenizer>(tokenizer: Tokenizer.Type) {
-        for connection in connectionsAddingPreparation({ db in db.add(tokenizer: tokenizer) }) {
+    public func add<Tokenizer: FTS5CustomTokenizer & GRDBSendableMetatype>(tokenizer: Tokenizer.Type) {
+        // The readers that open later register it on their own threads.
+        for connection in connectionsAddingPreparation({ db in db.add(tokenizer: Tokenizer.self) }) {
             connection.syncWithoutErrors { db in db.add(tokenizer: tokenizer) }
         }
     }
