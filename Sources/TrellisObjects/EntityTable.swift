@@ -20,8 +20,6 @@ final class EntityTable: @unchecked Sendable {
     @exclusivity(unchecked) private var insertIdIndex: Int?
     @exclusivity(unchecked) private var upsertSQL: (columns: [String], sql: String)?
 
-    /// `SELECT * FROM t WHERE id = ?`, generated once.
-    @exclusivity(unchecked) private var selectByIdText: String?
     /// `SELECT * FROM t ORDER BY id`, generated once.
     @exclusivity(unchecked) private var selectAllText: String?
 
@@ -38,13 +36,11 @@ final class EntityTable: @unchecked Sendable {
     }
 
     /// The SQL of the lookup of an object by id, whose one parameter is
-    /// the id: the query interface writes it once for each connection
-    /// that prepares it (see `Database.withCachedLookup(for:sql:_:)`).
+    /// the id: the connection asks for it when it prepares the lookup's
+    /// statement (see `Database.withCachedLookup(for:sql:_:)`), not at
+    /// each read.
     func selectByIdSQL(_ db: Database) throws -> String {
-        if let selectByIdText { return selectByIdText }
-        let sql = try Self.sql(of: Table(name).filter(Column("id") == 0), db)
-        selectByIdText = sql
-        return sql
+        try Self.sql(of: Table(name).filter(Column("id") == 0), db)
     }
 
     /// The SQL of the read of all objects, by increasing id.

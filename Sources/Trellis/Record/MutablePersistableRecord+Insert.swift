@@ -192,7 +192,7 @@ extension Statement {
     /// Binds the values of a container to the parameters, in order.
     @inlinable
     func bind(_ container: PersistenceContainer) throws {
-        sqlite3_reset(sqliteStatement)
+        reset()
         // The values of a container that an insert's record encodes are
         // no longer those of the parameters.
         PersistenceContainerStorage.endBinding(of: self)
@@ -203,7 +203,7 @@ extension Statement {
     /// rows of a multi-row INSERT.
     @usableFromInline
     func bind(_ containers: ArraySlice<PersistenceContainer>) throws {
-        sqlite3_reset(sqliteStatement)
+        reset()
         PersistenceContainerStorage.endBinding(of: self)
         var index: CInt = 1
         for container in containers {

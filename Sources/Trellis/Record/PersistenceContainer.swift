@@ -378,7 +378,7 @@ final class PersistenceContainerStorage: @unchecked Sendable {
     @inlinable
     func startBinding(to statement: Unmanaged<Statement>) {
         statement._withUnsafeGuaranteedRef { statement in
-            sqlite3_reset(statement.sqliteStatement)
+            statement.reset()
             statement.valuesBinder = binderIdentity
         }
         unretainedBindingStatement = statement
